@@ -1,0 +1,1146 @@
+//! Loading catalog files: TOML text in, a checked [`Catalog`] or every issue out.
+//!
+//! The loader works in two passes over each file. The first deserializes each entry on its own,
+//! so one bad entry does not hide the problems of the next; serde and toml give the line and the
+//! field path of every structural error. The second resolves provenance (source ids, default
+//! confidence and dates) and checks the values (ranges, signs, references). A file with any issue
+//! contributes nothing: the caller gets the complete list and no half-loaded catalog.
+//!
+//! Numbers may be written as TOML integers, floats or strings. A float is read back through its
+//! shortest round-trip text, which equals what the author typed for up to 15 significant digits;
+//! longer numbers must be written as strings to stay exact.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+
+use super::issue::{CatalogError, CatalogIssue, IssueKind, line_col, tagged, untag};
+use super::model::*;
+use crate::provenance::{AsOf, Confidence, Figure, Provenance, Source};
+
+/// The catalog file format this build reads. A file declaring a higher `format` is refused.
+pub const FORMAT_VERSION: u32 = 1;
+
+// ----- numbers --------------------------------------------------------------------------------
+
+/// Parses a decimal written as text: digits, an optional sign and an optional `.` fraction.
+fn parse_decimal_text(text: &str) -> Result<Decimal, String> {
+    let t = text.trim();
+    let body = t.strip_prefix('-').unwrap_or(t);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let well_formed = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().all(|b| b.is_ascii_digit())
+        && !(body.contains('.') && frac.is_empty());
+    let fail = || {
+        tagged(
+            IssueKind::MalformedNumber,
+            &format!(
+                "`{text}` is not a number: write digits with a '.' decimal point and no thousands \
+                 separators, units or symbols, e.g. 3.35 or 25000"
+            ),
+        )
+    };
+    if !well_formed {
+        return Err(fail());
+    }
+    Decimal::from_str(t).map_err(|_| fail())
+}
+
+fn decimal_from_f64(v: f64) -> Result<Decimal, String> {
+    if !v.is_finite() {
+        return Err(tagged(
+            IssueKind::MalformedNumber,
+            &format!("`{v}` is not a finite number; write a plain decimal such as 0.55"),
+        ));
+    }
+    // Rust prints the shortest text that reads back to the same f64: the author's own digits.
+    parse_decimal_text(&v.to_string())
+}
+
+struct NumberVisitor;
+
+impl Visitor<'_> for NumberVisitor {
+    type Value = Decimal;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number, e.g. 3.35 or 25000")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
+        Ok(Decimal::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
+        Ok(Decimal::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
+        decimal_from_f64(v).map_err(E::custom)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
+        parse_decimal_text(v).map_err(E::custom)
+    }
+}
+
+/// A number as written in a catalog file.
+struct RawNumber(Decimal);
+
+impl<'de> Deserialize<'de> for RawNumber {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NumberVisitor).map(RawNumber)
+    }
+}
+
+/// One source id or a list of them.
+#[derive(Debug, Clone)]
+struct SrcList(Vec<String>);
+
+impl<'de> Deserialize<'de> for SrcList {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = SrcList;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a source id or a list of source ids")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<SrcList, E> {
+                Ok(SrcList(vec![v.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SrcList, A::Error> {
+                let mut out = Vec::new();
+                while let Some(s) = seq.next_element::<String>()? {
+                    out.push(s);
+                }
+                Ok(SrcList(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A figure as written: a bare number, or a table with `value` or `low`/`high` and provenance.
+#[derive(Debug, Clone)]
+struct RawFigure {
+    low: Decimal,
+    high: Decimal,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    note: Option<String>,
+}
+
+const FIGURE_FIELDS: &[&str] = &["value", "low", "high", "src", "conf", "as_of", "note"];
+
+impl<'de> Deserialize<'de> for RawFigure {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawFigure;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number, or a table such as { value = 80, src = \"...\", conf = \"primary\" }")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawFigure, E> {
+                Ok(RawFigure::point(Decimal::from(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawFigure, E> {
+                Ok(RawFigure::point(Decimal::from(v)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawFigure, E> {
+                decimal_from_f64(v).map(RawFigure::point).map_err(E::custom)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawFigure, E> {
+                parse_decimal_text(v).map(RawFigure::point).map_err(E::custom)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawFigure, A::Error> {
+                let (mut value, mut low, mut high) = (None, None, None);
+                let mut fig = RawFigure::point(Decimal::ZERO);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "value" => value = Some(map.next_value::<RawNumber>()?.0),
+                        "low" => low = Some(map.next_value::<RawNumber>()?.0),
+                        "high" => high = Some(map.next_value::<RawNumber>()?.0),
+                        "src" => fig.src = Some(map.next_value()?),
+                        "conf" => fig.conf = Some(map.next_value()?),
+                        "as_of" => fig.as_of = Some(map.next_value()?),
+                        "note" => fig.note = Some(map.next_value()?),
+                        other => return Err(de::Error::unknown_field(other, FIGURE_FIELDS)),
+                    }
+                }
+                match (value, low, high) {
+                    (Some(v), None, None) => (fig.low, fig.high) = (v, v),
+                    (None, Some(l), Some(h)) => (fig.low, fig.high) = (l, h),
+                    (Some(_), _, _) => {
+                        return Err(de::Error::custom(tagged(
+                            IssueKind::InvalidRange,
+                            "give either `value` or both `low` and `high`, not both forms",
+                        )));
+                    }
+                    (None, Some(_), None) => return Err(de::Error::missing_field("high")),
+                    (None, None, Some(_)) => return Err(de::Error::missing_field("low")),
+                    (None, None, None) => return Err(de::Error::missing_field("value")),
+                }
+                Ok(fig)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl RawFigure {
+    fn point(v: Decimal) -> RawFigure {
+        RawFigure {
+            low: v,
+            high: v,
+            src: None,
+            conf: None,
+            as_of: None,
+            note: None,
+        }
+    }
+}
+
+type Fig = Spanned<RawFigure>;
+
+// ----- raw file structure ---------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    kind: CatalogKind,
+    format: u32,
+    version: String,
+    title: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    title: String,
+    url: Option<String>,
+    as_of: AsOf,
+    #[serde(default)]
+    undated: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAccelerator {
+    id: Spanned<String>,
+    name: String,
+    vendor: String,
+    family: Family,
+    launch_year: u16,
+    memory_type: String,
+    scale_up: String,
+    form_factor: String,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    memory_gb: Fig,
+    bandwidth_tbps: Option<Fig>,
+    bf16_tflops: Option<Fig>,
+    fp8_tflops: Option<Fig>,
+    tdp_w: Option<Fig>,
+    price_usd: Option<Fig>,
+    adaptation_months: Option<Fig>,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOffer {
+    id: Spanned<String>,
+    provider: String,
+    provider_kind: ProviderKind,
+    accelerator: Spanned<String>,
+    sku: String,
+    gpus_per_instance: Spanned<u16>,
+    region: String,
+    currency: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    on_demand_per_gpu_hour: Option<Fig>,
+    reserved_1y_per_gpu_hour: Option<Fig>,
+    reserved_3y_per_gpu_hour: Option<Fig>,
+    commit_discount_pct: Option<Fig>,
+    spot_per_gpu_hour: Option<Fig>,
+    spot_notice_s: Option<Fig>,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCooling {
+    id: Spanned<String>,
+    name: String,
+    liquid: bool,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    kw_per_rack: Fig,
+    pue: Fig,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUpgrade {
+    id: Spanned<String>,
+    name: String,
+    kind: UpgradeKind,
+    currency: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    cost: Fig,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawColocation {
+    id: Spanned<String>,
+    market: String,
+    currency: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    per_kw_month: Fig,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSystem {
+    id: Spanned<String>,
+    name: String,
+    accelerator: Spanned<String>,
+    gpus: Spanned<u16>,
+    liquid_cooled: bool,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    max_power_kw: Fig,
+    price_usd: Option<Fig>,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPue {
+    id: Spanned<String>,
+    name: String,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    pue: Fig,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLeadTime {
+    id: Spanned<String>,
+    item: String,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    weeks: Fig,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFabric {
+    id: Spanned<String>,
+    name: String,
+    technology: FabricTechnology,
+    port_gbps: u32,
+    pools: Vec<Pool>,
+    currency: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    per_port_cost: Fig,
+    switch_radix: Option<u16>,
+    switch_cost: Option<Fig>,
+    optic_cost: Option<Fig>,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRegion {
+    id: Spanned<String>,
+    name: String,
+    currency: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    tariff_per_kwh: Option<Fig>,
+    grid_gco2_per_kwh: Option<Fig>,
+    notes: Option<String>,
+}
+
+// ----- per-file context -----------------------------------------------------------------------
+
+/// Where an entry id or a reference stands, for the checks that span files.
+#[derive(Debug, Clone)]
+struct Site {
+    file: String,
+    line: u32,
+    column: u32,
+    field: String,
+}
+
+/// The entries of one file, before the checks that span files.
+#[derive(Debug, Clone, Default)]
+struct Content {
+    accelerators: Vec<Accelerator>,
+    offers: Vec<Offer>,
+    facility: Facility,
+    fabrics: Vec<Fabric>,
+    regions: Vec<Region>,
+}
+
+/// One catalog file, parsed and checked on its own.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    info: CatalogFileInfo,
+    content: Content,
+    /// (group, id, where) for every entry, to find duplicates across files.
+    ids: Vec<(&'static str, String, Site)>,
+    /// (accelerator id, where) for every reference to an accelerator.
+    accelerator_refs: Vec<(String, Site)>,
+}
+
+impl ParsedFile {
+    pub fn info(&self) -> &CatalogFileInfo {
+        &self.info
+    }
+}
+
+struct Ctx<'t> {
+    file: &'t str,
+    text: &'t str,
+    sources: BTreeMap<String, Source>,
+    issues: Vec<CatalogIssue>,
+}
+
+/// Provenance given on an entry, used by every figure of the entry that gives none of its own.
+struct Defaults {
+    sources: Option<Vec<Source>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+}
+
+impl<'t> Ctx<'t> {
+    fn site(&self, span: &Range<usize>, field: &str) -> Site {
+        let (line, column) = line_col(self.text, span.start);
+        Site {
+            file: self.file.to_owned(),
+            line,
+            column,
+            field: field.to_owned(),
+        }
+    }
+
+    fn push(&mut self, span: &Range<usize>, field: &str, kind: IssueKind, message: impl Into<String>) {
+        let (line, column) = line_col(self.text, span.start);
+        self.issues.push(CatalogIssue {
+            file: self.file.to_owned(),
+            line,
+            column,
+            field: field.to_owned(),
+            kind,
+            message: message.into(),
+        });
+    }
+
+    /// Deserializes one value, recording any error with its line and full field path.
+    fn de<T: DeserializeOwned>(&mut self, prefix: &str, value: &Spanned<DeValue<'_>>) -> Option<T> {
+        let deserializer = ValueDeserializer::from(value.clone());
+        match serde_path_to_error::deserialize::<_, T>(deserializer) {
+            Ok(v) => Some(v),
+            Err(err) => {
+                let path = clean_path(prefix, &err.path().to_string());
+                let inner = err.into_inner();
+                let span = inner.span().unwrap_or_else(|| value.span());
+                let (tag, text) = untag(inner.message());
+                let (kind, field, message) = classify(tag, text, path);
+                self.push(&span, &field, kind, message);
+                None
+            }
+        }
+    }
+
+    fn resolve_sources(&mut self, field: &str, list: &Spanned<SrcList>) -> Option<Vec<Source>> {
+        if list.get_ref().0.is_empty() {
+            self.push(&list.span(), field, IssueKind::MissingProvenance, "the source list is empty: name at least one source id");
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for id in &list.get_ref().0 {
+            match self.sources.get(id) {
+                Some(s) => out.push(s.clone()),
+                None => {
+                    let known: Vec<&str> = self.sources.keys().map(String::as_str).collect();
+                    self.push(
+                        &list.span(),
+                        field,
+                        IssueKind::UnknownSource,
+                        format!(
+                            "source `{id}` is not defined in this file; add a [sources.{id}] table or use one of: {}",
+                            if known.is_empty() { "(none defined)".to_owned() } else { known.join(", ") }
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn defaults(&mut self, path: &str, src: &Option<Spanned<SrcList>>, conf: Option<Confidence>, as_of: Option<AsOf>) -> Option<Defaults> {
+        let sources = match src {
+            Some(list) => Some(self.resolve_sources(&format!("{path}.src"), list)?),
+            None => None,
+        };
+        Some(Defaults { sources, conf, as_of })
+    }
+
+    /// Provenance of an entry's descriptive fields: the entry's own `src` and `conf`, required.
+    fn entry_provenance(&mut self, path: &str, id: &Spanned<String>, d: &Defaults) -> Option<Provenance> {
+        match (&d.sources, d.conf) {
+            (Some(sources), Some(confidence)) => Some(Provenance {
+                sources: sources.clone(),
+                as_of: d.as_of.or_else(|| latest(sources))?,
+                confidence,
+                note: None,
+            }),
+            _ => {
+                self.push(
+                    &id.span(),
+                    path,
+                    IssueKind::MissingProvenance,
+                    "this entry's descriptive fields need a source: give `src` and `conf` on the entry",
+                );
+                None
+            }
+        }
+    }
+
+    fn figure(&mut self, path: &str, name: &str, raw: &Fig, d: &Defaults) -> Option<Figure> {
+        let field = format!("{path}.{name}");
+        let span = raw.span();
+        let fig = raw.get_ref();
+        let mut ok = true;
+        if fig.low < Decimal::ZERO || fig.high < Decimal::ZERO {
+            self.push(&span, &field, IssueKind::NegativeValue, format!("`{name}` cannot be negative; write the magnitude"));
+            ok = false;
+        }
+        if fig.low > fig.high {
+            self.push(
+                &span,
+                &field,
+                IssueKind::InvalidRange,
+                format!("the range is reversed: low {} is above high {}; swap them", fig.low, fig.high),
+            );
+            ok = false;
+        }
+        let sources = match &fig.src {
+            Some(list) => self.resolve_sources(&format!("{field}.src"), list),
+            None => d.sources.clone(),
+        };
+        let confidence = fig.conf.or(d.conf);
+        let (Some(sources), Some(confidence)) = (sources, confidence) else {
+            if fig.src.is_none() && d.sources.is_none() || confidence.is_none() {
+                self.push(
+                    &span,
+                    &field,
+                    IssueKind::MissingProvenance,
+                    format!("`{name}` has no {}: give it on the figure or on its entry", if confidence.is_none() { "confidence (`conf`)" } else { "source (`src`)" }),
+                );
+            }
+            return None;
+        };
+        let as_of = fig.as_of.or(d.as_of).or_else(|| latest(&sources))?;
+        ok.then(|| Figure {
+            low: fig.low,
+            high: fig.high,
+            provenance: Provenance {
+                sources,
+                as_of,
+                confidence,
+                note: fig.note.clone(),
+            },
+        })
+    }
+
+    /// An optional figure: `Some(None)` when absent, `None` when present but wrong.
+    fn opt_figure(&mut self, path: &str, name: &str, raw: &Option<Fig>, d: &Defaults) -> Option<Option<Figure>> {
+        match raw {
+            None => Some(None),
+            Some(raw) => self.figure(path, name, raw, d).map(Some),
+        }
+    }
+
+    fn currency(&mut self, path: &str, raw: &Option<Spanned<String>>) -> Option<String> {
+        match raw {
+            None => Some("USD".to_owned()),
+            Some(c) if c.get_ref().len() == 3 && c.get_ref().bytes().all(|b| b.is_ascii_uppercase()) => Some(c.get_ref().clone()),
+            Some(c) => {
+                self.push(
+                    &c.span(),
+                    &format!("{path}.currency"),
+                    IssueKind::UnknownValue,
+                    format!("`{}` is not an ISO 4217 currency code; write three capital letters such as USD, EUR or SGD", c.get_ref()),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn latest(sources: &[Source]) -> Option<AsOf> {
+    sources.iter().map(|s| s.as_of).max()
+}
+
+/// Drops serde plumbing from a path and puts the entry's own path in front.
+fn clean_path(prefix: &str, path: &str) -> String {
+    let path: Vec<&str> = path
+        .split('.')
+        .filter(|seg| !seg.is_empty() && *seg != "?" && !seg.starts_with("$__"))
+        .collect();
+    match (prefix.is_empty(), path.is_empty()) {
+        (_, true) => prefix.to_owned(),
+        (true, false) => path.join("."),
+        (false, false) => format!("{prefix}.{}", path.join(".")),
+    }
+}
+
+/// Turns a serde message into an issue kind, a field path and advice.
+fn classify(tag: Option<IssueKind>, text: &str, path: String) -> (IssueKind, String, String) {
+    if let Some(kind) = tag {
+        return (kind, path, text.to_owned());
+    }
+    let quoted = text.split('`').nth(1).unwrap_or_default();
+    if text.starts_with("missing field") {
+        let field = if path.is_empty() { quoted.to_owned() } else { format!("{path}.{quoted}") };
+        (IssueKind::MissingField, field, format!("{text}: add `{quoted} = ...` here (catalogs/README.md lists the fields)"))
+    } else if text.starts_with("unknown field") {
+        (IssueKind::UnknownField, path, format!("{text}; remove it or correct its spelling"))
+    } else if text.starts_with("unknown variant") {
+        (IssueKind::UnknownValue, path, text.replace("unknown variant", "unknown value"))
+    } else if text.starts_with("invalid type") || text.starts_with("invalid value") || text.starts_with("invalid length") {
+        (IssueKind::WrongType, path, text.to_owned())
+    } else {
+        (IssueKind::Syntax, path, text.to_owned())
+    }
+}
+
+// ----- parsing a file -------------------------------------------------------------------------
+
+/// The top-level arrays a file of each kind may hold.
+fn entry_keys(kind: CatalogKind) -> &'static [&'static str] {
+    match kind {
+        CatalogKind::Accelerators => &["accelerator"],
+        CatalogKind::Offers => &["offer"],
+        CatalogKind::Facility => &["cooling", "upgrade", "colocation", "system", "pue", "lead_time"],
+        CatalogKind::Fabrics => &["fabric"],
+        CatalogKind::Regions => &["region"],
+    }
+}
+
+/// Parses and checks one catalog file. `file` is the name used in messages.
+pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
+    let mut ctx = Ctx {
+        file,
+        text,
+        sources: BTreeMap::new(),
+        issues: Vec::new(),
+    };
+    let (root, syntax) = DeTable::parse_recoverable(text);
+    if !syntax.is_empty() {
+        for err in syntax {
+            let span = err.span().unwrap_or(0..0);
+            ctx.push(&span, "", IssueKind::Syntax, format!("{}; fix the TOML syntax here", err.message().trim_end()));
+        }
+        return Err(CatalogError { issues: ctx.issues });
+    }
+    let table = root.get_ref();
+
+    let Some(header_value) = table.get("catalog") else {
+        ctx.push(&(0..0), "catalog", IssueKind::BadHeader, "the file has no [catalog] table; start it with [catalog] giving kind, format, version and title");
+        return Err(CatalogError { issues: ctx.issues });
+    };
+    let Some(header) = ctx.de::<RawHeader>("catalog", header_value) else {
+        return Err(CatalogError { issues: ctx.issues });
+    };
+    if header.format > FORMAT_VERSION {
+        ctx.push(
+            &header_value.span(),
+            "catalog.format",
+            IssueKind::UnsupportedFormat,
+            format!(
+                "this file uses catalog format {} but this Compute Planner reads format {FORMAT_VERSION} at most; update the app or use a catalog made for it",
+                header.format
+            ),
+        );
+        return Err(CatalogError { issues: ctx.issues });
+    }
+    if header.format == 0 {
+        ctx.push(&header_value.span(), "catalog.format", IssueKind::UnsupportedFormat, format!("format 0 does not exist; write format = {FORMAT_VERSION}"));
+        return Err(CatalogError { issues: ctx.issues });
+    }
+
+    let allowed = entry_keys(header.kind);
+    for (key, value) in table.iter() {
+        let k = key.get_ref().as_ref();
+        if k != "catalog" && k != "sources" && !allowed.contains(&k) {
+            ctx.push(
+                &key.span(),
+                k,
+                IssueKind::UnknownField,
+                format!(
+                    "a {} file has no `{k}` table; it may hold [catalog], [sources.*] and {}",
+                    header.kind.as_str(),
+                    allowed.iter().map(|a| format!("[[{a}]]")).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        let _ = value;
+    }
+
+    if let Some(sources) = table.get("sources") {
+        match sources.get_ref().as_table() {
+            Some(src_table) => {
+                for (key, value) in src_table.iter() {
+                    let id = key.get_ref().as_ref().to_owned();
+                    if let Some(raw) = ctx.de::<RawSource>(&format!("sources.{id}"), value) {
+                        let source = Source {
+                            id: id.clone(),
+                            title: raw.title,
+                            url: raw.url,
+                            as_of: raw.as_of,
+                            undated: raw.undated,
+                        };
+                        ctx.sources.insert(id, source);
+                    }
+                }
+            }
+            None => ctx.push(&sources.span(), "sources", IssueKind::WrongType, "`sources` must be a table of tables: [sources.my-source-id]"),
+        }
+    }
+
+    let mut parsed = ParsedFile {
+        info: CatalogFileInfo {
+            file: file.to_owned(),
+            kind: header.kind,
+            format: header.format,
+            version: header.version,
+            title: header.title,
+            entries: 0,
+        },
+        content: Content::default(),
+        ids: Vec::new(),
+        accelerator_refs: Vec::new(),
+    };
+
+    for key in allowed {
+        let Some(array_value) = table.get(*key) else { continue };
+        let Some(items) = array_value.get_ref().as_array() else {
+            ctx.push(&array_value.span(), key, IssueKind::WrongType, format!("write each entry as [[{key}]] (double brackets)"));
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("{key}[{i}]");
+            parse_entry(&mut ctx, &mut parsed, key, &path, item);
+        }
+    }
+
+    if ctx.issues.is_empty() {
+        parsed.info.entries = u32::try_from(parsed.ids.len()).unwrap_or(u32::MAX);
+        Ok(parsed)
+    } else {
+        Err(CatalogError { issues: ctx.issues })
+    }
+}
+
+fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path: &str, item: &Spanned<DeValue<'_>>) {
+    macro_rules! register {
+        ($raw:expr) => {{
+            let site = ctx.site(&$raw.id.span(), &format!("{path}.id"));
+            out.ids.push((key, $raw.id.get_ref().clone(), site));
+        }};
+    }
+    match key {
+        "accelerator" => {
+            let Some(raw) = ctx.de::<RawAccelerator>(path, item) else { return };
+            register!(raw);
+            if let Some(a) = accelerator(ctx, path, raw) {
+                out.content.accelerators.push(a);
+            }
+        }
+        "offer" => {
+            let Some(raw) = ctx.de::<RawOffer>(path, item) else { return };
+            register!(raw);
+            let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
+            out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
+            if let Some(o) = offer(ctx, path, raw) {
+                out.content.offers.push(o);
+            }
+        }
+        "cooling" => {
+            let Some(raw) = ctx.de::<RawCooling>(path, item) else { return };
+            register!(raw);
+            let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of);
+            let Some(d) = d else { return };
+            let kw = ctx.figure(path, "kw_per_rack", &raw.kw_per_rack, &d);
+            let pue = ctx.figure(path, "pue", &raw.pue, &d);
+            if let (Some(kw_per_rack), Some(pue)) = (kw, pue) {
+                out.content.facility.cooling.push(Cooling {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    liquid: raw.liquid,
+                    kw_per_rack,
+                    pue,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "upgrade" => {
+            let Some(raw) = ctx.de::<RawUpgrade>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let currency = ctx.currency(path, &raw.currency);
+            let cost = ctx.figure(path, "cost", &raw.cost, &d);
+            if let (Some(currency), Some(cost)) = (currency, cost) {
+                out.content.facility.upgrades.push(Upgrade {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    kind: raw.kind,
+                    currency,
+                    cost,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "colocation" => {
+            let Some(raw) = ctx.de::<RawColocation>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let currency = ctx.currency(path, &raw.currency);
+            let price = ctx.figure(path, "per_kw_month", &raw.per_kw_month, &d);
+            if let (Some(currency), Some(per_kw_month)) = (currency, price) {
+                out.content.facility.colocation.push(Colocation {
+                    id: raw.id.into_inner(),
+                    market: raw.market,
+                    currency,
+                    per_kw_month,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "system" => {
+            let Some(raw) = ctx.de::<RawSystem>(path, item) else { return };
+            register!(raw);
+            let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
+            out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let gpus_ok = positive_count(ctx, path, "gpus", &raw.gpus);
+            let power = ctx.figure(path, "max_power_kw", &raw.max_power_kw, &d);
+            let price = ctx.opt_figure(path, "price_usd", &raw.price_usd, &d);
+            if let (true, Some(max_power_kw), Some(price_usd)) = (gpus_ok, power, price) {
+                out.content.facility.systems.push(ServerSystem {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    accelerator: raw.accelerator.into_inner(),
+                    gpus: raw.gpus.into_inner(),
+                    liquid_cooled: raw.liquid_cooled,
+                    max_power_kw,
+                    price_usd,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "pue" => {
+            let Some(raw) = ctx.de::<RawPue>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            if let Some(pue) = ctx.figure(path, "pue", &raw.pue, &d) {
+                out.content.facility.pue_benchmarks.push(PueBenchmark {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    pue,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "lead_time" => {
+            let Some(raw) = ctx.de::<RawLeadTime>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            if let Some(weeks) = ctx.figure(path, "weeks", &raw.weeks, &d) {
+                out.content.facility.lead_times.push(LeadTime {
+                    id: raw.id.into_inner(),
+                    item: raw.item,
+                    weeks,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "fabric" => {
+            let Some(raw) = ctx.de::<RawFabric>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let currency = ctx.currency(path, &raw.currency);
+            let per_port = ctx.figure(path, "per_port_cost", &raw.per_port_cost, &d);
+            let switch = ctx.opt_figure(path, "switch_cost", &raw.switch_cost, &d);
+            let optic = ctx.opt_figure(path, "optic_cost", &raw.optic_cost, &d);
+            if raw.pools.is_empty() {
+                ctx.push(&raw.id.span(), &format!("{path}.pools"), IssueKind::MissingField, "name at least one pool the fabric suits: training, inference, experiment or storage");
+                return;
+            }
+            if let (Some(currency), Some(per_port_cost), Some(switch_cost), Some(optic_cost)) = (currency, per_port, switch, optic) {
+                out.content.fabrics.push(Fabric {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    technology: raw.technology,
+                    port_gbps: raw.port_gbps,
+                    pools: raw.pools,
+                    currency,
+                    per_port_cost,
+                    switch_radix: raw.switch_radix,
+                    switch_cost,
+                    optic_cost,
+                    notes: raw.notes,
+                });
+            }
+        }
+        "region" => {
+            let Some(raw) = ctx.de::<RawRegion>(path, item) else { return };
+            register!(raw);
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let currency = ctx.currency(path, &raw.currency);
+            let tariff = ctx.opt_figure(path, "tariff_per_kwh", &raw.tariff_per_kwh, &d);
+            let grid = ctx.opt_figure(path, "grid_gco2_per_kwh", &raw.grid_gco2_per_kwh, &d);
+            if let (Some(currency), Some(tariff_per_kwh), Some(grid_gco2_per_kwh)) = (currency, tariff, grid) {
+                out.content.regions.push(Region {
+                    id: raw.id.into_inner(),
+                    name: raw.name,
+                    currency,
+                    tariff_per_kwh,
+                    grid_gco2_per_kwh,
+                    notes: raw.notes,
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+fn positive_count(ctx: &mut Ctx<'_>, path: &str, name: &str, n: &Spanned<u16>) -> bool {
+    if *n.get_ref() == 0 {
+        ctx.push(&n.span(), &format!("{path}.{name}"), IssueKind::NegativeValue, format!("`{name}` must be at least 1"));
+        false
+    } else {
+        true
+    }
+}
+
+fn accelerator(ctx: &mut Ctx<'_>, path: &str, raw: RawAccelerator) -> Option<Accelerator> {
+    let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of)?;
+    let spec = ctx.entry_provenance(path, &raw.id, &d);
+    let memory_gb = ctx.figure(path, "memory_gb", &raw.memory_gb, &d);
+    let bandwidth_tbps = ctx.opt_figure(path, "bandwidth_tbps", &raw.bandwidth_tbps, &d);
+    let bf16_tflops = ctx.opt_figure(path, "bf16_tflops", &raw.bf16_tflops, &d);
+    let fp8_tflops = ctx.opt_figure(path, "fp8_tflops", &raw.fp8_tflops, &d);
+    let tdp_w = ctx.opt_figure(path, "tdp_w", &raw.tdp_w, &d);
+    let price_usd = ctx.opt_figure(path, "price_usd", &raw.price_usd, &d);
+    let adaptation_months = ctx.opt_figure(path, "adaptation_months", &raw.adaptation_months, &d);
+    if raw.family == Family::Domestic && raw.adaptation_months.is_none() {
+        ctx.push(
+            &raw.id.span(),
+            &format!("{path}.adaptation_months"),
+            IssueKind::MissingField,
+            "a domestic alternative needs `adaptation_months`: the engineering months to adapt the software stack (typically 1 to 3)",
+        );
+        return None;
+    }
+    Some(Accelerator {
+        id: raw.id.into_inner(),
+        name: raw.name,
+        vendor: raw.vendor,
+        family: raw.family,
+        launch_year: raw.launch_year,
+        memory_type: raw.memory_type,
+        scale_up: raw.scale_up,
+        form_factor: raw.form_factor,
+        spec_provenance: spec?,
+        memory_gb: memory_gb?,
+        bandwidth_tbps: bandwidth_tbps?,
+        bf16_tflops: bf16_tflops?,
+        fp8_tflops: fp8_tflops?,
+        tdp_w: tdp_w?,
+        price_usd: price_usd?,
+        adaptation_months: adaptation_months?,
+        notes: raw.notes,
+    })
+}
+
+fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
+    let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of)?;
+    let currency = ctx.currency(path, &raw.currency);
+    let gpus_ok = positive_count(ctx, path, "gpus_per_instance", &raw.gpus_per_instance);
+    let on_demand = ctx.opt_figure(path, "on_demand_per_gpu_hour", &raw.on_demand_per_gpu_hour, &d);
+    let r1 = ctx.opt_figure(path, "reserved_1y_per_gpu_hour", &raw.reserved_1y_per_gpu_hour, &d);
+    let r3 = ctx.opt_figure(path, "reserved_3y_per_gpu_hour", &raw.reserved_3y_per_gpu_hour, &d);
+    let discount = ctx.opt_figure(path, "commit_discount_pct", &raw.commit_discount_pct, &d);
+    let spot = ctx.opt_figure(path, "spot_per_gpu_hour", &raw.spot_per_gpu_hour, &d);
+    let notice = ctx.opt_figure(path, "spot_notice_s", &raw.spot_notice_s, &d);
+    if raw.on_demand_per_gpu_hour.is_none()
+        && raw.reserved_1y_per_gpu_hour.is_none()
+        && raw.reserved_3y_per_gpu_hour.is_none()
+        && raw.spot_per_gpu_hour.is_none()
+    {
+        ctx.push(
+            &raw.id.span(),
+            &format!("{path}.on_demand_per_gpu_hour"),
+            IssueKind::MissingField,
+            "an offer needs at least one price: on_demand_per_gpu_hour, reserved_1y_per_gpu_hour, reserved_3y_per_gpu_hour or spot_per_gpu_hour",
+        );
+        return None;
+    }
+    if let Some(Some(pct)) = &discount {
+        if pct.high > Decimal::ONE_HUNDRED {
+            let span = raw.commit_discount_pct.as_ref().map_or(0..0, Spanned::span);
+            ctx.push(&span, &format!("{path}.commit_discount_pct"), IssueKind::InvalidRange, "a discount cannot exceed 100 percent");
+            return None;
+        }
+    }
+    if !gpus_ok {
+        return None;
+    }
+    Some(Offer {
+        id: raw.id.into_inner(),
+        provider: raw.provider,
+        provider_kind: raw.provider_kind,
+        accelerator: raw.accelerator.into_inner(),
+        sku: raw.sku,
+        gpus_per_instance: raw.gpus_per_instance.into_inner(),
+        region: raw.region,
+        currency: currency?,
+        on_demand_per_gpu_hour: on_demand?,
+        reserved_1y_per_gpu_hour: r1?,
+        reserved_3y_per_gpu_hour: r3?,
+        commit_discount_pct: discount?,
+        spot_per_gpu_hour: spot?,
+        spot_notice_s: notice?,
+        notes: raw.notes,
+    })
+}
+
+// ----- assembling files into a catalog --------------------------------------------------------
+
+/// Parses every file and assembles the catalog, or returns every issue found in any of them.
+///
+/// `files` are `(name, text)` pairs; names appear in messages. Each kind must be present.
+pub fn load(files: &[(String, String)]) -> Result<Catalog, CatalogError> {
+    let mut issues = Vec::new();
+    let mut parsed = Vec::new();
+    for (name, text) in files {
+        match parse_file(name, text) {
+            Ok(p) => parsed.push(p),
+            Err(e) => issues.extend(e.issues),
+        }
+    }
+    if !issues.is_empty() {
+        return Err(CatalogError { issues });
+    }
+    assemble(parsed)
+}
+
+/// Joins parsed files, checking what spans files: ids unique per group, references resolved,
+/// every kind present.
+pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
+    let mut issues = Vec::new();
+    let mut seen: HashMap<(&'static str, String), Site> = HashMap::new();
+    for f in &files {
+        for (group, id, site) in &f.ids {
+            if let Some(first) = seen.get(&(*group, id.clone())) {
+                issues.push(issue_at(
+                    site,
+                    IssueKind::DuplicateId,
+                    format!("{group} id `{id}` is already used at {}:{}; ids must be unique", first.file, first.line),
+                ));
+            } else {
+                seen.insert((*group, id.clone()), site.clone());
+            }
+        }
+    }
+    for kind in CatalogKind::ALL {
+        if !files.iter().any(|f| f.info.kind == kind) {
+            issues.push(CatalogIssue {
+                file: format!("{}.toml", kind.as_str()),
+                line: 0,
+                column: 0,
+                field: "catalog.kind".to_owned(),
+                kind: IssueKind::BadHeader,
+                message: format!("no catalog file of kind `{}` was found; the catalog folder needs one", kind.as_str()),
+            });
+        }
+    }
+    let mut catalog = Catalog::default();
+    for f in &files {
+        for (id, site) in &f.accelerator_refs {
+            if !seen.contains_key(&("accelerator", id.clone())) {
+                issues.push(issue_at(
+                    site,
+                    IssueKind::UnknownReference,
+                    format!("no accelerator has id `{id}`; use an id from the accelerators catalog (`planner catalog list --kind accelerators`)"),
+                ));
+            }
+        }
+    }
+    if !issues.is_empty() {
+        return Err(CatalogError { issues });
+    }
+    for f in files {
+        catalog.files.push(f.info);
+        let c = f.content;
+        catalog.accelerators.extend(c.accelerators);
+        catalog.offers.extend(c.offers);
+        catalog.fabrics.extend(c.fabrics);
+        catalog.regions.extend(c.regions);
+        catalog.facility.cooling.extend(c.facility.cooling);
+        catalog.facility.upgrades.extend(c.facility.upgrades);
+        catalog.facility.colocation.extend(c.facility.colocation);
+        catalog.facility.systems.extend(c.facility.systems);
+        catalog.facility.pue_benchmarks.extend(c.facility.pue_benchmarks);
+        catalog.facility.lead_times.extend(c.facility.lead_times);
+    }
+    Ok(catalog)
+}
+
+fn issue_at(site: &Site, kind: IssueKind, message: String) -> CatalogIssue {
+    CatalogIssue {
+        file: site.file.clone(),
+        line: site.line,
+        column: site.column,
+        field: site.field.clone(),
+        kind,
+        message,
+    }
+}

@@ -1,0 +1,13 @@
+//! Catalogs: the sourced reference data (accelerators, cloud offers, facility, fabrics, regions).
+//!
+//! Catalog files are TOML, one kind per file, documented in `catalogs/README.md`. This module
+//! parses and checks their text; reading them from disk is the store's job.
+
+mod issue;
+mod load;
+mod model;
+
+pub use issue::{CatalogError, CatalogIssue, IssueKind};
+pub(crate) use issue::tagged;
+pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
+pub use model::*;

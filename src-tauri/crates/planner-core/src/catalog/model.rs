@@ -1,0 +1,331 @@
+//! The catalog as the app uses it: every figure resolved to a [`Figure`] with full provenance.
+
+use serde::{Deserialize, Serialize};
+
+use crate::provenance::{Figure, Provenance};
+
+/// The accelerator quadrant, plus the two groups that sit outside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// Large-scale training: judged on HBM capacity and scale-up bandwidth.
+    Training,
+    /// High-throughput inference: judged on memory bandwidth and tokens per watt.
+    Inference,
+    /// Edge and device: judged on power budget, thermal envelope and ecosystem maturity.
+    Edge,
+    /// Domestic alternatives: usable, but the software stack needs engineering months to adapt.
+    Domestic,
+    /// Consumer graphics cards used for small training and inference jobs.
+    Consumer,
+    /// Accelerators that can only be rented from one cloud (TPUs).
+    CloudOnly,
+}
+
+impl Family {
+    pub const ALL: [Family; 6] = [
+        Family::Training,
+        Family::Inference,
+        Family::Edge,
+        Family::Domestic,
+        Family::Consumer,
+        Family::CloudOnly,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::Training => "Large-scale training",
+            Family::Inference => "High-throughput inference",
+            Family::Edge => "Edge and device",
+            Family::Domestic => "Domestic alternatives",
+            Family::Consumer => "Consumer cards",
+            Family::CloudOnly => "Cloud-only (TPU)",
+        }
+    }
+}
+
+/// One accelerator model with its specifications and purchase price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Accelerator {
+    pub id: String,
+    pub name: String,
+    pub vendor: String,
+    pub family: Family,
+    pub launch_year: u16,
+    pub memory_type: String,
+    pub scale_up: String,
+    pub form_factor: String,
+    /// Provenance of the descriptive fields (memory type, interconnect, form factor, launch year).
+    pub spec_provenance: Provenance,
+    pub memory_gb: Figure,
+    pub bandwidth_tbps: Option<Figure>,
+    /// Dense (not 2:4-sparse) BF16 tensor throughput; for parts without BF16, their FP16 figure.
+    pub bf16_tflops: Option<Figure>,
+    /// Dense FP8 tensor throughput; absent when the part has no FP8.
+    pub fp8_tflops: Option<Figure>,
+    pub tdp_w: Option<Figure>,
+    /// Purchase price per accelerator in US dollars; absent for rent-only parts.
+    pub price_usd: Option<Figure>,
+    /// Engineering months to adapt the software stack; present for every domestic alternative.
+    pub adaptation_months: Option<Figure>,
+    pub notes: Option<String>,
+}
+
+/// The kind of company selling cloud capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum ProviderKind {
+    Hyperscaler,
+    Neocloud,
+    Marketplace,
+}
+
+/// A cloud offer for one accelerator: prices per GPU-hour by purchase option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Offer {
+    pub id: String,
+    pub provider: String,
+    pub provider_kind: ProviderKind,
+    /// The catalog id of the accelerator this offer rents out.
+    pub accelerator: String,
+    pub sku: String,
+    pub gpus_per_instance: u16,
+    pub region: String,
+    /// ISO 4217 code of every price in this offer.
+    pub currency: String,
+    pub on_demand_per_gpu_hour: Option<Figure>,
+    pub reserved_1y_per_gpu_hour: Option<Figure>,
+    pub reserved_3y_per_gpu_hour: Option<Figure>,
+    /// The largest discount the provider advertises for a commitment, in percent.
+    pub commit_discount_pct: Option<Figure>,
+    pub spot_per_gpu_hour: Option<Figure>,
+    /// Notice before a spot instance is reclaimed, in seconds.
+    pub spot_notice_s: Option<Figure>,
+    pub notes: Option<String>,
+}
+
+/// A cooling technology and the rack density it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Cooling {
+    pub id: String,
+    pub name: String,
+    pub liquid: bool,
+    pub kw_per_rack: Figure,
+    pub pue: Figure,
+    pub notes: Option<String>,
+}
+
+/// What a facility upgrade improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum UpgradeKind {
+    PowerDistribution,
+    Cooling,
+}
+
+/// A capital cost range for preparing a room for dense racks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Upgrade {
+    pub id: String,
+    pub name: String,
+    pub kind: UpgradeKind,
+    pub currency: String,
+    pub cost: Figure,
+    pub notes: Option<String>,
+}
+
+/// Colocation space priced per kW of IT load per month in one market.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Colocation {
+    pub id: String,
+    pub market: String,
+    pub currency: String,
+    pub per_kw_month: Figure,
+    pub notes: Option<String>,
+}
+
+/// A complete server or rack system: its accelerators, power draw and price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerSystem {
+    pub id: String,
+    pub name: String,
+    /// The catalog id of the accelerator inside.
+    pub accelerator: String,
+    pub gpus: u16,
+    pub liquid_cooled: bool,
+    pub max_power_kw: Figure,
+    pub price_usd: Option<Figure>,
+    pub notes: Option<String>,
+}
+
+/// A measured or targeted power usage effectiveness.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PueBenchmark {
+    pub id: String,
+    pub name: String,
+    pub pue: Figure,
+    pub notes: Option<String>,
+}
+
+/// A facility lead time, in weeks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LeadTime {
+    pub id: String,
+    pub item: String,
+    pub weeks: Figure,
+    pub notes: Option<String>,
+}
+
+/// Everything about the room: cooling, upgrades, colocation, systems, PUE, lead times.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Facility {
+    pub cooling: Vec<Cooling>,
+    pub upgrades: Vec<Upgrade>,
+    pub colocation: Vec<Colocation>,
+    pub systems: Vec<ServerSystem>,
+    pub pue_benchmarks: Vec<PueBenchmark>,
+    pub lead_times: Vec<LeadTime>,
+}
+
+/// Which compute pool a fabric suits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum Pool {
+    Training,
+    Inference,
+    Experiment,
+    Storage,
+}
+
+/// The network technology family of a fabric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum FabricTechnology {
+    Infiniband,
+    Roce,
+    Ethernet,
+}
+
+/// A network fabric with its cost per GPU-facing port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Fabric {
+    pub id: String,
+    pub name: String,
+    pub technology: FabricTechnology,
+    pub port_gbps: u32,
+    pub pools: Vec<Pool>,
+    pub currency: String,
+    /// All-in cost per GPU-facing port: its share of leaf and spine switches, optics and cables.
+    pub per_port_cost: Figure,
+    /// Ports per switch.
+    pub switch_radix: Option<u16>,
+    pub switch_cost: Option<Figure>,
+    pub optic_cost: Option<Figure>,
+    pub notes: Option<String>,
+}
+
+/// A region's electricity tariff and grid carbon intensity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Region {
+    pub id: String,
+    pub name: String,
+    /// ISO 4217 code of the tariff.
+    pub currency: String,
+    pub tariff_per_kwh: Option<Figure>,
+    pub grid_gco2_per_kwh: Option<Figure>,
+    pub notes: Option<String>,
+}
+
+/// The kinds of catalog file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum CatalogKind {
+    Accelerators,
+    Offers,
+    Facility,
+    Fabrics,
+    Regions,
+}
+
+impl CatalogKind {
+    pub const ALL: [CatalogKind; 5] = [
+        CatalogKind::Accelerators,
+        CatalogKind::Offers,
+        CatalogKind::Facility,
+        CatalogKind::Fabrics,
+        CatalogKind::Regions,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CatalogKind::Accelerators => "accelerators",
+            CatalogKind::Offers => "offers",
+            CatalogKind::Facility => "facility",
+            CatalogKind::Fabrics => "fabrics",
+            CatalogKind::Regions => "regions",
+        }
+    }
+}
+
+/// What a catalog file says about itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CatalogFileInfo {
+    pub file: String,
+    pub kind: CatalogKind,
+    pub format: u32,
+    pub version: String,
+    pub title: String,
+    pub entries: u32,
+}
+
+/// The whole catalog, every file loaded and cross-checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Catalog {
+    pub files: Vec<CatalogFileInfo>,
+    pub accelerators: Vec<Accelerator>,
+    pub offers: Vec<Offer>,
+    pub facility: Facility,
+    pub fabrics: Vec<Fabric>,
+    pub regions: Vec<Region>,
+}
+
+impl Catalog {
+    pub fn accelerator(&self, id: &str) -> Option<&Accelerator> {
+        self.accelerators.iter().find(|a| a.id == id)
+    }
+
+    pub fn offer(&self, id: &str) -> Option<&Offer> {
+        self.offers.iter().find(|o| o.id == id)
+    }
+
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.id == id)
+    }
+
+    pub fn fabric(&self, id: &str) -> Option<&Fabric> {
+        self.fabrics.iter().find(|f| f.id == id)
+    }
+
+    pub fn cooling(&self, id: &str) -> Option<&Cooling> {
+        self.facility.cooling.iter().find(|c| c.id == id)
+    }
+}
