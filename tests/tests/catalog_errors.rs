@@ -6,6 +6,9 @@
 //! a copy of the valid minimal catalog (`tests/fixtures/catalog-min/`), replacing the file of
 //! that name if there is one. Its first line reads `# expect: kind=K line=N field=F`.
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,7 +28,9 @@ struct Expect {
 
 fn parse_expect(text: &str) -> Expect {
     let first = text.lines().next().unwrap_or_default();
-    let body = first.strip_prefix("# expect:").expect("first line must be `# expect: ...`");
+    let body = first
+        .strip_prefix("# expect:")
+        .expect("first line must be `# expect: ...`");
     let mut kind = String::new();
     let mut line = 0;
     let mut field = None;
@@ -58,7 +63,10 @@ fn every_error_kind_is_reported_at_its_line_and_field_and_refuses_the_catalog() 
         let (kind_part, target) = file_name.split_once('.').unwrap();
         let text = fs::read_to_string(&fixture).unwrap();
         let expect = parse_expect(&text);
-        assert_eq!(kind_part, expect.kind, "{file_name}: file name and expectation disagree");
+        assert_eq!(
+            kind_part, expect.kind,
+            "{file_name}: file name and expectation disagree"
+        );
 
         let work = tempfile::tempdir().unwrap();
         for entry in fs::read_dir(fixtures().join("catalog-min")).unwrap() {
@@ -70,16 +78,33 @@ fn every_error_kind_is_reported_at_its_line_and_field_and_refuses_the_catalog() 
 
         let err = planner_store::load_catalog_dir(work.path()).expect_err(&file_name);
         assert_eq!(err.code, ErrorCode::CatalogInvalid, "{file_name}");
-        let shown = err.details.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>().join("\n");
+        let shown = err
+            .details
+            .iter()
+            .map(|d| format!("{d:?}"))
+            .collect::<Vec<_>>()
+            .join("\n");
         let hit = err.details.iter().find(|d| {
             d.kind.as_deref() == Some(expect.kind.as_str())
                 && d.file.as_deref() == Some(target_path.display().to_string().as_str())
                 && d.line == Some(expect.line)
-                && expect.field.as_ref().is_none_or(|f| d.field.as_deref() == Some(f.as_str()))
+                && expect
+                    .field
+                    .as_ref()
+                    .is_none_or(|f| d.field.as_deref() == Some(f.as_str()))
         });
-        assert!(hit.is_some(), "{file_name}: expected {} at line {} field {:?}; got:\n{shown}", expect.kind, expect.line, expect.field);
+        assert!(
+            hit.is_some(),
+            "{file_name}: expected {} at line {} field {:?}; got:\n{shown}",
+            expect.kind,
+            expect.line,
+            expect.field
+        );
         let message = &hit.unwrap().message;
-        assert!(message.len() > 20, "{file_name}: the message must say what to do: {message}");
+        assert!(
+            message.len() > 20,
+            "{file_name}: the message must say what to do: {message}"
+        );
         covered.insert(expect.kind);
     }
     let all: BTreeSet<String> = IssueKind::ALL.iter().map(|k| k.as_str().to_owned()).collect();

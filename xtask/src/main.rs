@@ -1,1 +1,213 @@
-fn main() {}
+//! The README's two commands.
+//!
+//! - `cargo xtask run`: installs what is missing, builds the UI and the app, and opens the window.
+//! - `cargo xtask test`: installs what is missing and runs every test: formatting, lints, UI type
+//!   checks and unit tests, Rust unit and integration tests, and the end-to-end tests of the real
+//!   app under Xvfb through WebDriver.
+//!
+//! "What is missing" means Debian packages (with sudo when not root), the UI's npm packages,
+//! `tauri-driver`, and the Python reference libraries the tests compare against. Every step's
+//! failure stops the run with a non-zero exit; nothing is skipped silently.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+mod measure;
+
+/// Packages to build the desktop shell (WebKitGTK and friends).
+const APT_BUILD: &[&str] = &["libwebkit2gtk-4.1-dev", "build-essential", "pkg-config", "libssl-dev"];
+/// Packages for headless end-to-end tests and the independent PDF and font checks.
+const APT_TEST: &[&str] = &["xvfb", "xauth", "webkit2gtk-driver", "imagemagick", "fonts-dejavu-core"];
+/// tauri-driver bridges WebDriver clients to WebKitWebDriver; this version worked here.
+const TAURI_DRIVER_VERSION: &str = "2.1.0";
+
+type Step = Result<(), String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("test") => test(),
+        Some("measure") => measure::measure(&root(), &args[1..]),
+        _ => Err(
+            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask measure [-- APP ARGS]".to_owned(),
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn run(app_args: &[String]) -> Step {
+    let root = root();
+    ensure_apt(APT_BUILD)?;
+    ensure_ui_packages(&root)?;
+    sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
+    sh(Command::new("cargo")
+        .args(["build", "-p", "compute-planner", "--locked"])
+        .current_dir(&root))?;
+    if env::var_os("DISPLAY").is_none() && env::var_os("WAYLAND_DISPLAY").is_none() {
+        return Err("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, or headless as `xvfb-run -a cargo xtask run`".to_owned());
+    }
+    let mut app = Command::new(target_dir(&root).join("debug/compute-planner"));
+    if app_args.is_empty() {
+        app.arg("--catalog").arg(root.join("catalogs"));
+    } else {
+        app.args(app_args);
+    }
+    sh(app.current_dir(&root))
+}
+
+fn test() -> Step {
+    let root = root();
+    let mut apt: Vec<&str> = APT_BUILD.to_vec();
+    apt.extend_from_slice(APT_TEST);
+    ensure_apt(&apt)?;
+    ensure_ui_packages(&root)?;
+    ensure_tauri_driver()?;
+
+    let ui = root.join("ui");
+    sh(Command::new("npm").args(["run", "check"]).current_dir(&ui))?;
+    sh(Command::new("npm").args(["test"]).current_dir(&ui))?;
+    sh(Command::new("npm").args(["run", "build"]).current_dir(&ui))?;
+
+    sh(Command::new("cargo")
+        .args(["fmt", "--all", "--", "--check"])
+        .current_dir(&root))?;
+    sh(Command::new("cargo")
+        .args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .current_dir(&root))?;
+    sh(Command::new("cargo")
+        .args(["build", "--workspace", "--all-targets", "--locked"])
+        .current_dir(&root))?;
+
+    // Everything, including the end-to-end tests (marked #[ignore] so that a plain `cargo test`
+    // without a display stays usable), under a virtual X server. WebDriver sessions share one
+    // display, so tests run one at a time.
+    let app = target_dir(&root).join("debug/compute-planner");
+    sh(Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1280x800x24",
+            "cargo",
+            "test",
+            "--workspace",
+            "--locked",
+            "--",
+            "--include-ignored",
+            "--test-threads=1",
+        ])
+        .env("PLANNER_APP_BINARY", &app)
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+        .current_dir(&root))?;
+    println!("xtask: every test passed");
+    Ok(())
+}
+
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
+}
+
+/// Runs a command with inherited output; a non-zero exit is an error naming the command.
+fn sh(cmd: &mut Command) -> Step {
+    let shown = format!("{:?}", cmd).replace('"', "");
+    println!("xtask: $ {shown}");
+    let status = cmd.status().map_err(|e| format!("cannot start `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}
+
+fn succeeds(cmd: &mut Command) -> bool {
+    cmd.output().is_ok_and(|o| o.status.success())
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Installs the Debian packages that are not installed yet.
+pub(crate) fn ensure_apt(packages: &[&str]) -> Step {
+    let missing: Vec<&str> = packages
+        .iter()
+        .copied()
+        .filter(|p| {
+            !Command::new("dpkg-query")
+                .args(["-W", "-f=${Status}", p])
+                .output()
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("xtask: installing Debian packages: {}", missing.join(" "));
+    let prefix: Vec<&str> = if is_root() { vec![] } else { vec!["sudo"] };
+    let apt = |args: &[&str]| -> Step {
+        let mut all: Vec<&str> = prefix.clone();
+        all.extend_from_slice(args);
+        sh(Command::new(all[0])
+            .args(&all[1..])
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    apt(&["apt-get", "update", "-qq"])?;
+    let mut install = vec!["apt-get", "install", "-y", "-qq", "--no-install-recommends"];
+    install.extend(missing);
+    apt(&install)
+}
+
+/// `npm ci` when the installed packages are missing or older than the lock file.
+fn ensure_ui_packages(root: &Path) -> Step {
+    let ui = root.join("ui");
+    let stamp = ui.join("node_modules/.package-lock.json");
+    let lock = ui.join("package-lock.json");
+    let modified = |p: &Path| p.metadata().and_then(|m| m.modified()).ok();
+    let fresh = matches!((modified(&stamp), modified(&lock)), (Some(s), Some(l)) if s >= l);
+    if fresh {
+        return Ok(());
+    }
+    sh(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&ui))
+}
+
+fn ensure_tauri_driver() -> Step {
+    let has = |cmd: &str| succeeds(Command::new(cmd).arg("--help"));
+    if has("tauri-driver") || cargo_bin("tauri-driver").is_file() {
+        return Ok(());
+    }
+    sh(Command::new("cargo").args(["install", "tauri-driver", "--version", TAURI_DRIVER_VERSION, "--locked"]))
+}
+
+fn cargo_bin(name: &str) -> PathBuf {
+    let home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_default();
+    home.join("bin").join(name)
+}

@@ -14,7 +14,11 @@ use planner_core::error::PlannerError;
 mod catalog_cmd;
 
 #[derive(Debug, Parser)]
-#[command(name = "planner", version, about = "Plan AI compute purchases: catalogs, scenarios, memos")]
+#[command(
+    name = "planner",
+    version,
+    about = "Plan AI compute purchases: catalogs, scenarios, memos"
+)]
 struct Cli {
     /// The catalog folder (accelerators.toml, offers.toml, ...).
     #[arg(long, global = true, env = "PLANNER_CATALOG", default_value = "catalogs")]

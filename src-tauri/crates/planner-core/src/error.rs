@@ -23,7 +23,7 @@ pub enum ErrorCode {
 }
 
 /// One located problem.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ErrorDetail {
     pub file: Option<String>,
@@ -35,7 +35,7 @@ pub struct ErrorDetail {
 }
 
 /// The boundary error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[error("{message}")]
 pub struct PlannerError {

@@ -39,11 +39,7 @@ impl Confidence {
     }
 
     fn max_rank(self, other: Confidence) -> Confidence {
-        if other.rank() > self.rank() {
-            other
-        } else {
-            self
-        }
+        if other.rank() > self.rank() { other } else { self }
     }
 }
 
@@ -91,7 +87,7 @@ impl AsOf {
 }
 
 fn is_leap(year: u16) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
 }
 
 fn days_in_month(year: u16, month: u8) -> u8 {
@@ -172,20 +168,25 @@ impl Serialize for AsOf {
 impl<'de> Deserialize<'de> for AsOf {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|e: AsOfError| serde::de::Error::custom(crate::catalog::tagged(crate::catalog::IssueKind::InvalidDate, &e.to_string())))
+        text.parse().map_err(|e: AsOfError| {
+            serde::de::Error::custom(crate::catalog::tagged(
+                crate::catalog::IssueKind::InvalidDate,
+                &e.to_string(),
+            ))
+        })
     }
 }
 
 #[cfg(feature = "specta")]
 impl specta::Type for AsOf {
-    fn inline(type_map: &mut specta::TypeCollection, generics: specta::Generics) -> specta::datatype::DataType {
-        <String as specta::Type>::inline(type_map, generics)
+    // Crosses IPC as its text form, e.g. "2025-06".
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        <String as specta::Type>::definition(types)
     }
 }
 
 /// A cited source, as the figure's reader needs it: what it is, where it is, and its date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Source {
     pub id: String,
@@ -198,7 +199,7 @@ pub struct Source {
 }
 
 /// Where a figure comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Provenance {
     pub sources: Vec<Source>,
@@ -210,7 +211,7 @@ pub struct Provenance {
 }
 
 /// A number with its provenance. A point value has `low == high`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Figure {
     #[cfg_attr(feature = "specta", specta(type = String))]
@@ -271,6 +272,9 @@ mod tests {
     #[test]
     fn weakest_confidence_wins() {
         assert_eq!(Confidence::Primary.weakest(Confidence::Estimate), Confidence::Estimate);
-        assert_eq!(Confidence::Secondary.weakest(Confidence::Primary), Confidence::Secondary);
+        assert_eq!(
+            Confidence::Secondary.weakest(Confidence::Primary),
+            Confidence::Secondary
+        );
     }
 }

@@ -27,13 +27,23 @@ pub fn read_catalog_dir(dir: &Path) -> Result<Vec<(String, String)>, PlannerErro
     }
     paths.sort();
     if paths.is_empty() {
-        return Err(io_error(dir, "the folder has no .toml catalog files; point to the catalogs/ folder"));
+        return Err(io_error(
+            dir,
+            "the folder has no .toml catalog files; point to the catalogs/ folder",
+        ));
     }
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
         let bytes = fs::read(&path).map_err(|e| io_error(&path, &format!("cannot read the file: {e}")))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| io_error(&path, &format!("the file is not UTF-8 text (byte {}); save it as UTF-8", e.utf8_error().valid_up_to())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io_error(
+                &path,
+                &format!(
+                    "the file is not UTF-8 text (byte {}); save it as UTF-8",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
         files.push((path.display().to_string(), text));
     }
     Ok(files)
@@ -84,6 +94,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("offers.toml"), [0x66, 0xff, 0xfe]).unwrap();
         let err = load_catalog_dir(dir.path()).unwrap_err();
-        assert!(err.message.contains("offers.toml") && err.message.contains("UTF-8"), "{}", err.message);
+        assert!(
+            err.message.contains("offers.toml") && err.message.contains("UTF-8"),
+            "{}",
+            err.message
+        );
     }
 }

@@ -86,7 +86,7 @@ impl IssueKind {
 }
 
 /// One problem in one catalog file, located to the line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CatalogIssue {
     pub file: String,

@@ -46,7 +46,7 @@ impl Family {
 }
 
 /// One accelerator model with its specifications and purchase price.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Accelerator {
     pub id: String,
@@ -84,7 +84,7 @@ pub enum ProviderKind {
 }
 
 /// A cloud offer for one accelerator: prices per GPU-hour by purchase option.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Offer {
     pub id: String,
@@ -109,7 +109,7 @@ pub struct Offer {
 }
 
 /// A cooling technology and the rack density it carries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Cooling {
     pub id: String,
@@ -130,7 +130,7 @@ pub enum UpgradeKind {
 }
 
 /// A capital cost range for preparing a room for dense racks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Upgrade {
     pub id: String,
@@ -142,7 +142,7 @@ pub struct Upgrade {
 }
 
 /// Colocation space priced per kW of IT load per month in one market.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Colocation {
     pub id: String,
@@ -153,7 +153,7 @@ pub struct Colocation {
 }
 
 /// A complete server or rack system: its accelerators, power draw and price.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerSystem {
     pub id: String,
@@ -168,7 +168,7 @@ pub struct ServerSystem {
 }
 
 /// A measured or targeted power usage effectiveness.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PueBenchmark {
     pub id: String,
@@ -178,7 +178,7 @@ pub struct PueBenchmark {
 }
 
 /// A facility lead time, in weeks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LeadTime {
     pub id: String,
@@ -188,7 +188,7 @@ pub struct LeadTime {
 }
 
 /// Everything about the room: cooling, upgrades, colocation, systems, PUE, lead times.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Facility {
     pub cooling: Vec<Cooling>,
@@ -221,7 +221,7 @@ pub enum FabricTechnology {
 }
 
 /// A network fabric with its cost per GPU-facing port.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Fabric {
     pub id: String,
@@ -240,7 +240,7 @@ pub struct Fabric {
 }
 
 /// A region's electricity tariff and grid carbon intensity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Region {
     pub id: String,
@@ -285,7 +285,7 @@ impl CatalogKind {
 }
 
 /// What a catalog file says about itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CatalogFileInfo {
     pub file: String,
@@ -297,7 +297,7 @@ pub struct CatalogFileInfo {
 }
 
 /// The whole catalog, every file loaded and cross-checked.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Catalog {
     pub files: Vec<CatalogFileInfo>,

@@ -1,0 +1,173 @@
+//! The `planner` binary as a user runs it: exit codes, JSON with provenance, located errors.
+
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn planner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planner"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run planner")
+}
+
+/// Every figure object (one with `low`, `high` and `provenance`) found anywhere in `v`.
+fn figures<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(map) => {
+            if map.contains_key("low") && map.contains_key("high") {
+                out.push((path.clone(), v));
+            }
+            for (k, child) in map {
+                figures(child, format!("{path}.{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                figures(child, format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn accelerators_json_lists_the_quadrant_with_provenance_on_every_figure() {
+    let out = planner(&["catalog", "list", "--kind", "accelerators", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let accelerators = json["accelerators"].as_array().expect("an accelerators array");
+    assert!(accelerators.len() >= 24, "{} accelerators", accelerators.len());
+    for family in ["training", "inference", "edge", "domestic"] {
+        let n = accelerators.iter().filter(|a| a["family"] == family).count();
+        assert!(n >= 2, "family {family} has {n} entries");
+    }
+    let mut figs = Vec::new();
+    figures(&json, String::new(), &mut figs);
+    // As many figures as the library loads: nothing dropped on the way to JSON.
+    let catalog = planner_store::load_catalog_dir(&root().join("catalogs")).expect("catalog");
+    let expected: usize = catalog
+        .accelerators
+        .iter()
+        .map(|a| {
+            1 + [
+                &a.bandwidth_tbps,
+                &a.bf16_tflops,
+                &a.fp8_tflops,
+                &a.tdp_w,
+                &a.price_usd,
+                &a.adaptation_months,
+            ]
+            .iter()
+            .filter(|f| f.is_some())
+            .count()
+        })
+        .sum();
+    assert_eq!(figs.len(), expected);
+    for (path, f) in figs {
+        let p = &f["provenance"];
+        let sources = p["sources"].as_array().expect("sources");
+        assert!(!sources.is_empty(), "{path} has no source");
+        for s in sources {
+            assert!(
+                s["title"].as_str().is_some_and(|t| t.len() > 3),
+                "{path}: source without title"
+            );
+            assert!(
+                s["as_of"].as_str().is_some_and(|d| d.len() >= 4),
+                "{path}: source without date"
+            );
+        }
+        assert!(
+            p["as_of"].as_str().is_some_and(|d| d.len() >= 4),
+            "{path} has no as-of date"
+        );
+        assert!(
+            ["primary", "secondary", "estimate"].contains(&p["confidence"].as_str().unwrap_or("")),
+            "{path}"
+        );
+        // Decimals cross JSON as strings, never as binary floats.
+        assert!(
+            f["low"].is_string() && f["high"].is_string(),
+            "{path}: figures are strings"
+        );
+    }
+    // Every domestic alternative carries its adaptation effort.
+    for a in accelerators.iter().filter(|a| a["family"] == "domestic") {
+        assert!(
+            a["adaptation_months"].is_object(),
+            "{} lacks adaptation_months",
+            a["id"]
+        );
+    }
+}
+
+#[test]
+fn the_whole_catalog_lists_as_tables() {
+    let out = planner(&["catalog", "list"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for title in [
+        "Accelerators (",
+        "Cloud offers (per GPU-hour) (",
+        "Facility (",
+        "Network fabrics (",
+        "Regions (",
+    ] {
+        assert!(text.contains(title), "missing section {title}");
+    }
+    assert!(text.contains("nvidia-h100-sxm"));
+}
+
+#[test]
+fn check_passes_on_the_shipped_catalog() {
+    let out = planner(&["catalog", "check", "catalogs"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("catalog OK"));
+}
+
+#[test]
+fn check_exits_1_and_lists_every_error_with_file_line_and_field() {
+    let work = tempfile::tempdir().unwrap();
+    let min = root().join("tests/fixtures/catalog-min");
+    for entry in std::fs::read_dir(&min).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, work.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let errors = root().join("tests/fixtures/catalog-errors");
+    std::fs::copy(
+        errors.join("malformed-number.accelerators.toml"),
+        work.path().join("accelerators.toml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        errors.join("unknown-reference.offers.toml"),
+        work.path().join("offers.toml"),
+    )
+    .unwrap();
+    let out = planner(&["catalog", "check", work.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("accelerators.toml:24:13: accelerator[0].memory_gb [malformed-number]"),
+        "{err}"
+    );
+    // The offers file is fine on its own; its broken reference shows once the accelerators parse.
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("catalog OK"));
+}
+
+#[test]
+fn a_missing_catalog_folder_is_a_clear_error() {
+    let out = planner(&["--catalog", "/nonexistent/catalogs", "catalog", "list"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/catalogs"));
+}

@@ -1,0 +1,163 @@
+//! Launching the real app under tauri-driver and talking WebDriver to it.
+//!
+//! The tests need a display (Xvfb in CI), `tauri-driver` and Debian's `WebKitWebDriver`, and the
+//! built app (`PLANNER_APP_BINARY`, or `target/debug/compute-planner`). They are `#[ignore]`d so a
+//! plain `cargo test` works anywhere; `cargo xtask test` runs them with `--include-ignored`, and a
+//! missing piece then fails the test with what to install, never a silent skip.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// How long an element may take to appear.
+const WAIT: Duration = Duration::from_secs(20);
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+pub fn artifacts_dir() -> PathBuf {
+    let dir = workspace_root().join("artifacts/e2e");
+    std::fs::create_dir_all(&dir).expect("create artifacts/e2e");
+    dir
+}
+
+fn app_binary() -> PathBuf {
+    let path = std::env::var_os("PLANNER_APP_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/debug/compute-planner"));
+    assert!(
+        path.is_file(),
+        "the app is not built at {}: run `cargo build -p compute-planner` (or `cargo xtask test`)",
+        path.display()
+    );
+    path
+}
+
+fn tauri_driver() -> PathBuf {
+    let in_cargo = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo/bin/tauri-driver"));
+    match in_cargo {
+        Some(p) if p.is_file() => p,
+        _ => PathBuf::from("tauri-driver"),
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free local port")
+}
+
+/// A running app with a WebDriver session; dropping it ends both.
+pub struct App {
+    pub client: Client,
+    driver: Child,
+}
+
+impl App {
+    /// Starts tauri-driver and opens the app with `args`.
+    pub async fn launch(args: &[String]) -> App {
+        assert!(
+            std::env::var_os("DISPLAY").is_some(),
+            "no DISPLAY: run under Xvfb (`cargo xtask test` does)"
+        );
+        let port = free_port();
+        let native_port = free_port();
+        let driver = Command::new(tauri_driver())
+            .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tauri-driver could not start: `cargo install tauri-driver --version 2.1.0 --locked` and `apt-get install webkit2gtk-driver`");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "tauri-driver did not listen on port {port} within 20 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "tauri:options".to_owned(),
+            serde_json::json!({ "application": app_binary(), "args": args }),
+        );
+        let client = ClientBuilder::native()
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("WebDriver session with the app");
+        App { client, driver }
+    }
+
+    /// Polls for an element by CSS selector, each request bounded, until `WAIT` has passed.
+    async fn element(&self, css: &str) -> fantoccini::elements::Element {
+        let deadline = Instant::now() + WAIT;
+        let mut last = String::from("no attempt");
+        while Instant::now() < deadline {
+            match tokio::time::timeout(Duration::from_secs(5), self.client.find(Locator::Css(css))).await {
+                Ok(Ok(el)) => return el,
+                Ok(Err(e)) => last = e.to_string(),
+                Err(_) => last = "the WebDriver request took over 5 s".to_owned(),
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("element `{css}` did not appear within {WAIT:?}: {last}");
+    }
+
+    /// Waits for an element and returns its rendered text (`innerText`).
+    ///
+    /// Read through a script rather than WebDriver's element-text command, which hung here on
+    /// WebKitWebDriver 2.50 for some elements; every request is bounded so a hang fails the test.
+    pub async fn text_of(&self, css: &str) -> String {
+        let el = self.element(css).await;
+        let args = vec![serde_json::to_value(&el).expect("element reference")];
+        let read = self.client.execute("return arguments[0].innerText;", args);
+        match tokio::time::timeout(Duration::from_secs(10), read).await {
+            Ok(Ok(serde_json::Value::String(text))) => text,
+            Ok(Ok(other)) => panic!("text of `{css}` is not a string: {other}"),
+            Ok(Err(e)) => panic!("text of `{css}`: {e}"),
+            Err(_) => panic!("reading the text of `{css}` took over 10 s"),
+        }
+    }
+
+    pub async fn click(&self, css: &str) {
+        self.element(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click `{css}`: {e}"));
+    }
+
+    /// Saves a PNG of the screen (the app's window under Xvfb) as a test artefact.
+    ///
+    /// Taken from the X server with ImageMagick rather than WebDriver's screenshot command,
+    /// which hung on WebKitWebDriver 2.50 for some pages; this also shows what a person sees.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        // Let the last interaction paint.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let path = artifacts_dir().join(format!("{name}.png"));
+        let status = Command::new("timeout")
+            .args(["15", "import", "-window", "root"])
+            .arg(&path)
+            .status()
+            .expect("ImageMagick `import` (apt-get install imagemagick)");
+        assert!(status.success(), "screenshot with `import` failed: {status}");
+        path
+    }
+
+    pub async fn close(self) {
+        let App { client, mut driver } = self;
+        let _ = client.close().await;
+        // SIGTERM lets tauri-driver stop WebKitWebDriver too; SIGKILL would leave it running.
+        let _ = Command::new("kill").args(["-TERM", &driver.id().to_string()]).status();
+        let _ = driver.wait();
+    }
+}
