@@ -1,1 +1,106 @@
-fn main() {}
+//! `planner`: Compute Planner without a window.
+//!
+//! Every subcommand calls the same library functions as the desktop app; this file only parses
+//! arguments, prints, and maps errors to exit codes (0 success, 1 refused input or failed check,
+//! 2 usage).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use planner_core::catalog::CatalogKind;
+use planner_core::error::PlannerError;
+
+mod catalog_cmd;
+
+#[derive(Debug, Parser)]
+#[command(name = "planner", version, about = "Plan AI compute purchases: catalogs, scenarios, memos")]
+struct Cli {
+    /// The catalog folder (accelerators.toml, offers.toml, ...).
+    #[arg(long, global = true, env = "PLANNER_CATALOG", default_value = "catalogs")]
+    catalog: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Browse and validate the reference catalogs.
+    Catalog {
+        #[command(subcommand)]
+        command: CatalogCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum CatalogCommand {
+    /// Print the catalog (all kinds, or one), as a table or as JSON with every figure's provenance.
+    List {
+        #[arg(long, value_enum)]
+        kind: Option<KindArg>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate a catalog folder; exits 1 and lists every error when it is not valid.
+    Check {
+        /// The folder to check.
+        dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum KindArg {
+    Accelerators,
+    Offers,
+    Facility,
+    Fabrics,
+    Regions,
+}
+
+impl From<KindArg> for CatalogKind {
+    fn from(k: KindArg) -> CatalogKind {
+        match k {
+            KindArg::Accelerators => CatalogKind::Accelerators,
+            KindArg::Offers => CatalogKind::Offers,
+            KindArg::Facility => CatalogKind::Facility,
+            KindArg::Fabrics => CatalogKind::Fabrics,
+            KindArg::Regions => CatalogKind::Regions,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Catalog { command } => match command {
+            CatalogCommand::List { kind, json } => catalog_cmd::list(&cli.catalog, kind.map(Into::into), json),
+            CatalogCommand::Check { dir } => catalog_cmd::check(&dir),
+        },
+    };
+    match outcome {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprint!("{}", render_error(&err));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The boundary error as a person reads it: the message, then one line per located detail.
+fn render_error(err: &PlannerError) -> String {
+    let mut out = format!("error: {}\n", err.message);
+    for d in &err.details {
+        let location = match (&d.file, d.line, d.column) {
+            (Some(f), Some(l), Some(c)) if l > 0 => format!("{f}:{l}:{c}"),
+            (Some(f), _, _) => f.clone(),
+            _ => String::new(),
+        };
+        let field = d.field.as_deref().filter(|f| !f.is_empty()).unwrap_or("-");
+        let kind = d.kind.as_deref().map(|k| format!(" [{k}]")).unwrap_or_default();
+        out.push_str(&format!("  {location}: {field}{kind}: {}\n", d.message));
+    }
+    out
+}

@@ -434,6 +434,8 @@ struct Ctx<'t> {
     file: &'t str,
     text: &'t str,
     sources: BTreeMap<String, Source>,
+    /// Sources whose own definition failed: citing them is already reported, not reported again.
+    broken_sources: Vec<String>,
     issues: Vec<CatalogIssue>,
 }
 
@@ -494,6 +496,7 @@ impl<'t> Ctx<'t> {
         for id in &list.get_ref().0 {
             match self.sources.get(id) {
                 Some(s) => out.push(s.clone()),
+                None if self.broken_sources.contains(id) => ok = false,
                 None => {
                     let known: Vec<&str> = self.sources.keys().map(String::as_str).collect();
                     self.push(
@@ -644,10 +647,17 @@ fn classify(tag: Option<IssueKind>, text: &str, path: String) -> (IssueKind, Str
     } else if text.starts_with("unknown variant") {
         (IssueKind::UnknownValue, path, text.replace("unknown variant", "unknown value"))
     } else if text.starts_with("invalid type") || text.starts_with("invalid value") || text.starts_with("invalid length") {
-        (IssueKind::WrongType, path, text.to_owned())
+        (IssueKind::WrongType, path, plain_type_names(text))
     } else {
         (IssueKind::Syntax, path, text.to_owned())
     }
+}
+
+/// Rust type names mean nothing to a catalog author; say what they mean.
+fn plain_type_names(text: &str) -> String {
+    text.replace("expected u16", "expected a whole number from 0 to 65535 (without quotes)")
+        .replace("expected u32", "expected a whole number (without quotes)")
+        .replace("expected a boolean", "expected true or false (without quotes)")
 }
 
 // ----- parsing a file -------------------------------------------------------------------------
@@ -669,6 +679,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
         file,
         text,
         sources: BTreeMap::new(),
+        broken_sources: Vec::new(),
         issues: Vec::new(),
     };
     let (root, syntax) = DeTable::parse_recoverable(text);
@@ -728,7 +739,11 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
             Some(src_table) => {
                 for (key, value) in src_table.iter() {
                     let id = key.get_ref().as_ref().to_owned();
-                    if let Some(raw) = ctx.de::<RawSource>(&format!("sources.{id}"), value) {
+                    let Some(raw) = ctx.de::<RawSource>(&format!("sources.{id}"), value) else {
+                        ctx.broken_sources.push(id);
+                        continue;
+                    };
+                    {
                         let source = Source {
                             id: id.clone(),
                             title: raw.title,

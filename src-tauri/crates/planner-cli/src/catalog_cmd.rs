@@ -1,0 +1,182 @@
+//! `planner catalog list` and `planner catalog check`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use planner_core::catalog::{Catalog, CatalogKind};
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::provenance::Figure;
+use serde_json::json;
+
+pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<String, PlannerError> {
+    let catalog = planner_store::load_catalog_dir(dir)?;
+    if as_json {
+        let value = match kind {
+            None => serde_json::to_value(&catalog),
+            Some(k) => kind_json(&catalog, k),
+        }
+        .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("cannot render JSON: {e}")))?;
+        let mut text = serde_json::to_string_pretty(&value)
+            .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("cannot render JSON: {e}")))?;
+        text.push('\n');
+        return Ok(text);
+    }
+    let kinds = kind.map_or_else(|| CatalogKind::ALL.to_vec(), |k| vec![k]);
+    let mut out = String::new();
+    for k in kinds {
+        out.push_str(&kind_table(&catalog, k));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+pub fn check(dir: &Path) -> Result<String, PlannerError> {
+    let catalog = planner_store::load_catalog_dir(dir)?;
+    let mut out = format!("catalog OK: {}\n", dir.display());
+    for f in &catalog.files {
+        let _ = writeln!(out, "  {} ({}, format {}, version {}): {} entries", f.file, f.kind.as_str(), f.format, f.version, f.entries);
+    }
+    Ok(out)
+}
+
+fn kind_json(catalog: &Catalog, kind: CatalogKind) -> Result<serde_json::Value, serde_json::Error> {
+    let files: Vec<_> = catalog.files.iter().filter(|f| f.kind == kind).collect();
+    let entries = match kind {
+        CatalogKind::Accelerators => serde_json::to_value(&catalog.accelerators)?,
+        CatalogKind::Offers => serde_json::to_value(&catalog.offers)?,
+        CatalogKind::Facility => serde_json::to_value(&catalog.facility)?,
+        CatalogKind::Fabrics => serde_json::to_value(&catalog.fabrics)?,
+        CatalogKind::Regions => serde_json::to_value(&catalog.regions)?,
+    };
+    Ok(json!({ "kind": kind.as_str(), "files": files, kind.as_str(): entries }))
+}
+
+/// A figure as text: `80`, `25000-40000`, or `-` when absent.
+fn fig(f: Option<&Figure>) -> String {
+    match f {
+        None => "-".to_owned(),
+        Some(f) if f.is_point() => f.low.normalize().to_string(),
+        Some(f) => format!("{}-{}", f.low.normalize(), f.high.normalize()),
+    }
+}
+
+/// Sources and date of a figure, compactly: `[src-a, src-b 2025-06 P]`.
+fn cite(f: Option<&Figure>) -> String {
+    f.map_or_else(String::new, |f| {
+        let p = &f.provenance;
+        let ids: Vec<&str> = p.sources.iter().map(|s| s.id.as_str()).collect();
+        let conf = match p.confidence {
+            planner_core::provenance::Confidence::Primary => "P",
+            planner_core::provenance::Confidence::Secondary => "S",
+            planner_core::provenance::Confidence::Estimate => "E",
+        };
+        format!("{} {} {conf}", ids.join(","), p.as_of)
+    })
+}
+
+fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
+    let (title, header, rows): (&str, Vec<&str>, Vec<Vec<String>>) = match kind {
+        CatalogKind::Accelerators => (
+            "Accelerators",
+            vec!["id", "family", "memory GB", "BW TB/s", "BF16 TF", "FP8 TF", "TDP W", "price USD", "price source"],
+            catalog
+                .accelerators
+                .iter()
+                .map(|a| {
+                    vec![
+                        a.id.clone(),
+                        a.family.label().to_owned(),
+                        fig(Some(&a.memory_gb)),
+                        fig(a.bandwidth_tbps.as_ref()),
+                        fig(a.bf16_tflops.as_ref()),
+                        fig(a.fp8_tflops.as_ref()),
+                        fig(a.tdp_w.as_ref()),
+                        fig(a.price_usd.as_ref()),
+                        cite(a.price_usd.as_ref()),
+                    ]
+                })
+                .collect(),
+        ),
+        CatalogKind::Offers => (
+            "Cloud offers (per GPU-hour)",
+            vec!["id", "provider", "accelerator", "cur", "on demand", "1y", "3y", "spot", "source"],
+            catalog
+                .offers
+                .iter()
+                .map(|o| {
+                    vec![
+                        o.id.clone(),
+                        o.provider.clone(),
+                        o.accelerator.clone(),
+                        o.currency.clone(),
+                        fig(o.on_demand_per_gpu_hour.as_ref()),
+                        fig(o.reserved_1y_per_gpu_hour.as_ref()),
+                        fig(o.reserved_3y_per_gpu_hour.as_ref()),
+                        fig(o.spot_per_gpu_hour.as_ref()),
+                        cite(o.on_demand_per_gpu_hour.as_ref().or(o.spot_per_gpu_hour.as_ref())),
+                    ]
+                })
+                .collect(),
+        ),
+        CatalogKind::Facility => {
+            let f = &catalog.facility;
+            let mut rows: Vec<Vec<String>> = Vec::new();
+            rows.extend(f.cooling.iter().map(|c| vec!["cooling".into(), c.id.clone(), format!("{} kW/rack", fig(Some(&c.kw_per_rack))), format!("PUE {}", fig(Some(&c.pue))), cite(Some(&c.kw_per_rack))]));
+            rows.extend(f.systems.iter().map(|s| vec!["system".into(), s.id.clone(), format!("{} kW", fig(Some(&s.max_power_kw))), format!("{} USD", fig(s.price_usd.as_ref())), cite(Some(&s.max_power_kw))]));
+            rows.extend(f.upgrades.iter().map(|u| vec!["upgrade".into(), u.id.clone(), format!("{} {}", fig(Some(&u.cost)), u.currency), String::new(), cite(Some(&u.cost))]));
+            rows.extend(f.colocation.iter().map(|c| vec!["colocation".into(), c.id.clone(), format!("{} {}/kW-month", fig(Some(&c.per_kw_month)), c.currency), c.market.clone(), cite(Some(&c.per_kw_month))]));
+            rows.extend(f.pue_benchmarks.iter().map(|p| vec!["pue".into(), p.id.clone(), format!("PUE {}", fig(Some(&p.pue))), p.name.clone(), cite(Some(&p.pue))]));
+            rows.extend(f.lead_times.iter().map(|l| vec!["lead time".into(), l.id.clone(), format!("{} weeks", fig(Some(&l.weeks))), l.item.clone(), cite(Some(&l.weeks))]));
+            ("Facility", vec!["what", "id", "figure", "detail", "source"], rows)
+        }
+        CatalogKind::Fabrics => (
+            "Network fabrics",
+            vec!["id", "name", "Gb/s", "per-port cost", "cur", "source"],
+            catalog
+                .fabrics
+                .iter()
+                .map(|f| vec![f.id.clone(), f.name.clone(), f.port_gbps.to_string(), fig(Some(&f.per_port_cost)), f.currency.clone(), cite(Some(&f.per_port_cost))])
+                .collect(),
+        ),
+        CatalogKind::Regions => (
+            "Regions",
+            vec!["id", "name", "tariff/kWh", "cur", "gCO2/kWh", "source"],
+            catalog
+                .regions
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.id.clone(),
+                        r.name.clone(),
+                        fig(r.tariff_per_kwh.as_ref()),
+                        r.currency.clone(),
+                        fig(r.grid_gco2_per_kwh.as_ref()),
+                        cite(r.tariff_per_kwh.as_ref().or(r.grid_gco2_per_kwh.as_ref())),
+                    ]
+                })
+                .collect(),
+        ),
+    };
+    render_table(title, &header, &rows)
+}
+
+/// Left-aligned columns padded to their widest cell.
+fn render_table(title: &str, header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| -> String {
+        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        padded.join("  ").trim_end().to_owned() + "\n"
+    };
+    let mut out = format!("{title} ({} entries)\n", rows.len());
+    out.push_str(&line(header.to_vec()));
+    out.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().iter().map(String::as_str).collect()));
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
+}
