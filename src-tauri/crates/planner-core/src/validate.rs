@@ -585,7 +585,7 @@ impl Resolver<'_> {
         let checks: [(&str, bool, bool); 13] = [
             ("offer", l.offer.is_some(), cloud),
             ("system", l.system.is_some(), owned),
-            ("accelerator", l.accelerator.is_some(), !cloud),
+            ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
             ("price_per_gpu", l.price_per_gpu.is_some(), owned),
             ("financing", l.financing.is_some(), owned),
             ("payment_milestones", !l.payment_milestones.is_empty(), owned),
@@ -638,8 +638,11 @@ impl Resolver<'_> {
                 }
                 o
             }
-            (None, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand) => {
-                self.push(format!("{p}.offer"), format!("a `{}` layer needs the catalog offer it buys from", kind_name(l.kind)));
+            (None, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand) if l.accelerator.is_none() => {
+                self.push(
+                    format!("{p}.offer"),
+                    format!("a `{}` layer needs the catalog offer it buys from (or an `accelerator` and a quoted `price_per_gpu_hour`)", kind_name(l.kind)),
+                );
                 None
             }
             (None, _) => None,
