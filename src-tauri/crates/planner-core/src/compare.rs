@@ -17,22 +17,21 @@ pub struct BreakEven {
     pub cheaper_after: String,
 }
 
-/// The first month in which the cumulative cash of `a` and `b` cross: the scenario that was
-/// dearer becomes as cheap or cheaper. `None` when one stays cheaper throughout.
+/// The month from which the scenario that is cheaper at the horizon stays at least as cheap:
+/// the last time the cumulative cash of `a` and `b` cross. `None` when that scenario is cheaper
+/// (or equal) from the first month on, or when both end equal.
 pub fn break_even_month(a_id: &str, a: &[Decimal], b_id: &str, b: &[Decimal]) -> Option<BreakEven> {
     let n = a.len().min(b.len());
-    let first = (0..n).find(|&k| a[k] != b[k])?;
-    let a_dearer = a[first] > b[first];
-    for k in first + 1..n {
-        let crossed = if a_dearer { a[k] <= b[k] } else { b[k] <= a[k] };
-        if crossed {
-            return Some(BreakEven {
-                month: u32::try_from(k + 1).unwrap_or(u32::MAX),
-                cheaper_after: if a_dearer { a_id } else { b_id }.to_owned(),
-            });
-        }
+    if n == 0 || a[n - 1] == b[n - 1] {
+        return None;
     }
-    None
+    let a_wins = a[n - 1] < b[n - 1];
+    let dearer = |k: usize| if a_wins { a[k] > b[k] } else { b[k] > a[k] };
+    let last_dearer = (0..n).rev().find(|&k| dearer(k))?;
+    Some(BreakEven {
+        month: u32::try_from(last_dearer + 2).unwrap_or(u32::MAX),
+        cheaper_after: if a_wins { a_id } else { b_id }.to_owned(),
+    })
 }
 
 /// Buying one GPU (or one box) against renting it by the hour, over `days`.

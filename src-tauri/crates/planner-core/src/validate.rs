@@ -485,7 +485,8 @@ impl Resolver<'_> {
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
         use crate::workload::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
-            let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k));
+            let spot_refused = layer.kind == LayerKind::Spot && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
+            let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region) {
                 if !have.starts_with(want.as_str()) {
