@@ -34,7 +34,15 @@ pub fn check(dir: &Path) -> Result<String, PlannerError> {
     let catalog = planner_store::load_catalog_dir(dir)?;
     let mut out = format!("catalog OK: {}\n", dir.display());
     for f in &catalog.files {
-        let _ = writeln!(out, "  {} ({}, format {}, version {}): {} entries", f.file, f.kind.as_str(), f.format, f.version, f.entries);
+        let _ = writeln!(
+            out,
+            "  {} ({}, format {}, version {}): {} entries",
+            f.file,
+            f.kind.as_str(),
+            f.format,
+            f.version,
+            f.entries
+        );
     }
     Ok(out)
 }
@@ -78,7 +86,17 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
     let (title, header, rows): (&str, Vec<&str>, Vec<Vec<String>>) = match kind {
         CatalogKind::Accelerators => (
             "Accelerators",
-            vec!["id", "family", "memory GB", "BW TB/s", "BF16 TF", "FP8 TF", "TDP W", "price USD", "price source"],
+            vec![
+                "id",
+                "family",
+                "memory GB",
+                "BW TB/s",
+                "BF16 TF",
+                "FP8 TF",
+                "TDP W",
+                "price USD",
+                "price source",
+            ],
             catalog
                 .accelerators
                 .iter()
@@ -99,7 +117,17 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
         ),
         CatalogKind::Offers => (
             "Cloud offers (per GPU-hour)",
-            vec!["id", "provider", "accelerator", "cur", "on demand", "1y", "3y", "spot", "source"],
+            vec![
+                "id",
+                "provider",
+                "accelerator",
+                "cur",
+                "on demand",
+                "1y",
+                "3y",
+                "spot",
+                "source",
+            ],
             catalog
                 .offers
                 .iter()
@@ -121,12 +149,60 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
         CatalogKind::Facility => {
             let f = &catalog.facility;
             let mut rows: Vec<Vec<String>> = Vec::new();
-            rows.extend(f.cooling.iter().map(|c| vec!["cooling".into(), c.id.clone(), format!("{} kW/rack", fig(Some(&c.kw_per_rack))), format!("PUE {}", fig(Some(&c.pue))), cite(Some(&c.kw_per_rack))]));
-            rows.extend(f.systems.iter().map(|s| vec!["system".into(), s.id.clone(), format!("{} kW", fig(Some(&s.max_power_kw))), format!("{} USD", fig(s.price_usd.as_ref())), cite(Some(&s.max_power_kw))]));
-            rows.extend(f.upgrades.iter().map(|u| vec!["upgrade".into(), u.id.clone(), format!("{} {}", fig(Some(&u.cost)), u.currency), String::new(), cite(Some(&u.cost))]));
-            rows.extend(f.colocation.iter().map(|c| vec!["colocation".into(), c.id.clone(), format!("{} {}/kW-month", fig(Some(&c.per_kw_month)), c.currency), c.market.clone(), cite(Some(&c.per_kw_month))]));
-            rows.extend(f.pue_benchmarks.iter().map(|p| vec!["pue".into(), p.id.clone(), format!("PUE {}", fig(Some(&p.pue))), p.name.clone(), cite(Some(&p.pue))]));
-            rows.extend(f.lead_times.iter().map(|l| vec!["lead time".into(), l.id.clone(), format!("{} weeks", fig(Some(&l.weeks))), l.item.clone(), cite(Some(&l.weeks))]));
+            rows.extend(f.cooling.iter().map(|c| {
+                vec![
+                    "cooling".into(),
+                    c.id.clone(),
+                    format!("{} kW/rack", fig(Some(&c.kw_per_rack))),
+                    format!("PUE {}", fig(Some(&c.pue))),
+                    cite(Some(&c.kw_per_rack)),
+                ]
+            }));
+            rows.extend(f.systems.iter().map(|s| {
+                vec![
+                    "system".into(),
+                    s.id.clone(),
+                    format!("{} kW", fig(Some(&s.max_power_kw))),
+                    format!("{} USD", fig(s.price_usd.as_ref())),
+                    cite(Some(&s.max_power_kw)),
+                ]
+            }));
+            rows.extend(f.upgrades.iter().map(|u| {
+                vec![
+                    "upgrade".into(),
+                    u.id.clone(),
+                    format!("{} {}", fig(Some(&u.cost)), u.currency),
+                    String::new(),
+                    cite(Some(&u.cost)),
+                ]
+            }));
+            rows.extend(f.colocation.iter().map(|c| {
+                vec![
+                    "colocation".into(),
+                    c.id.clone(),
+                    format!("{} {}/kW-month", fig(Some(&c.per_kw_month)), c.currency),
+                    c.market.clone(),
+                    cite(Some(&c.per_kw_month)),
+                ]
+            }));
+            rows.extend(f.pue_benchmarks.iter().map(|p| {
+                vec![
+                    "pue".into(),
+                    p.id.clone(),
+                    format!("PUE {}", fig(Some(&p.pue))),
+                    p.name.clone(),
+                    cite(Some(&p.pue)),
+                ]
+            }));
+            rows.extend(f.lead_times.iter().map(|l| {
+                vec![
+                    "lead time".into(),
+                    l.id.clone(),
+                    format!("{} weeks", fig(Some(&l.weeks))),
+                    l.item.clone(),
+                    cite(Some(&l.weeks)),
+                ]
+            }));
             ("Facility", vec!["what", "id", "figure", "detail", "source"], rows)
         }
         CatalogKind::Fabrics => (
@@ -135,7 +211,16 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
             catalog
                 .fabrics
                 .iter()
-                .map(|f| vec![f.id.clone(), f.name.clone(), f.port_gbps.to_string(), fig(Some(&f.per_port_cost)), f.currency.clone(), cite(Some(&f.per_port_cost))])
+                .map(|f| {
+                    vec![
+                        f.id.clone(),
+                        f.name.clone(),
+                        f.port_gbps.to_string(),
+                        fig(Some(&f.per_port_cost)),
+                        f.currency.clone(),
+                        cite(Some(&f.per_port_cost)),
+                    ]
+                })
                 .collect(),
         ),
         CatalogKind::Regions => (
@@ -174,7 +259,15 @@ fn render_table(title: &str, header: &[&str], rows: &[Vec<String>]) -> String {
     };
     let mut out = format!("{title} ({} entries)\n", rows.len());
     out.push_str(&line(header.to_vec()));
-    out.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().iter().map(String::as_str).collect()));
+    out.push_str(&line(
+        widths
+            .iter()
+            .map(|w| "-".repeat(*w))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
+            .collect(),
+    ));
     for row in rows {
         out.push_str(&line(row.iter().map(String::as_str).collect()));
     }

@@ -12,9 +12,14 @@ use planner_core::catalog::CatalogKind;
 use planner_core::error::PlannerError;
 
 mod catalog_cmd;
+mod evaluate;
 
 #[derive(Debug, Parser)]
-#[command(name = "planner", version, about = "Plan AI compute purchases: catalogs, scenarios, memos")]
+#[command(
+    name = "planner",
+    version,
+    about = "Plan AI compute purchases: catalogs, scenarios, memos"
+)]
 struct Cli {
     /// The catalog folder (accelerators.toml, offers.toml, ...).
     #[arg(long, global = true, env = "PLANNER_CATALOG", default_value = "catalogs")]

@@ -89,7 +89,11 @@ fn buy_vs_rent(owner: &ScenarioResult, rent_per_gpu_hour: Decimal, days: Decimal
     }
     // Electricity scales with use; everything else the owner pays is fixed.
     let electricity = t.cash.get(Category::Electricity);
-    let running = if t.owned_busy_gpu_h > Decimal::ZERO { electricity / t.owned_busy_gpu_h } else { Decimal::ZERO };
+    let running = if t.owned_busy_gpu_h > Decimal::ZERO {
+        electricity / t.owned_busy_gpu_h
+    } else {
+        Decimal::ZERO
+    };
     let gpus = t.owned_available_gpu_h / (days * dec!(24));
     if gpus <= Decimal::ZERO {
         return None;
@@ -106,7 +110,9 @@ fn buy_vs_rent(owner: &ScenarioResult, rent_per_gpu_hour: Decimal, days: Decimal
 
 /// Compares scenario `a` with scenario `b` of an evaluation.
 pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Comparison {
-    let days: Decimal = eval.scenarios.first().map_or(Decimal::ZERO, |s| s.ledger.months.iter().map(|m| Decimal::from(m.month.days())).sum());
+    let days: Decimal = eval.scenarios.first().map_or(Decimal::ZERO, |s| {
+        s.ledger.months.iter().map(|m| Decimal::from(m.month.days())).sum()
+    });
     let owns = |r: &ScenarioResult| r.totals.owned_available_gpu_h > Decimal::ZERO;
     let bvr = match (owns(a), owns(b)) {
         (true, false) => b.totals.cost_per_gpu_hour.and_then(|p| buy_vs_rent(a, p, days)),
@@ -166,7 +172,13 @@ mod tests {
         let own = [dec!(100), dec!(110), dec!(120), dec!(130)];
         let rent = [dec!(40), dec!(80), dec!(120), dec!(160)];
         let be = break_even_month("own", &own, "rent", &rent);
-        assert_eq!(be, Some(BreakEven { month: 3, cheaper_after: "own".into() }));
+        assert_eq!(
+            be,
+            Some(BreakEven {
+                month: 3,
+                cheaper_after: "own".into()
+            })
+        );
         assert_eq!(break_even_month("a", &own, "b", &own), None);
         assert_eq!(break_even_month("rent", &rent, "own", &own).map(|b| b.month), Some(3));
     }

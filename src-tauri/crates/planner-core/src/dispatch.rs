@@ -56,7 +56,13 @@ pub struct Allocation {
 
 /// Serves `demand` (per workload) from `capacity` (per layer, in its units; `None` = unlimited).
 /// `tokens_per_useful[w]` converts useful compute to tokens for workloads with a known model.
-pub fn allocate(routes: &Routes, demand: &[Decimal], capacity: &[Option<Decimal>], tokens_per_useful: &[Decimal], out: &mut Allocation) {
+pub fn allocate(
+    routes: &Routes,
+    demand: &[Decimal],
+    capacity: &[Option<Decimal>],
+    tokens_per_useful: &[Decimal],
+    out: &mut Allocation,
+) {
     out.units.clear();
     out.units.resize(routes.layers, Decimal::ZERO);
     out.useful_by_layer.clear();
@@ -103,7 +109,13 @@ mod tests {
             layers: 2,
         };
         let mut a = Allocation::default();
-        allocate(&routes, &[dec!(100)], &[Some(dec!(200)), None], &[Decimal::ZERO], &mut a);
+        allocate(
+            &routes,
+            &[dec!(100)],
+            &[Some(dec!(200)), None],
+            &[Decimal::ZERO],
+            &mut a,
+        );
         assert_eq!(a.units, vec![dec!(200), dec!(50)]);
         assert_eq!(a.served, vec![dec!(100)]);
         assert_eq!(a.unmet, vec![Decimal::ZERO]);

@@ -13,15 +13,15 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-use crate::dispatch::{allocate, Allocation, Rate, Routes};
-use crate::finance::{amortisation, annuity_payment, book_value, monthly_rate, npv, straight_line_monthly, LoanPeriod};
+use crate::dispatch::{Allocation, Rate, Routes, allocate};
+use crate::finance::{LoanPeriod, amortisation, annuity_payment, book_value, monthly_rate, npv, straight_line_monthly};
 use crate::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
-use crate::network::{plan_network, NetworkPlan};
-use crate::rack::{plan_racks, RackInput, RackPlan};
+use crate::network::{NetworkPlan, plan_network};
+use crate::rack::{RackInput, RackPlan, plan_racks};
 use crate::scenario::{Assumption, Financing, Layer, Plan, Scenario, Tier};
 use crate::scenario_file::LayerKind;
-use crate::sizing::{gpus_for_memory, memory_need, split_advice, FabricSpeed, Parallelism};
-use crate::workload::{Workload, WorkloadKind, FLOP_PER_PFLOP_HOUR};
+use crate::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
+use crate::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
 
 /// The evaluation of a whole plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -106,7 +106,11 @@ pub fn evaluate(plan: &Plan) -> Evaluation {
         horizon_months: plan.horizon_months,
         discount_rate: plan.discount_rate,
         monthly_discount_rate: monthly,
-        scenarios: plan.scenarios.iter().map(|s| evaluate_scenario(plan, s, monthly)).collect(),
+        scenarios: plan
+            .scenarios
+            .iter()
+            .map(|s| evaluate_scenario(plan, s, monthly))
+            .collect(),
     }
 }
 
@@ -139,7 +143,11 @@ fn rate_for(w: &Workload, l: &Layer) -> Option<Rate> {
         },
         LayerKind::Spot if !w.takes_spot() => None,
         _ => {
-            let peak = if w.precision.uses_8bit_peak() { l.peak_tflops_8 } else { l.peak_tflops_16 };
+            let peak = if w.precision.uses_8bit_peak() {
+                l.peak_tflops_8
+            } else {
+                l.peak_tflops_16
+            };
             let mfu = l.mfu.unwrap_or(w.mfu);
             Rate::new(peak * mfu / dec!(1000) / l.overhead_factor)
         }
@@ -178,7 +186,11 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     let tokens_per_useful: Vec<Decimal> = plan
         .workloads
         .iter()
-        .map(|w| w.flops_per_token.filter(|f| *f > Decimal::ZERO).map_or(Decimal::ZERO, |f| FLOP_PER_PFLOP_HOUR / f))
+        .map(|w| {
+            w.flops_per_token
+                .filter(|f| *f > Decimal::ZERO)
+                .map_or(Decimal::ZERO, |f| FLOP_PER_PFLOP_HOUR / f)
+        })
         .collect();
     for (wi, w) in plan.workloads.iter().enumerate() {
         if !routes.visits.iter().any(|v| v.0 == wi) {
@@ -189,9 +201,12 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     // Owned layers: racks, network, capital, financing schedules.
     let mut layer_plans = Vec::new();
     let mut owned: Vec<OwnedSetup> = Vec::new();
-    let (pue, tariff, grid, colo) = s.facility.as_ref().map_or((Decimal::ONE, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO), |f| {
-        (f.pue, f.tariff_per_kwh, f.grid_gco2_per_kwh, f.colocation_per_kw_month)
-    });
+    let (pue, tariff, grid, colo) = s
+        .facility
+        .as_ref()
+        .map_or((Decimal::ONE, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO), |f| {
+            (f.pue, f.tariff_per_kwh, f.grid_gco2_per_kwh, f.colocation_per_kw_month)
+        });
     for (li, l) in s.layers.iter().enumerate() {
         let Some(o) = &l.owned else { continue };
         let racks = plan_racks(&RackInput {
@@ -205,20 +220,30 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             Some(f) => plan_network(o.gpus, racks.servers, &f.cost),
             None => {
                 if racks.servers > 1 {
-                    warnings.push(format!("layer `{}` has {} servers but the scenario names no network fabric; its cost is not counted", l.id, racks.servers));
+                    warnings.push(format!(
+                        "layer `{}` has {} servers but the scenario names no network fabric; its cost is not counted",
+                        l.id, racks.servers
+                    ));
                 }
-                plan_network(0, 0, &crate::network::FabricCost {
-                    id: String::new(),
-                    per_port_cost: Decimal::ZERO,
-                    switch_radix: None,
-                    switch_cost: None,
-                    optic_cost: None,
-                })
+                plan_network(
+                    0,
+                    0,
+                    &crate::network::FabricCost {
+                        id: String::new(),
+                        per_port_cost: Decimal::ZERO,
+                        switch_radix: None,
+                        switch_cost: None,
+                        optic_cost: None,
+                    },
+                )
             }
         };
         warnings.extend(racks.warnings.iter().map(|w| format!("layer `{}`: {w}", l.id)));
         let (pd, cu) = s.facility.as_ref().map_or((Decimal::ZERO, Decimal::ZERO), |f| {
-            (f.power_distribution_per_rack * Decimal::from(racks.racks), f.cooling_upgrade_per_rack * Decimal::from(racks.racks))
+            (
+                f.power_distribution_per_rack * Decimal::from(racks.racks),
+                f.cooling_upgrade_per_rack * Decimal::from(racks.racks),
+            )
         });
         let hardware = o.hardware_per_gpu * Decimal::from(o.gpus);
         let extras = [
@@ -231,18 +256,28 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         let leased = matches!(o.financing, Financing::Lease { .. });
         let capital = if leased { extras_sum } else { hardware + extras_sum };
         let (loan, loan_principal) = match o.financing {
-            Financing::Loan { monthly_rate, term_months, down_payment } => {
+            Financing::Loan {
+                monthly_rate,
+                term_months,
+                down_payment,
+            } => {
                 let principal = hardware * (Decimal::ONE - down_payment);
                 (amortisation(principal, monthly_rate, term_months), principal)
             }
             _ => (Vec::new(), Decimal::ZERO),
         };
         let lease_payment = match o.financing {
-            Financing::Lease { monthly_rate, term_months } => annuity_payment(hardware, monthly_rate, term_months),
+            Financing::Lease {
+                monthly_rate,
+                term_months,
+            } => annuity_payment(hardware, monthly_rate, term_months),
             _ => Decimal::ZERO,
         };
         if o.delivery_month >= horizon {
-            warnings.push(format!("layer `{}` is delivered in month {}, after the horizon: it serves nothing here", l.id, o.delivery_month));
+            warnings.push(format!(
+                "layer `{}` is delivered in month {}, after the horizon: it serves nothing here",
+                l.id, o.delivery_month
+            ));
         }
         owned.push(OwnedSetup {
             layer: li,
@@ -274,10 +309,27 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 continue;
             }
             let per_server = l.owned.as_ref().map_or(8, |o| o.gpus_per_server);
-            let fabric = s.fabric.as_ref().map(|f| FabricSpeed { port_gbps: f.port_gbps, rdma: f.rdma });
-            let fabric = if l.owned.is_some() { fabric } else { Some(FabricSpeed { port_gbps: 400, rdma: true }) };
+            let fabric = s.fabric.as_ref().map(|f| FabricSpeed {
+                port_gbps: f.port_gbps,
+                rdma: f.rdma,
+            });
+            let fabric = if l.owned.is_some() {
+                fabric
+            } else {
+                Some(FabricSpeed {
+                    port_gbps: 400,
+                    rdma: true,
+                })
+            };
             let training = w.kind != WorkloadKind::Inference;
-            let advice = split_advice(need.total_gb, l.memory_gb, per_server, l.has_scale_up_link, fabric, training);
+            let advice = split_advice(
+                need.total_gb,
+                l.memory_gb,
+                per_server,
+                l.has_scale_up_link,
+                fabric,
+                training,
+            );
             let n = gpus_for_memory(need.total_gb, l.memory_gb);
             if let Some(g) = l.gpus {
                 if n > g {
@@ -290,7 +342,12 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                     ));
                 }
             }
-            warnings.extend(advice.warnings.iter().map(|m| format!("workload `{}` on layer `{}`: {m}", w.id, l.id)));
+            warnings.extend(
+                advice
+                    .warnings
+                    .iter()
+                    .map(|m| format!("workload `{}` on layer `{}`: {m}", w.id, l.id)),
+            );
             sizing.push(SizingNote {
                 workload: w.id.clone(),
                 layer: l.id.clone(),
@@ -416,7 +473,11 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 // Settle what is still owed at the horizon, so that horizons compare fairly.
                 if m + 1 == horizon && delivered {
                     let paid_periods = (m - o.delivery_month) as usize;
-                    let owed = if paid_periods == 0 { os.loan_principal } else { os.loan.get(paid_periods - 1).map_or(Decimal::ZERO, |p| p.balance) };
+                    let owed = if paid_periods == 0 {
+                        os.loan_principal
+                    } else {
+                        os.loan.get(paid_periods - 1).map_or(Decimal::ZERO, |p| p.balance)
+                    };
                     if owed > Decimal::ZERO {
                         layer_cash.add(Category::Financing, owed);
                         os.capital_paid += owed;
@@ -488,7 +549,14 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             (Category::Staff, s.staff_per_month),
             (Category::Software, s.software_per_month),
             (Category::StorageEgress, s.storage_egress_per_month),
-            (Category::Adaptation, if m < s.adaptation_months { s.adaptation_per_month } else { Decimal::ZERO }),
+            (
+                Category::Adaptation,
+                if m < s.adaptation_months {
+                    s.adaptation_per_month
+                } else {
+                    Decimal::ZERO
+                },
+            ),
         ] {
             cash.add(cat, amount);
             book.add(cat, amount);
@@ -521,9 +589,15 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 continue;
             }
             match (&l.kind, &l.owned) {
-                (LayerKind::Reserved, _) => after += Decimal::from(l.gpus.unwrap_or(0)) * plan.start.plus(m).hours() * l.price_per_gpu_hour,
+                (LayerKind::Reserved, _) => {
+                    after += Decimal::from(l.gpus.unwrap_or(0)) * plan.start.plus(m).hours() * l.price_per_gpu_hour
+                }
                 (LayerKind::Owned, Some(o)) => {
-                    if let Financing::Lease { monthly_rate, term_months } = o.financing {
+                    if let Financing::Lease {
+                        monthly_rate,
+                        term_months,
+                    } = o.financing
+                    {
                         after += annuity_payment(o.hardware_per_gpu * Decimal::from(o.gpus), monthly_rate, term_months);
                     }
                 }
@@ -577,7 +651,8 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         cost_per_gpu_hour: per(u.delivered_gpu_h),
         cost_per_useful_pflop_hour: per(u.served_pflop_h),
         cost_per_million_tokens: per(u.tokens / dec!(1000000)),
-        owned_utilisation: (u.owned_available_gpu_h > Decimal::ZERO).then(|| u.owned_busy_gpu_h / u.owned_available_gpu_h),
+        owned_utilisation: (u.owned_available_gpu_h > Decimal::ZERO)
+            .then(|| u.owned_busy_gpu_h / u.owned_available_gpu_h),
         owned_available_gpu_h: u.owned_available_gpu_h,
         owned_busy_gpu_h: u.owned_busy_gpu_h,
         idle_cost: u.idle_cost,

@@ -63,7 +63,11 @@ pub fn nth_root(x: Decimal, n: u32) -> Option<Decimal> {
     }
     let nd = Decimal::from(n);
     // Start above the root so that Newton's iteration decreases monotonically towards it.
-    let mut y = if x > Decimal::ONE { Decimal::ONE + (x - Decimal::ONE) / nd } else { Decimal::ONE };
+    let mut y = if x > Decimal::ONE {
+        Decimal::ONE + (x - Decimal::ONE) / nd
+    } else {
+        Decimal::ONE
+    };
     for _ in 0..200 {
         let p = powi(y, n - 1)?;
         let next = y - (p.checked_mul(y)? - x) / (nd * p);

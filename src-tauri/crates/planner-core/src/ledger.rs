@@ -95,7 +95,14 @@ impl Category {
 
     /// Capital spending: in the cash view, replaced by depreciation in the book view.
     pub fn is_capital(self) -> bool {
-        matches!(self, Category::Hardware | Category::Installation | Category::Network | Category::PowerDistribution | Category::Cooling)
+        matches!(
+            self,
+            Category::Hardware
+                | Category::Installation
+                | Category::Network
+                | Category::PowerDistribution
+                | Category::Cooling
+        )
     }
 }
 
@@ -119,7 +126,10 @@ impl Amounts {
     /// Brings every cell to the ledger's fixed scale.
     pub fn settle(&mut self) {
         for v in &mut self.0 {
-            *v = crate::finance::to_ledger(*v);
+            // Most cells are zero or already short; rounding only the long ones keeps this cheap.
+            if v.scale() > crate::finance::LEDGER_SCALE {
+                *v = crate::finance::to_ledger(*v);
+            }
         }
     }
 }
@@ -203,7 +213,11 @@ impl Ledger {
         let used: Vec<Category> = Category::ALL
             .iter()
             .copied()
-            .filter(|c| self.months.iter().any(|m| !(if book { m.book } else { m.cash }).get(*c).is_zero()))
+            .filter(|c| {
+                self.months
+                    .iter()
+                    .any(|m| !(if book { m.book } else { m.cash }).get(*c).is_zero())
+            })
             .collect();
         let mut out = String::from("month  ");
         for c in &used {

@@ -96,7 +96,10 @@ mod tests {
         // One server: no fabric.
         assert_eq!(plan_network(8, 1, &ib).cost, Decimal::ZERO);
         // Without part prices: per port.
-        let flat = FabricCost { switch_radix: None, ..ib };
+        let flat = FabricCost {
+            switch_radix: None,
+            ..ib
+        };
         assert_eq!(plan_network(16, 2, &flat).cost, dec!(40000));
     }
 }

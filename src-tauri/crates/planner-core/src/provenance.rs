@@ -39,11 +39,7 @@ impl Confidence {
     }
 
     fn max_rank(self, other: Confidence) -> Confidence {
-        if other.rank() > self.rank() {
-            other
-        } else {
-            self
-        }
+        if other.rank() > self.rank() { other } else { self }
     }
 }
 
@@ -172,8 +168,12 @@ impl Serialize for AsOf {
 impl<'de> Deserialize<'de> for AsOf {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|e: AsOfError| serde::de::Error::custom(crate::catalog::tagged(crate::catalog::IssueKind::InvalidDate, &e.to_string())))
+        text.parse().map_err(|e: AsOfError| {
+            serde::de::Error::custom(crate::catalog::tagged(
+                crate::catalog::IssueKind::InvalidDate,
+                &e.to_string(),
+            ))
+        })
     }
 }
 
@@ -271,6 +271,9 @@ mod tests {
     #[test]
     fn weakest_confidence_wins() {
         assert_eq!(Confidence::Primary.weakest(Confidence::Estimate), Confidence::Estimate);
-        assert_eq!(Confidence::Secondary.weakest(Confidence::Primary), Confidence::Secondary);
+        assert_eq!(
+            Confidence::Secondary.weakest(Confidence::Primary),
+            Confidence::Secondary
+        );
     }
 }

@@ -9,7 +9,6 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-
 /// Server draw per unit of GPU TDP when no catalog system gives it: DGX H100, 10.2 kW for 5.6 kW of GPUs.
 pub const SERVER_OVERHEAD_FACTOR: Decimal = dec!(1.8);
 
@@ -76,7 +75,11 @@ pub fn plan_racks(input: &RackInput) -> RackPlan {
     if let Some(c) = &input.cooling {
         limit = limit.min(c.max_kw);
     }
-    let fit = if input.server_kw > Decimal::ZERO { (limit / input.server_kw).floor() } else { Decimal::from(servers) };
+    let fit = if input.server_kw > Decimal::ZERO {
+        (limit / input.server_kw).floor()
+    } else {
+        Decimal::from(servers)
+    };
     let mut servers_per_rack = u32::try_from(fit.mantissa() / 10i128.pow(fit.scale())).unwrap_or(u32::MAX);
     if servers_per_rack == 0 && servers > 0 {
         warnings.push(format!(
@@ -86,13 +89,22 @@ pub fn plan_racks(input: &RackInput) -> RackPlan {
         ));
         servers_per_rack = 1;
     }
-    let racks = if servers == 0 { 0 } else { servers.div_ceil(servers_per_rack) };
+    let racks = if servers == 0 {
+        0
+    } else {
+        servers.div_ceil(servers_per_rack)
+    };
     let rack_kw = input.server_kw * Decimal::from(servers_per_rack.min(servers));
     let mut cooling_carries = true;
     if let Some(c) = &input.cooling {
         if rack_kw > c.max_kw {
             cooling_carries = false;
-            warnings.push(format!("{} kW per rack is beyond what {} cooling carries ({} kW)", rack_kw.normalize(), c.id, c.max_kw.normalize()));
+            warnings.push(format!(
+                "{} kW per rack is beyond what {} cooling carries ({} kW)",
+                rack_kw.normalize(),
+                c.id,
+                c.max_kw.normalize()
+            ));
         } else if rack_kw > c.typical_kw && servers > 0 {
             warnings.push(format!(
                 "{} kW per rack is above the typical {} kW of {} cooling: check the site can do it",
@@ -103,7 +115,11 @@ pub fn plan_racks(input: &RackInput) -> RackPlan {
         }
         if rack_kw > LIQUID_MANDATORY_KW && !c.liquid {
             cooling_carries = false;
-            warnings.push(format!("{} kW per rack needs liquid cooling (mandatory above 50 kW); {} is air", rack_kw.normalize(), c.id));
+            warnings.push(format!(
+                "{} kW per rack needs liquid cooling (mandatory above 50 kW); {} is air",
+                rack_kw.normalize(),
+                c.id
+            ));
         }
     }
     RackPlan {
@@ -160,7 +176,10 @@ mod tests {
         assert_eq!(p.rack_kw, dec!(130));
         assert!(p.cooling_carries);
         // The same room with contained air: capped at 30 kW, three servers per rack, five racks.
-        let p = plan_racks(&RackInput { cooling: Some(air), ..dense });
+        let p = plan_racks(&RackInput {
+            cooling: Some(air),
+            ..dense
+        });
         assert_eq!((p.servers_per_rack, p.racks), (3, 5));
         assert!(p.cooling_carries);
         // Forcing 50 kW on air is refused by the liquid rule.

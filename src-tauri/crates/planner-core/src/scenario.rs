@@ -121,8 +121,15 @@ pub struct Layer {
 #[serde(rename_all = "kebab-case")]
 pub enum Financing {
     Cash,
-    Loan { monthly_rate: Decimal, term_months: u32, down_payment: Decimal },
-    Lease { monthly_rate: Decimal, term_months: u32 },
+    Loan {
+        monthly_rate: Decimal,
+        term_months: u32,
+        down_payment: Decimal,
+    },
+    Lease {
+        monthly_rate: Decimal,
+        term_months: u32,
+    },
 }
 
 /// The owned-hardware part of a layer.

@@ -451,7 +451,10 @@ pub fn schema_json() -> String {
 fn strings_only(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            let is_decimal = map.get("pattern").and_then(|p| p.as_str()).is_some_and(|p| p.starts_with("^-?\\d+(\\.\\d+)?"));
+            let is_decimal = map
+                .get("pattern")
+                .and_then(|p| p.as_str())
+                .is_some_and(|p| p.starts_with("^-?\\d+(\\.\\d+)?"));
             if is_decimal {
                 map.insert("type".into(), serde_json::Value::String("string".into()));
                 map.insert("pattern".into(), serde_json::Value::String("^-?\\d+(\\.\\d+)?$".into()));

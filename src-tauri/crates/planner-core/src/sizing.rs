@@ -50,7 +50,13 @@ pub fn kv_cache_bytes(shape: &ModelShape) -> Decimal {
     match (shape.layers, shape.kv_heads, shape.head_dim, shape.context_tokens) {
         (Some(l), Some(h), Some(d), Some(ctx)) => {
             let batch = Decimal::from(shape.batch.unwrap_or(1));
-            Decimal::TWO * Decimal::from(l) * Decimal::from(h) * Decimal::from(d) * Decimal::from(ctx) * batch * shape.precision.bytes()
+            Decimal::TWO
+                * Decimal::from(l)
+                * Decimal::from(h)
+                * Decimal::from(d)
+                * Decimal::from(ctx)
+                * batch
+                * shape.precision.bytes()
         }
         _ => Decimal::ZERO,
     }
@@ -61,14 +67,22 @@ pub fn memory_need(shape: &ModelShape, kind: WorkloadKind, method: Option<Tuning
     let n = shape.parameters;
     let (weights, state, kv) = match (kind, method) {
         (WorkloadKind::Inference, _) => (n * shape.precision.bytes(), Decimal::ZERO, kv_cache_bytes(shape)),
-        (WorkloadKind::FineTuning, Some(TuningMethod::Lora)) => {
-            (n * shape.precision.bytes(), n * LORA_TRAINABLE_SHARE * FULL_TRAINING_BYTES_PER_PARAM, Decimal::ZERO)
-        }
-        (WorkloadKind::FineTuning, Some(TuningMethod::Qlora)) => {
-            (n * QLORA_BASE_BYTES_PER_PARAM, n * LORA_TRAINABLE_SHARE * FULL_TRAINING_BYTES_PER_PARAM, Decimal::ZERO)
-        }
+        (WorkloadKind::FineTuning, Some(TuningMethod::Lora)) => (
+            n * shape.precision.bytes(),
+            n * LORA_TRAINABLE_SHARE * FULL_TRAINING_BYTES_PER_PARAM,
+            Decimal::ZERO,
+        ),
+        (WorkloadKind::FineTuning, Some(TuningMethod::Qlora)) => (
+            n * QLORA_BASE_BYTES_PER_PARAM,
+            n * LORA_TRAINABLE_SHARE * FULL_TRAINING_BYTES_PER_PARAM,
+            Decimal::ZERO,
+        ),
         // Full fine-tuning, pre-training and experiments: 2 bytes of weights + 14 of training state.
-        _ => (n * dec!(2), n * (FULL_TRAINING_BYTES_PER_PARAM - dec!(2)), Decimal::ZERO),
+        _ => (
+            n * dec!(2),
+            n * (FULL_TRAINING_BYTES_PER_PARAM - dec!(2)),
+            Decimal::ZERO,
+        ),
     };
     MemoryNeed {
         weights_gb: weights / GB,
@@ -88,7 +102,12 @@ pub fn gpus_for_memory(need_gb: Decimal, gpu_memory_gb: Decimal) -> u32 {
 
 /// The fewest GPUs that deliver `useful_pflop_hours` in a month of `hours` at `useful_per_gpu_hour`
 /// and `availability`.
-pub fn gpus_for_throughput(useful_pflop_hours: Decimal, hours: Decimal, useful_per_gpu_hour: Decimal, availability: Decimal) -> u32 {
+pub fn gpus_for_throughput(
+    useful_pflop_hours: Decimal,
+    hours: Decimal,
+    useful_per_gpu_hour: Decimal,
+    availability: Decimal,
+) -> u32 {
     let per_gpu = hours * useful_per_gpu_hour * availability;
     if per_gpu <= Decimal::ZERO {
         return 0;
@@ -138,7 +157,14 @@ pub struct FabricSpeed {
 pub const TRAINING_FABRIC_GBPS: u32 = 400;
 
 /// Recommends a parallelism and warns when the model must cross a fabric too slow for it.
-pub fn split_advice(need_gb: Decimal, gpu_memory_gb: Decimal, gpus_per_server: u32, has_scale_up_link: bool, fabric: Option<FabricSpeed>, training: bool) -> SplitAdvice {
+pub fn split_advice(
+    need_gb: Decimal,
+    gpu_memory_gb: Decimal,
+    gpus_per_server: u32,
+    has_scale_up_link: bool,
+    fabric: Option<FabricSpeed>,
+    training: bool,
+) -> SplitAdvice {
     let n = gpus_for_memory(need_gb, gpu_memory_gb);
     let mut warnings = Vec::new();
     let parallelism = if n <= 1 {
@@ -198,12 +224,43 @@ mod tests {
         let advice = split_advice(need.total_gb, dec!(80), 8, true, None, true);
         assert_eq!(advice.parallelism, Parallelism::TensorWithinServer);
         // 70B at 16 bytes is ~1.1 TB: beyond one 8×80 GB server, so the fabric matters.
-        let big = memory_need(&ModelShape { parameters: dec!(70000000000), ..shape }, WorkloadKind::FineTuning, Some(TuningMethod::Full));
+        let big = memory_need(
+            &ModelShape {
+                parameters: dec!(70000000000),
+                ..shape
+            },
+            WorkloadKind::FineTuning,
+            Some(TuningMethod::Full),
+        );
         assert_eq!(big.total_gb, dec!(1120));
-        let slow = split_advice(big.total_gb, dec!(80), 8, true, Some(FabricSpeed { port_gbps: 100, rdma: false }), true);
+        let slow = split_advice(
+            big.total_gb,
+            dec!(80),
+            8,
+            true,
+            Some(FabricSpeed {
+                port_gbps: 100,
+                rdma: false,
+            }),
+            true,
+        );
         assert_eq!(slow.parallelism, Parallelism::TensorAndPipelineAcrossServers);
-        assert!(slow.warnings.iter().any(|w| w.contains("too slow")), "{:?}", slow.warnings);
-        let fast = split_advice(big.total_gb, dec!(80), 8, true, Some(FabricSpeed { port_gbps: 400, rdma: true }), true);
+        assert!(
+            slow.warnings.iter().any(|w| w.contains("too slow")),
+            "{:?}",
+            slow.warnings
+        );
+        let fast = split_advice(
+            big.total_gb,
+            dec!(80),
+            8,
+            true,
+            Some(FabricSpeed {
+                port_gbps: 400,
+                rdma: true,
+            }),
+            true,
+        );
         assert!(fast.warnings.is_empty());
     }
 
@@ -223,7 +280,14 @@ mod tests {
         let need = memory_need(&shape, WorkloadKind::Inference, None);
         assert_eq!(need.weights_gb, dec!(140));
         assert_eq!(gpus_for_memory(need.total_gb, dec!(80)), 2);
-        let q = memory_need(&ModelShape { parameters: dec!(65000000000), ..shape }, WorkloadKind::FineTuning, Some(TuningMethod::Qlora));
+        let q = memory_need(
+            &ModelShape {
+                parameters: dec!(65000000000),
+                ..shape
+            },
+            WorkloadKind::FineTuning,
+            Some(TuningMethod::Qlora),
+        );
         assert!(q.total_gb < dec!(48), "QLoRA 65B fits one 48 GB GPU: {}", q.total_gb);
     }
 

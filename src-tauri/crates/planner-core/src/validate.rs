@@ -25,10 +25,15 @@ use crate::network::FabricCost;
 use crate::provenance::Figure;
 use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
 use crate::scenario::{Assumption, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
-use crate::scenario_file::{FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec, FORMAT_VERSION};
+use crate::scenario_file::{
+    FORMAT_VERSION, FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec,
+    WorkloadSpec,
+};
 use crate::sizing::ModelShape;
-use crate::spot::{overhead_factor, Checkpointing};
-use crate::workload::{flops_per_token, useful_pflop_per_gpu_hour, TuningMethod, Workload, WorkloadKind, FLOP_PER_PFLOP_HOUR};
+use crate::spot::{Checkpointing, overhead_factor};
+use crate::workload::{
+    FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
+};
 
 /// The longest horizon the engine evaluates, in months.
 pub const MAX_HORIZON_MONTHS: u32 = 120;
@@ -83,7 +88,12 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         assumptions: Vec::new(),
     };
     v.file_level(file, horizon);
-    let workloads: Vec<Workload> = file.workloads.iter().enumerate().filter_map(|(i, w)| v.workload(i, w)).collect();
+    let workloads: Vec<Workload> = file
+        .workloads
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| v.workload(i, w))
+        .collect();
     let mut scenarios = Vec::new();
     let mut seen = HashMap::new();
     if file.scenarios.is_empty() {
@@ -91,7 +101,10 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     }
     for (i, s) in file.scenarios.iter().enumerate() {
         if seen.insert(s.id.clone(), i).is_some() {
-            v.push(format!("scenarios[{i}].id"), format!("scenario id `{}` is used twice; ids must be unique", s.id));
+            v.push(
+                format!("scenarios[{i}].id"),
+                format!("scenario id `{}` is used twice; ids must be unique", s.id),
+            );
         }
         if let Some(s) = v.scenario(i, s, file) {
             scenarios.push(s);
@@ -184,18 +197,31 @@ impl Resolver<'_> {
     fn take_override(&mut self, path: &str, o: &Override) -> Decimal {
         self.non_negative(path, o.value);
         if o.reason.trim().is_empty() {
-            self.push(format!("{path}.reason"), "say why this value replaces the catalog's (a quote, a measurement, a source)");
+            self.push(
+                format!("{path}.reason"),
+                "say why this value replaces the catalog's (a quote, a measurement, a source)",
+            );
         }
         self.assumptions.push(Assumption {
             path: path.to_owned(),
             value: o.value,
-            origin: Origin::Override { reason: o.reason.clone() },
+            origin: Origin::Override {
+                reason: o.reason.clone(),
+            },
         });
         o.value
     }
 
     /// A catalog figure at the chosen point, converted from `currency` (when money), recorded.
-    fn take_catalog(&mut self, path: &str, entry: &str, field: &str, figure: &Figure, currency: Option<&str>, point: PricePoint) -> Decimal {
+    fn take_catalog(
+        &mut self,
+        path: &str,
+        entry: &str,
+        field: &str,
+        figure: &Figure,
+        currency: Option<&str>,
+        point: PricePoint,
+    ) -> Decimal {
         let rate = match currency {
             Some(c) => self.fx_rate(path, c),
             None => Decimal::ONE,
@@ -220,12 +246,26 @@ impl Resolver<'_> {
 
     /// An override if given, else the catalog figure, else a problem saying to give one.
     #[allow(clippy::too_many_arguments)]
-    fn figure_or_override(&mut self, path: &str, o: Option<&Override>, entry: &str, field: &str, figure: Option<&Figure>, currency: Option<&str>, point: PricePoint) -> Decimal {
+    fn figure_or_override(
+        &mut self,
+        path: &str,
+        o: Option<&Override>,
+        entry: &str,
+        field: &str,
+        figure: Option<&Figure>,
+        currency: Option<&str>,
+        point: PricePoint,
+    ) -> Decimal {
         match (o, figure) {
             (Some(o), _) => self.take_override(path, o),
             (None, Some(f)) => self.take_catalog(path, entry, field, f, currency, point),
             (None, None) => {
-                self.push(path, format!("the catalog has no `{field}` for `{entry}`; give {{\"value\": \"...\", \"reason\": \"...\"}}"));
+                self.push(
+                    path,
+                    format!(
+                        "the catalog has no `{field}` for `{entry}`; give {{\"value\": \"...\", \"reason\": \"...\"}}"
+                    ),
+                );
                 Decimal::ZERO
             }
         }
@@ -233,22 +273,46 @@ impl Resolver<'_> {
 
     fn file_level(&mut self, file: &ScenarioFile, horizon: Option<u32>) {
         if file.format_version != FORMAT_VERSION {
-            self.push("format_version", format!("this build reads format_version {FORMAT_VERSION}, the file says {}", file.format_version));
+            self.push(
+                "format_version",
+                format!(
+                    "this build reads format_version {FORMAT_VERSION}, the file says {}",
+                    file.format_version
+                ),
+            );
         }
         if !is_currency_code(&file.currency) {
-            self.push("currency", format!("`{}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR", file.currency));
+            self.push(
+                "currency",
+                format!(
+                    "`{}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR",
+                    file.currency
+                ),
+            );
         }
         let h = horizon.unwrap_or(file.horizon_months);
         if !(1..=MAX_HORIZON_MONTHS).contains(&h) {
             let origin = if horizon.is_some() { " (from --horizon)" } else { "" };
-            self.push("horizon_months", format!("a horizon of {h} months{origin} is outside 1 to {MAX_HORIZON_MONTHS}"));
+            self.push(
+                "horizon_months",
+                format!("a horizon of {h} months{origin} is outside 1 to {MAX_HORIZON_MONTHS}"),
+            );
         }
         if file.discount_rate < Decimal::ZERO || file.discount_rate > Decimal::ONE {
-            self.push("discount_rate", format!("{} is not an annual rate between 0 and 1 (\"0.08\" for 8%)", file.discount_rate));
+            self.push(
+                "discount_rate",
+                format!(
+                    "{} is not an annual rate between 0 and 1 (\"0.08\" for 8%)",
+                    file.discount_rate
+                ),
+            );
         }
         for (i, fx) in file.fx.iter().enumerate() {
             if !is_currency_code(&fx.currency) {
-                self.push(format!("fx[{i}].currency"), format!("`{}` is not an ISO 4217 code", fx.currency));
+                self.push(
+                    format!("fx[{i}].currency"),
+                    format!("`{}` is not an ISO 4217 code", fx.currency),
+                );
             }
             if fx.rate <= Decimal::ZERO {
                 self.push(format!("fx[{i}].rate"), "an exchange rate must be above zero");
@@ -257,7 +321,10 @@ impl Resolver<'_> {
                 self.push(format!("fx[{i}].source"), "say where the rate comes from and its date");
             }
             if self.fx.insert(fx.currency.clone(), fx.rate).is_some() {
-                self.push(format!("fx[{i}].currency"), format!("{} has two rates; keep one", fx.currency));
+                self.push(
+                    format!("fx[{i}].currency"),
+                    format!("{} has two rates; keep one", fx.currency),
+                );
             }
         }
         if file.workloads.is_empty() {
@@ -266,7 +333,10 @@ impl Resolver<'_> {
         let mut ids = HashMap::new();
         for (i, w) in file.workloads.iter().enumerate() {
             if ids.insert(w.id.clone(), i).is_some() {
-                self.push(format!("workloads[{i}].id"), format!("workload id `{}` is used twice", w.id));
+                self.push(
+                    format!("workloads[{i}].id"),
+                    format!("workload id `{}` is used twice", w.id),
+                );
             }
         }
     }
@@ -274,7 +344,10 @@ impl Resolver<'_> {
     fn accelerator(&mut self, path: &str, id: &str) -> Option<&Accelerator> {
         let found = self.catalog.accelerator(id);
         if found.is_none() {
-            self.push(path, format!("no accelerator has id `{id}` in the catalog; see `planner catalog list --kind accelerators`"));
+            self.push(
+                path,
+                format!("no accelerator has id `{id}` in the catalog; see `planner catalog list --kind accelerators`"),
+            );
         }
         found
     }
@@ -287,10 +360,16 @@ impl Resolver<'_> {
         }
         self.positive_fraction(&format!("{p}.mfu"), w.mfu);
         if w.monthly_growth < dec!(-1) || w.monthly_growth > Decimal::ONE {
-            self.push(format!("{p}.monthly_growth"), format!("{} is not a monthly growth between -1 and 1", w.monthly_growth));
+            self.push(
+                format!("{p}.monthly_growth"),
+                format!("{} is not a monthly growth between -1 and 1", w.monthly_growth),
+            );
         }
         if w.active_months == Some(0) {
-            self.push(format!("{p}.active_months"), "a workload must be active at least one month; leave the field out for the whole horizon");
+            self.push(
+                format!("{p}.active_months"),
+                "a workload must be active at least one month; leave the field out for the whole horizon",
+            );
         }
         let method = match (w.kind, w.method) {
             (WorkloadKind::FineTuning, None) => Some(TuningMethod::Full),
@@ -303,13 +382,19 @@ impl Resolver<'_> {
         };
         if let Some(region) = &w.region {
             if self.catalog.region(region).is_none() {
-                self.push(format!("{p}.region"), format!("no region has id `{region}` in the catalog"));
+                self.push(
+                    format!("{p}.region"),
+                    format!("no region has id `{region}` in the catalog"),
+                );
             }
         }
         let parameters = w.model.as_ref().map(|m| m.parameters_billion * dec!(1000000000));
         if let Some(m) = &w.model {
             if m.parameters_billion <= Decimal::ZERO {
-                self.push(format!("{p}.model.parameters_billion"), "the model needs more than zero parameters");
+                self.push(
+                    format!("{p}.model.parameters_billion"),
+                    "the model needs more than zero parameters",
+                );
             }
         }
         let fpt = parameters.map(|n| flops_per_token(w.kind, method, n));
@@ -317,12 +402,18 @@ impl Resolver<'_> {
             (Some(t), None) => {
                 self.non_negative(&format!("{p}.tokens_per_month"), t);
                 if w.gpu_hours_on.is_some() {
-                    self.push(format!("{p}.gpu_hours_on"), "`gpu_hours_on` goes with `gpu_hours_per_day`, not with tokens");
+                    self.push(
+                        format!("{p}.gpu_hours_on"),
+                        "`gpu_hours_on` goes with `gpu_hours_per_day`, not with tokens",
+                    );
                 }
                 match fpt {
                     Some(f) => (t * f / FLOP_PER_PFLOP_HOUR, false),
                     None => {
-                        self.push(format!("{p}.model"), "demand in tokens needs the model (`model.parameters_billion`) to count FLOPs");
+                        self.push(
+                            format!("{p}.model"),
+                            "demand in tokens needs the model (`model.parameters_billion`) to count FLOPs",
+                        );
                         (Decimal::ZERO, false)
                     }
                 }
@@ -331,7 +422,10 @@ impl Resolver<'_> {
                 self.non_negative(&format!("{p}.gpu_hours_per_day"), h);
                 let peak = match &w.gpu_hours_on {
                     None => {
-                        self.push(format!("{p}.gpu_hours_on"), "say which accelerator (catalog id) the GPU-hours are counted on");
+                        self.push(
+                            format!("{p}.gpu_hours_on"),
+                            "say which accelerator (catalog id) the GPU-hours are counted on",
+                        );
                         None
                     }
                     Some(id) => {
@@ -350,7 +444,10 @@ impl Resolver<'_> {
                 }
             }
             _ => {
-                self.push(p.clone(), "give the demand as exactly one of `tokens_per_month` or `gpu_hours_per_day`");
+                self.push(
+                    p.clone(),
+                    "give the demand as exactly one of `tokens_per_month` or `gpu_hours_per_day`",
+                );
                 (Decimal::ZERO, false)
             }
         };
@@ -408,7 +505,10 @@ impl Resolver<'_> {
         if s.layers.is_empty() {
             self.push(format!("{p}.layers"), "a scenario needs at least one supply layer");
         }
-        let facility = s.facility.as_ref().map(|f| self.facility(&format!("{p}.facility"), f, point));
+        let facility = s
+            .facility
+            .as_ref()
+            .map(|f| self.facility(&format!("{p}.facility"), f, point));
         let fabric = s.network.as_ref().and_then(|n| {
             let path = format!("{p}.network.fabric");
             let Some(fab) = self.catalog.fabric(&n.fabric) else {
@@ -416,7 +516,15 @@ impl Resolver<'_> {
                 return None;
             };
             let fab = fab.clone();
-            let per_port = self.figure_or_override(&format!("{p}.network.per_port_cost"), n.per_port_cost.as_ref(), &fab.id, "per_port_cost", Some(&fab.per_port_cost), Some(&fab.currency), point);
+            let per_port = self.figure_or_override(
+                &format!("{p}.network.per_port_cost"),
+                n.per_port_cost.as_ref(),
+                &fab.id,
+                "per_port_cost",
+                Some(&fab.per_port_cost),
+                Some(&fab.currency),
+                point,
+            );
             let rate = self.fx_rate(&path, &fab.currency);
             Some(Fabric {
                 cost: FabricCost {
@@ -431,7 +539,12 @@ impl Resolver<'_> {
                 rdma: fab.technology != FabricTechnology::Ethernet,
             })
         });
-        let workload_ids: HashMap<&str, usize> = file.workloads.iter().enumerate().map(|(k, w)| (w.id.as_str(), k)).collect();
+        let workload_ids: HashMap<&str, usize> = file
+            .workloads
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (w.id.as_str(), k))
+            .collect();
         let mut layer_ids = HashMap::new();
         let mut layers = Vec::new();
         let mut adaptation_months = Decimal::ZERO;
@@ -439,10 +552,16 @@ impl Resolver<'_> {
         for (j, l) in s.layers.iter().enumerate() {
             let lp = format!("{p}.layers[{j}]");
             if layer_ids.insert(l.id.clone(), j).is_some() {
-                self.push(format!("{lp}.id"), format!("layer id `{}` is used twice in this scenario", l.id));
+                self.push(
+                    format!("{lp}.id"),
+                    format!("layer id `{}` is used twice in this scenario", l.id),
+                );
             }
             if l.kind == LayerKind::Owned && s.facility.is_none() {
-                self.push(format!("{p}.facility"), "an owned layer needs a `facility` (region, cooling, rack limit)");
+                self.push(
+                    format!("{p}.facility"),
+                    "an owned layer needs a `facility` (region, cooling, rack limit)",
+                );
             }
             if let Some(layer) = self.layer(&lp, l, &workload_ids, horizon, facility.as_ref(), point) {
                 if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a)) {
@@ -475,7 +594,11 @@ impl Resolver<'_> {
             staff_per_month: s.staff_fte * s.staff_cost_per_fte_year / dec!(12),
             software_per_month: s.software_per_month,
             storage_egress_per_month: s.storage_per_month + s.egress_tb_per_month * s.egress_per_tb,
-            adaptation_per_month: if months == 0 { Decimal::ZERO } else { adaptation_months * s.engineer_month_cost / Decimal::from(months) },
+            adaptation_per_month: if months == 0 {
+                Decimal::ZERO
+            } else {
+                adaptation_months * s.engineer_month_cost / Decimal::from(months)
+            },
             adaptation_months: months,
             assumptions: std::mem::take(&mut self.assumptions),
             warnings,
@@ -485,7 +608,8 @@ impl Resolver<'_> {
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
         use crate::workload::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
-            let spot_refused = layer.kind == LayerKind::Spot && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
+            let spot_refused = layer.kind == LayerKind::Spot
+                && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region) {
@@ -502,27 +626,61 @@ impl Resolver<'_> {
     fn facility(&mut self, p: &str, f: &crate::scenario_file::FacilitySpec, point: PricePoint) -> Facility {
         let region = self.catalog.region(&f.region).cloned();
         if region.is_none() {
-            self.push(format!("{p}.region"), format!("no region has id `{}` in the catalog", f.region));
+            self.push(
+                format!("{p}.region"),
+                format!("no region has id `{}` in the catalog", f.region),
+            );
         }
-        let (rid, rcur) = region.as_ref().map_or((String::new(), self.currency.clone()), |r| (r.id.clone(), r.currency.clone()));
-        let tariff = match (&f.tariff_per_kwh, region.as_ref().and_then(|r| r.tariff_per_kwh.as_ref())) {
+        let (rid, rcur) = region.as_ref().map_or((String::new(), self.currency.clone()), |r| {
+            (r.id.clone(), r.currency.clone())
+        });
+        let tariff = match (
+            &f.tariff_per_kwh,
+            region.as_ref().and_then(|r| r.tariff_per_kwh.as_ref()),
+        ) {
             (Some(o), _) => self.take_override(&format!("{p}.tariff_per_kwh"), o),
-            (None, Some(fig)) => self.take_catalog(&format!("{p}.tariff_per_kwh"), &rid, "tariff_per_kwh", fig, Some(&rcur), point),
+            (None, Some(fig)) => self.take_catalog(
+                &format!("{p}.tariff_per_kwh"),
+                &rid,
+                "tariff_per_kwh",
+                fig,
+                Some(&rcur),
+                point,
+            ),
             (None, None) => {
                 if region.is_some() {
-                    self.push(format!("{p}.tariff_per_kwh"), format!("the catalog has no tariff for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}", f.region));
+                    self.push(
+                        format!("{p}.tariff_per_kwh"),
+                        format!(
+                            "the catalog has no tariff for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}",
+                            f.region
+                        ),
+                    );
                 }
                 Decimal::ZERO
             }
         };
-        let grid = match (&f.grid_gco2_per_kwh, region.as_ref().and_then(|r| r.grid_gco2_per_kwh.as_ref())) {
+        let grid = match (
+            &f.grid_gco2_per_kwh,
+            region.as_ref().and_then(|r| r.grid_gco2_per_kwh.as_ref()),
+        ) {
             (Some(o), _) => self.take_override(&format!("{p}.grid_gco2_per_kwh"), o),
-            (None, Some(fig)) => self.take_catalog(&format!("{p}.grid_gco2_per_kwh"), &rid, "grid_gco2_per_kwh", fig, None, point),
+            (None, Some(fig)) => self.take_catalog(
+                &format!("{p}.grid_gco2_per_kwh"),
+                &rid,
+                "grid_gco2_per_kwh",
+                fig,
+                None,
+                point,
+            ),
             (None, None) => Decimal::ZERO,
         };
         let cooling = self.catalog.cooling(&f.cooling).cloned();
         if cooling.is_none() {
-            self.push(format!("{p}.cooling"), format!("no cooling technology has id `{}` in the catalog", f.cooling));
+            self.push(
+                format!("{p}.cooling"),
+                format!("no cooling technology has id `{}` in the catalog", f.cooling),
+            );
         }
         let pue = match (&f.pue, &cooling) {
             (Some(o), _) => self.take_override(&format!("{p}.pue"), o),
@@ -530,17 +688,33 @@ impl Resolver<'_> {
             (None, None) => Decimal::ONE,
         };
         if pue < Decimal::ONE {
-            self.push(format!("{p}.pue"), format!("a PUE of {pue} is below 1, which no facility reaches"));
+            self.push(
+                format!("{p}.pue"),
+                format!("a PUE of {pue} is below 1, which no facility reaches"),
+            );
         }
         if f.kw_per_rack_limit <= Decimal::ZERO {
-            self.push(format!("{p}.kw_per_rack_limit"), "the rack power limit must be above zero kW");
+            self.push(
+                format!("{p}.kw_per_rack_limit"),
+                "the rack power limit must be above zero kW",
+            );
         }
         let colocation = match (&f.colocation, &f.colocation_per_kw_month) {
             (_, Some(o)) => self.take_override(&format!("{p}.colocation_per_kw_month"), o),
             (Some(id), None) => match self.catalog.facility.colocation.iter().find(|c| &c.id == id).cloned() {
-                Some(c) => self.take_catalog(&format!("{p}.colocation"), &c.id, "per_kw_month", &c.per_kw_month, Some(&c.currency), point),
+                Some(c) => self.take_catalog(
+                    &format!("{p}.colocation"),
+                    &c.id,
+                    "per_kw_month",
+                    &c.per_kw_month,
+                    Some(&c.currency),
+                    point,
+                ),
                 None => {
-                    self.push(format!("{p}.colocation"), format!("no colocation market has id `{id}` in the catalog"));
+                    self.push(
+                        format!("{p}.colocation"),
+                        format!("no colocation market has id `{id}` in the catalog"),
+                    );
                     Decimal::ZERO
                 }
             },
@@ -549,18 +723,35 @@ impl Resolver<'_> {
         let mut upgrade = |field: &str, id: &Option<String>, kind: UpgradeKind| -> Decimal {
             let Some(id) = id else { return Decimal::ZERO };
             match self.catalog.facility.upgrades.iter().find(|u| &u.id == id).cloned() {
-                Some(u) if u.kind == kind => self.take_catalog(&format!("{p}.{field}"), &u.id, "cost", &u.cost, Some(&u.currency), point),
+                Some(u) if u.kind == kind => self.take_catalog(
+                    &format!("{p}.{field}"),
+                    &u.id,
+                    "cost",
+                    &u.cost,
+                    Some(&u.currency),
+                    point,
+                ),
                 Some(_) => {
-                    self.push(format!("{p}.{field}"), format!("upgrade `{id}` is not of the kind this field needs"));
+                    self.push(
+                        format!("{p}.{field}"),
+                        format!("upgrade `{id}` is not of the kind this field needs"),
+                    );
                     Decimal::ZERO
                 }
                 None => {
-                    self.push(format!("{p}.{field}"), format!("no facility upgrade has id `{id}` in the catalog"));
+                    self.push(
+                        format!("{p}.{field}"),
+                        format!("no facility upgrade has id `{id}` in the catalog"),
+                    );
                     Decimal::ZERO
                 }
             }
         };
-        let pd = upgrade("power_distribution_upgrade", &f.power_distribution_upgrade, UpgradeKind::PowerDistribution);
+        let pd = upgrade(
+            "power_distribution_upgrade",
+            &f.power_distribution_upgrade,
+            UpgradeKind::PowerDistribution,
+        );
         let cu = upgrade("cooling_upgrade", &f.cooling_upgrade, UpgradeKind::Cooling);
         Facility {
             pue,
@@ -591,22 +782,45 @@ impl Resolver<'_> {
             ("financing", l.financing.is_some(), owned),
             ("payment_milestones", !l.payment_milestones.is_empty(), owned),
             ("term", l.term.is_some(), l.kind == LayerKind::Reserved),
-            ("price_per_gpu_hour", l.price_per_gpu_hour.is_some(), cloud || l.kind == LayerKind::Pooled),
-            ("price_per_million_tokens", l.price_per_million_tokens.is_some(), l.kind == LayerKind::TokenMetered),
-            ("interruptions_per_hour", l.interruptions_per_hour.is_some(), l.kind == LayerKind::Spot),
+            (
+                "price_per_gpu_hour",
+                l.price_per_gpu_hour.is_some(),
+                cloud || l.kind == LayerKind::Pooled,
+            ),
+            (
+                "price_per_million_tokens",
+                l.price_per_million_tokens.is_some(),
+                l.kind == LayerKind::TokenMetered,
+            ),
+            (
+                "interruptions_per_hour",
+                l.interruptions_per_hour.is_some(),
+                l.kind == LayerKind::Spot,
+            ),
             ("residual_share", l.residual_share.is_some(), owned),
             ("power_kw_per_gpu", l.power_kw_per_gpu.is_some(), owned),
             ("lead_time_months", l.lead_time_months > 0, owned),
         ];
         for (field, present, allowed) in checks {
             if present && !allowed {
-                self.push(format!("{p}.{field}"), format!("`{field}` does not apply to a layer of kind `{}`", kind_name(l.kind)));
+                self.push(
+                    format!("{p}.{field}"),
+                    format!("`{field}` does not apply to a layer of kind `{}`", kind_name(l.kind)),
+                );
             }
         }
     }
 
     #[allow(clippy::too_many_lines)]
-    fn layer(&mut self, p: &str, l: &LayerSpec, workloads: &HashMap<&str, usize>, horizon: u32, facility: Option<&Facility>, point: PricePoint) -> Option<Layer> {
+    fn layer(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        workloads: &HashMap<&str, usize>,
+        horizon: u32,
+        facility: Option<&Facility>,
+        point: PricePoint,
+    ) -> Option<Layer> {
         let before = self.problems.len();
         self.kind_fields(p, l);
         if let Some(m) = l.mfu {
@@ -615,7 +829,10 @@ impl Resolver<'_> {
         if let Some(a) = l.availability {
             self.fraction(&format!("{p}.availability"), a);
         }
-        for (name, v) in [("platform_cost_per_gpu", l.platform_cost_per_gpu), ("installation", l.installation)] {
+        for (name, v) in [
+            ("platform_cost_per_gpu", l.platform_cost_per_gpu),
+            ("installation", l.installation),
+        ] {
             self.non_negative(&format!("{p}.{name}"), v);
         }
         let serves = l.serves.as_ref().map(|ids| {
@@ -635,7 +852,10 @@ impl Resolver<'_> {
             (Some(id), _) => {
                 let o = self.catalog.offer(id).cloned();
                 if o.is_none() {
-                    self.push(format!("{p}.offer"), format!("no offer has id `{id}` in the catalog; see `planner catalog list --kind offers`"));
+                    self.push(
+                        format!("{p}.offer"),
+                        format!("no offer has id `{id}` in the catalog; see `planner catalog list --kind offers`"),
+                    );
                 }
                 o
             }
@@ -652,7 +872,10 @@ impl Resolver<'_> {
             Some(id) => {
                 let s = self.catalog.facility.systems.iter().find(|s| &s.id == id).cloned();
                 if s.is_none() {
-                    self.push(format!("{p}.system"), format!("no server system has id `{id}` in the catalog"));
+                    self.push(
+                        format!("{p}.system"),
+                        format!("no server system has id `{id}` in the catalog"),
+                    );
                 }
                 s
             }
@@ -665,18 +888,28 @@ impl Resolver<'_> {
             .or_else(|| offer.as_ref().map(|o| o.accelerator.clone()));
         let acc = match (&acc_id, l.kind) {
             (Some(id), _) => {
-                let path = if l.accelerator.is_some() { format!("{p}.accelerator") } else { format!("{p}.offer") };
+                let path = if l.accelerator.is_some() {
+                    format!("{p}.accelerator")
+                } else {
+                    format!("{p}.offer")
+                };
                 self.accelerator(&path, id).cloned()
             }
             (None, LayerKind::TokenMetered) => None,
             (None, _) => {
-                self.push(format!("{p}.accelerator"), "name the accelerator (catalog id), a `system`, or an `offer`");
+                self.push(
+                    format!("{p}.accelerator"),
+                    "name the accelerator (catalog id), a `system`, or an `offer`",
+                );
                 None
             }
         };
         if let (Some(a), Some(s)) = (&l.accelerator, &system) {
             if a != &s.accelerator {
-                self.push(format!("{p}.accelerator"), format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator));
+                self.push(
+                    format!("{p}.accelerator"),
+                    format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator),
+                );
             }
         }
         // Throughput: from the catalog or an override; token-metered layers need none.
@@ -687,7 +920,10 @@ impl Resolver<'_> {
             }
             (None, Some(a)) => {
                 let id = a.id.clone();
-                let p16 = a.bf16_tflops.as_ref().map(|f| self.take_catalog(&format!("{p}.peak_tflops"), &id, "bf16_tflops", f, None, point));
+                let p16 = a
+                    .bf16_tflops
+                    .as_ref()
+                    .map(|f| self.take_catalog(&format!("{p}.peak_tflops"), &id, "bf16_tflops", f, None, point));
                 let p8 = a.fp8_tflops.as_ref().map(|f| at(f, point));
                 match p16 {
                     Some(p16) if p16 > Decimal::ZERO => (p16, p8.unwrap_or(p16)),
@@ -710,12 +946,21 @@ impl Resolver<'_> {
         });
         if let Some(g) = l.gpus {
             if g == 0 {
-                self.push(format!("{p}.gpus"), "a layer with zero GPUs serves nothing; remove it or give a count");
+                self.push(
+                    format!("{p}.gpus"),
+                    "a layer with zero GPUs serves nothing; remove it or give a count",
+                );
             }
         }
         let exit_fee = l.exit.as_ref().map(|e| {
             if e.month >= horizon {
-                self.push(format!("{p}.exit.month"), format!("month {} is beyond the horizon of {horizon} months (months count from 0)", e.month));
+                self.push(
+                    format!("{p}.exit.month"),
+                    format!(
+                        "month {} is beyond the horizon of {horizon} months (months count from 0)",
+                        e.month
+                    ),
+                );
             }
             self.non_negative(&format!("{p}.exit.fee"), e.fee);
             (e.month, e.fee)
@@ -801,7 +1046,10 @@ impl Resolver<'_> {
             }
         }
         if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
-            self.push(format!("{p}.installation"), "installation and platform costs apply to owned layers only");
+            self.push(
+                format!("{p}.installation"),
+                "installation and platform costs apply to owned layers only",
+            );
         }
         if self.problems.len() > before {
             return None;
@@ -815,7 +1063,11 @@ impl Resolver<'_> {
             memory_gb,
             has_scale_up_link: has_scale_up,
             mfu: l.mfu,
-            availability: l.availability.unwrap_or(if l.kind == LayerKind::Owned { DEFAULT_OWNED_AVAILABILITY } else { Decimal::ONE }),
+            availability: l.availability.unwrap_or(if l.kind == LayerKind::Owned {
+                DEFAULT_OWNED_AVAILABILITY
+            } else {
+                Decimal::ONE
+            }),
             gpus,
             from_month: owned.as_ref().map_or(l.start_month, |o| o.delivery_month),
             until_month: until,
@@ -829,7 +1081,14 @@ impl Resolver<'_> {
         })
     }
 
-    fn owned(&mut self, p: &str, l: &LayerSpec, acc: Option<&Accelerator>, system: Option<&crate::catalog::ServerSystem>, point: PricePoint) -> Option<Owned> {
+    fn owned(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        acc: Option<&Accelerator>,
+        system: Option<&crate::catalog::ServerSystem>,
+        point: PricePoint,
+    ) -> Option<Owned> {
         let gpus = match l.gpus {
             Some(g) => g,
             None => {
@@ -837,14 +1096,27 @@ impl Resolver<'_> {
                 0
             }
         };
-        let per_server = system.map(|s| u32::from(s.gpus)).or(l.gpus_per_server).unwrap_or(8).max(1);
+        let per_server = system
+            .map(|s| u32::from(s.gpus))
+            .or(l.gpus_per_server)
+            .unwrap_or(8)
+            .max(1);
         if system.is_some() && l.gpus_per_server.is_some() {
-            self.push(format!("{p}.gpus_per_server"), "the system sets the GPUs per server; remove `gpus_per_server`");
+            self.push(
+                format!("{p}.gpus_per_server"),
+                "the system sets the GPUs per server; remove `gpus_per_server`",
+            );
         }
         let price_path = format!("{p}.price_per_gpu");
-        let hardware = match (&l.price_per_gpu, system.and_then(|s| s.price_usd.as_ref().map(|f| (s, f))), acc) {
+        let hardware = match (
+            &l.price_per_gpu,
+            system.and_then(|s| s.price_usd.as_ref().map(|f| (s, f))),
+            acc,
+        ) {
             (Some(o), _, _) => self.take_override(&price_path, o),
-            (None, Some((s, f)), _) => self.take_catalog(&price_path, &s.id, "price_usd", f, Some("USD"), point) / Decimal::from(s.gpus.max(1)),
+            (None, Some((s, f)), _) => {
+                self.take_catalog(&price_path, &s.id, "price_usd", f, Some("USD"), point) / Decimal::from(s.gpus.max(1))
+            }
             (None, None, Some(a)) => match &a.price_usd {
                 Some(f) => self.take_catalog(&price_path, &a.id, "price_usd", f, Some("USD"), point),
                 None => {
@@ -855,7 +1127,11 @@ impl Resolver<'_> {
             (None, None, None) => Decimal::ZERO,
         } + l.platform_cost_per_gpu;
         let power_path = format!("{p}.power_kw_per_gpu");
-        let server_kw = match (&l.power_kw_per_gpu, system, acc.and_then(|a| a.tdp_w.as_ref().map(|t| (a, t)))) {
+        let server_kw = match (
+            &l.power_kw_per_gpu,
+            system,
+            acc.and_then(|a| a.tdp_w.as_ref().map(|t| (a, t))),
+        ) {
             (Some(o), _, _) => self.take_override(&power_path, o) * Decimal::from(per_server),
             (None, Some(s), _) => self.take_catalog(&power_path, &s.id, "max_power_kw", &s.max_power_kw, None, point),
             (None, None, Some((a, tdp))) => {
@@ -863,13 +1139,19 @@ impl Resolver<'_> {
                 Decimal::from(per_server) * w / dec!(1000) * SERVER_OVERHEAD_FACTOR
             }
             (None, None, None) => {
-                self.push(&power_path, "the catalog gives no power for this hardware; give the wall power per GPU in kW");
+                self.push(
+                    &power_path,
+                    "the catalog gives no power for this hardware; give the wall power per GPU in kW",
+                );
                 Decimal::ZERO
             }
         };
         let life = l.depreciation_life_months.unwrap_or(DEFAULT_LIFE_MONTHS);
         if life == 0 {
-            self.push(format!("{p}.depreciation_life_months"), "the depreciation life must be at least one month");
+            self.push(
+                format!("{p}.depreciation_life_months"),
+                "the depreciation life must be at least one month",
+            );
         }
         self.fraction(&format!("{p}.salvage_share"), l.salvage_share);
         if let Some(r) = l.residual_share {
@@ -886,7 +1168,10 @@ impl Resolver<'_> {
         });
         let fp = format!("{p}.financing");
         if fin.annual_rate < Decimal::ZERO || fin.annual_rate > Decimal::ONE {
-            self.push(format!("{fp}.annual_rate"), format!("{} is not an annual rate between 0 and 1", fin.annual_rate));
+            self.push(
+                format!("{fp}.annual_rate"),
+                format!("{} is not an annual rate between 0 and 1", fin.annual_rate),
+            );
         }
         let rate = monthly_rate(fin.annual_rate.max(Decimal::ZERO)).unwrap_or_default();
         let financing = match fin.method {
@@ -921,7 +1206,10 @@ impl Resolver<'_> {
                     self.push(format!("{fp}.down_payment"), "a lease takes no down payment");
                 }
                 if !l.payment_milestones.is_empty() {
-                    self.push(format!("{p}.payment_milestones"), "leased hardware is paid by the lease, not by milestones");
+                    self.push(
+                        format!("{p}.payment_milestones"),
+                        "leased hardware is paid by the lease, not by milestones",
+                    );
                 }
                 Financing::Lease {
                     monthly_rate: rate,
@@ -939,9 +1227,15 @@ impl Resolver<'_> {
                 total += m.share;
             }
             if total != Decimal::ONE {
-                self.push(format!("{p}.payment_milestones"), format!("the milestone shares add up to {total}, not 1"));
+                self.push(
+                    format!("{p}.payment_milestones"),
+                    format!("the milestone shares add up to {total}, not 1"),
+                );
             }
-            l.payment_milestones.iter().map(|m| (l.start_month + m.month, m.share)).collect()
+            l.payment_milestones
+                .iter()
+                .map(|m| (l.start_month + m.month, m.share))
+                .collect()
         };
         Some(Owned {
             gpus,

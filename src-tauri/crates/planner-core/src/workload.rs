@@ -146,7 +146,11 @@ impl Workload {
         if m < self.active_from || self.active_months.is_some_and(|n| m >= self.active_from + n) {
             return Decimal::ZERO;
         }
-        let base = if self.per_day { self.base_demand * Decimal::from(days) } else { self.base_demand };
+        let base = if self.per_day {
+            self.base_demand * Decimal::from(days)
+        } else {
+            self.base_demand
+        };
         base * growth
     }
 
@@ -176,6 +180,9 @@ mod tests {
         let n = dec!(7000000000);
         assert_eq!(flops_per_token(WorkloadKind::Inference, None, n), dec!(14000000000));
         assert_eq!(flops_per_token(WorkloadKind::PreTraining, None, n), dec!(42000000000));
-        assert_eq!(flops_per_token(WorkloadKind::FineTuning, Some(TuningMethod::Lora), n), dec!(28000000000));
+        assert_eq!(
+            flops_per_token(WorkloadKind::FineTuning, Some(TuningMethod::Lora), n),
+            dec!(28000000000)
+        );
     }
 }

@@ -34,11 +34,19 @@ fn opt(v: Option<rust_decimal::Decimal>) -> String {
 fn samples_evaluate_and_match_their_snapshots() {
     for name in SAMPLES {
         let e = common::run(&sample(name));
-        assert!(e.scenarios.len() >= 2, "{name}: a sample compares at least two scenarios");
+        assert!(
+            e.scenarios.len() >= 2,
+            "{name}: a sample compares at least two scenarios"
+        );
         let mut text = String::new();
         for s in &e.scenarios {
             let t = &s.totals;
-            assert_eq!(present(t.total_book), present(t.total_cash), "{name}/{}: book and cash totals differ", s.id);
+            assert_eq!(
+                present(t.total_book),
+                present(t.total_cash),
+                "{name}/{}: book and cash totals differ",
+                s.id
+            );
             let _ = writeln!(text, "== {} ({})", s.id, s.name);
             let _ = writeln!(
                 text,
@@ -67,7 +75,10 @@ fn samples_evaluate_and_match_their_snapshots() {
                 c.a,
                 c.b,
                 present(c.total_difference),
-                c.break_even.map_or_else(|| "none".to_owned(), |b| format!("month {} ({} cheaper after)", b.month, b.cheaper_after)),
+                c.break_even.map_or_else(
+                    || "none".to_owned(),
+                    |b| format!("month {} ({} cheaper after)", b.month, b.cheaper_after)
+                ),
                 opt(c.buy_vs_rent_hours_per_day),
             );
         }
@@ -79,8 +90,10 @@ fn samples_evaluate_and_match_their_snapshots() {
 fn samples_round_trip_through_the_format() {
     for name in SAMPLES {
         let text = sample(name);
-        let file = planner_core::scenario_file::parse(&text).unwrap_or_else(|p| panic!("{name}: {} {}", p.path, p.message));
-        let again = planner_core::scenario_file::parse(&planner_core::scenario_file::to_json(&file)).unwrap_or_else(|p| panic!("{p:?}"));
+        let file =
+            planner_core::scenario_file::parse(&text).unwrap_or_else(|p| panic!("{name}: {} {}", p.path, p.message));
+        let again = planner_core::scenario_file::parse(&planner_core::scenario_file::to_json(&file))
+            .unwrap_or_else(|p| panic!("{p:?}"));
         assert_eq!(file, again, "{name}");
     }
 }

@@ -4,7 +4,10 @@
 
 #[test]
 fn committed_schema_is_current() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../catalogs/samples/scenario.schema.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../catalogs/samples/scenario.schema.json"
+    );
     let fresh = planner_core::scenario_file::schema_json();
     if std::env::var_os("UPDATE_SCHEMA").is_some() {
         std::fs::write(path, &fresh).unwrap_or_else(|e| panic!("{path}: {e}"));

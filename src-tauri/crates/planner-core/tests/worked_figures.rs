@@ -79,7 +79,10 @@ fn worked_figure_7_cloud_passes_owned_after_about_18_months() {
     }"#;
     let e = common::run(text);
     let cmp = planner_core::compare::compare_all(&e);
-    let be = cmp[0].break_even.clone().unwrap_or_else(|| panic!("no break-even: {cmp:#?}"));
+    let be = cmp[0]
+        .break_even
+        .clone()
+        .unwrap_or_else(|| panic!("no break-even: {cmp:#?}"));
     assert_eq!(be.cheaper_after, "own");
     assert!((17..=19).contains(&be.month), "break-even in month {}", be.month);
     // Over 36 months owning is clearly cheaper; over 12 it is not.

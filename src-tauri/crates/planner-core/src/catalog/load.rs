@@ -488,7 +488,12 @@ impl<'t> Ctx<'t> {
 
     fn resolve_sources(&mut self, field: &str, list: &Spanned<SrcList>) -> Option<Vec<Source>> {
         if list.get_ref().0.is_empty() {
-            self.push(&list.span(), field, IssueKind::MissingProvenance, "the source list is empty: name at least one source id");
+            self.push(
+                &list.span(),
+                field,
+                IssueKind::MissingProvenance,
+                "the source list is empty: name at least one source id",
+            );
             return None;
         }
         let mut out = Vec::new();
@@ -505,7 +510,11 @@ impl<'t> Ctx<'t> {
                         IssueKind::UnknownSource,
                         format!(
                             "source `{id}` is not defined in this file; add a [sources.{id}] table or use one of: {}",
-                            if known.is_empty() { "(none defined)".to_owned() } else { known.join(", ") }
+                            if known.is_empty() {
+                                "(none defined)".to_owned()
+                            } else {
+                                known.join(", ")
+                            }
                         ),
                     );
                     ok = false;
@@ -515,7 +524,13 @@ impl<'t> Ctx<'t> {
         ok.then_some(out)
     }
 
-    fn defaults(&mut self, path: &str, src: &Option<Spanned<SrcList>>, conf: Option<Confidence>, as_of: Option<AsOf>) -> Option<Defaults> {
+    fn defaults(
+        &mut self,
+        path: &str,
+        src: &Option<Spanned<SrcList>>,
+        conf: Option<Confidence>,
+        as_of: Option<AsOf>,
+    ) -> Option<Defaults> {
         let sources = match src {
             Some(list) => Some(self.resolve_sources(&format!("{path}.src"), list)?),
             None => None,
@@ -550,7 +565,12 @@ impl<'t> Ctx<'t> {
         let fig = raw.get_ref();
         let mut ok = true;
         if fig.low < Decimal::ZERO || fig.high < Decimal::ZERO {
-            self.push(&span, &field, IssueKind::NegativeValue, format!("`{name}` cannot be negative; write the magnitude"));
+            self.push(
+                &span,
+                &field,
+                IssueKind::NegativeValue,
+                format!("`{name}` cannot be negative; write the magnitude"),
+            );
             ok = false;
         }
         if fig.low > fig.high {
@@ -558,7 +578,10 @@ impl<'t> Ctx<'t> {
                 &span,
                 &field,
                 IssueKind::InvalidRange,
-                format!("the range is reversed: low {} is above high {}; swap them", fig.low, fig.high),
+                format!(
+                    "the range is reversed: low {} is above high {}; swap them",
+                    fig.low, fig.high
+                ),
             );
             ok = false;
         }
@@ -573,7 +596,14 @@ impl<'t> Ctx<'t> {
                     &span,
                     &field,
                     IssueKind::MissingProvenance,
-                    format!("`{name}` has no {}: give it on the figure or on its entry", if confidence.is_none() { "confidence (`conf`)" } else { "source (`src`)" }),
+                    format!(
+                        "`{name}` has no {}: give it on the figure or on its entry",
+                        if confidence.is_none() {
+                            "confidence (`conf`)"
+                        } else {
+                            "source (`src`)"
+                        }
+                    ),
                 );
             }
             return None;
@@ -602,13 +632,18 @@ impl<'t> Ctx<'t> {
     fn currency(&mut self, path: &str, raw: &Option<Spanned<String>>) -> Option<String> {
         match raw {
             None => Some("USD".to_owned()),
-            Some(c) if c.get_ref().len() == 3 && c.get_ref().bytes().all(|b| b.is_ascii_uppercase()) => Some(c.get_ref().clone()),
+            Some(c) if c.get_ref().len() == 3 && c.get_ref().bytes().all(|b| b.is_ascii_uppercase()) => {
+                Some(c.get_ref().clone())
+            }
             Some(c) => {
                 self.push(
                     &c.span(),
                     &format!("{path}.currency"),
                     IssueKind::UnknownValue,
-                    format!("`{}` is not an ISO 4217 currency code; write three capital letters such as USD, EUR or SGD", c.get_ref()),
+                    format!(
+                        "`{}` is not an ISO 4217 currency code; write three capital letters such as USD, EUR or SGD",
+                        c.get_ref()
+                    ),
                 );
                 None
             }
@@ -640,13 +675,32 @@ fn classify(tag: Option<IssueKind>, text: &str, path: String) -> (IssueKind, Str
     }
     let quoted = text.split('`').nth(1).unwrap_or_default();
     if text.starts_with("missing field") {
-        let field = if path.is_empty() { quoted.to_owned() } else { format!("{path}.{quoted}") };
-        (IssueKind::MissingField, field, format!("{text}: add `{quoted} = ...` here (catalogs/README.md lists the fields)"))
+        let field = if path.is_empty() {
+            quoted.to_owned()
+        } else {
+            format!("{path}.{quoted}")
+        };
+        (
+            IssueKind::MissingField,
+            field,
+            format!("{text}: add `{quoted} = ...` here (catalogs/README.md lists the fields)"),
+        )
     } else if text.starts_with("unknown field") {
-        (IssueKind::UnknownField, path, format!("{text}; remove it or correct its spelling"))
+        (
+            IssueKind::UnknownField,
+            path,
+            format!("{text}; remove it or correct its spelling"),
+        )
     } else if text.starts_with("unknown variant") {
-        (IssueKind::UnknownValue, path, text.replace("unknown variant", "unknown value"))
-    } else if text.starts_with("invalid type") || text.starts_with("invalid value") || text.starts_with("invalid length") {
+        (
+            IssueKind::UnknownValue,
+            path,
+            text.replace("unknown variant", "unknown value"),
+        )
+    } else if text.starts_with("invalid type")
+        || text.starts_with("invalid value")
+        || text.starts_with("invalid length")
+    {
         (IssueKind::WrongType, path, plain_type_names(text))
     } else {
         (IssueKind::Syntax, path, text.to_owned())
@@ -655,9 +709,12 @@ fn classify(tag: Option<IssueKind>, text: &str, path: String) -> (IssueKind, Str
 
 /// Rust type names mean nothing to a catalog author; say what they mean.
 fn plain_type_names(text: &str) -> String {
-    text.replace("expected u16", "expected a whole number from 0 to 65535 (without quotes)")
-        .replace("expected u32", "expected a whole number (without quotes)")
-        .replace("expected a boolean", "expected true or false (without quotes)")
+    text.replace(
+        "expected u16",
+        "expected a whole number from 0 to 65535 (without quotes)",
+    )
+    .replace("expected u32", "expected a whole number (without quotes)")
+    .replace("expected a boolean", "expected true or false (without quotes)")
 }
 
 // ----- parsing a file -------------------------------------------------------------------------
@@ -686,14 +743,24 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
     if !syntax.is_empty() {
         for err in syntax {
             let span = err.span().unwrap_or(0..0);
-            ctx.push(&span, "", IssueKind::Syntax, format!("{}; fix the TOML syntax here", err.message().trim_end()));
+            ctx.push(
+                &span,
+                "",
+                IssueKind::Syntax,
+                format!("{}; fix the TOML syntax here", err.message().trim_end()),
+            );
         }
         return Err(CatalogError { issues: ctx.issues });
     }
     let table = root.get_ref();
 
     let Some(header_value) = table.get("catalog") else {
-        ctx.push(&(0..0), "catalog", IssueKind::BadHeader, "the file has no [catalog] table; start it with [catalog] giving kind, format, version and title");
+        ctx.push(
+            &(0..0),
+            "catalog",
+            IssueKind::BadHeader,
+            "the file has no [catalog] table; start it with [catalog] giving kind, format, version and title",
+        );
         return Err(CatalogError { issues: ctx.issues });
     };
     let Some(header) = ctx.de::<RawHeader>("catalog", header_value) else {
@@ -712,7 +779,12 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
         return Err(CatalogError { issues: ctx.issues });
     }
     if header.format == 0 {
-        ctx.push(&header_value.span(), "catalog.format", IssueKind::UnsupportedFormat, format!("format 0 does not exist; write format = {FORMAT_VERSION}"));
+        ctx.push(
+            &header_value.span(),
+            "catalog.format",
+            IssueKind::UnsupportedFormat,
+            format!("format 0 does not exist; write format = {FORMAT_VERSION}"),
+        );
         return Err(CatalogError { issues: ctx.issues });
     }
 
@@ -727,7 +799,11 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
                 format!(
                     "a {} file has no `{k}` table; it may hold [catalog], [sources.*] and {}",
                     header.kind.as_str(),
-                    allowed.iter().map(|a| format!("[[{a}]]")).collect::<Vec<_>>().join(", ")
+                    allowed
+                        .iter()
+                        .map(|a| format!("[[{a}]]"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             );
         }
@@ -755,7 +831,12 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
                     }
                 }
             }
-            None => ctx.push(&sources.span(), "sources", IssueKind::WrongType, "`sources` must be a table of tables: [sources.my-source-id]"),
+            None => ctx.push(
+                &sources.span(),
+                "sources",
+                IssueKind::WrongType,
+                "`sources` must be a table of tables: [sources.my-source-id]",
+            ),
         }
     }
 
@@ -776,7 +857,12 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
     for key in allowed {
         let Some(array_value) = table.get(*key) else { continue };
         let Some(items) = array_value.get_ref().as_array() else {
-            ctx.push(&array_value.span(), key, IssueKind::WrongType, format!("write each entry as [[{key}]] (double brackets)"));
+            ctx.push(
+                &array_value.span(),
+                key,
+                IssueKind::WrongType,
+                format!("write each entry as [[{key}]] (double brackets)"),
+            );
             continue;
         };
         for (i, item) in items.iter().enumerate() {
@@ -802,14 +888,18 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
     }
     match key {
         "accelerator" => {
-            let Some(raw) = ctx.de::<RawAccelerator>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawAccelerator>(path, item) else {
+                return;
+            };
             register!(raw);
             if let Some(a) = accelerator(ctx, path, raw) {
                 out.content.accelerators.push(a);
             }
         }
         "offer" => {
-            let Some(raw) = ctx.de::<RawOffer>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawOffer>(path, item) else {
+                return;
+            };
             register!(raw);
             let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
             out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
@@ -818,7 +908,9 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "cooling" => {
-            let Some(raw) = ctx.de::<RawCooling>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawCooling>(path, item) else {
+                return;
+            };
             register!(raw);
             let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of);
             let Some(d) = d else { return };
@@ -836,9 +928,13 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "upgrade" => {
-            let Some(raw) = ctx.de::<RawUpgrade>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawUpgrade>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             let currency = ctx.currency(path, &raw.currency);
             let cost = ctx.figure(path, "cost", &raw.cost, &d);
             if let (Some(currency), Some(cost)) = (currency, cost) {
@@ -853,9 +949,13 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "colocation" => {
-            let Some(raw) = ctx.de::<RawColocation>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawColocation>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             let currency = ctx.currency(path, &raw.currency);
             let price = ctx.figure(path, "per_kw_month", &raw.per_kw_month, &d);
             if let (Some(currency), Some(per_kw_month)) = (currency, price) {
@@ -869,11 +969,15 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "system" => {
-            let Some(raw) = ctx.de::<RawSystem>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawSystem>(path, item) else {
+                return;
+            };
             register!(raw);
             let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
             out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             let gpus_ok = positive_count(ctx, path, "gpus", &raw.gpus);
             let power = ctx.figure(path, "max_power_kw", &raw.max_power_kw, &d);
             let price = ctx.opt_figure(path, "price_usd", &raw.price_usd, &d);
@@ -891,9 +995,13 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "pue" => {
-            let Some(raw) = ctx.de::<RawPue>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawPue>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             if let Some(pue) = ctx.figure(path, "pue", &raw.pue, &d) {
                 out.content.facility.pue_benchmarks.push(PueBenchmark {
                     id: raw.id.into_inner(),
@@ -904,9 +1012,13 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "lead_time" => {
-            let Some(raw) = ctx.de::<RawLeadTime>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawLeadTime>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             if let Some(weeks) = ctx.figure(path, "weeks", &raw.weeks, &d) {
                 out.content.facility.lead_times.push(LeadTime {
                     id: raw.id.into_inner(),
@@ -917,18 +1029,29 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "fabric" => {
-            let Some(raw) = ctx.de::<RawFabric>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawFabric>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             let currency = ctx.currency(path, &raw.currency);
             let per_port = ctx.figure(path, "per_port_cost", &raw.per_port_cost, &d);
             let switch = ctx.opt_figure(path, "switch_cost", &raw.switch_cost, &d);
             let optic = ctx.opt_figure(path, "optic_cost", &raw.optic_cost, &d);
             if raw.pools.is_empty() {
-                ctx.push(&raw.id.span(), &format!("{path}.pools"), IssueKind::MissingField, "name at least one pool the fabric suits: training, inference, experiment or storage");
+                ctx.push(
+                    &raw.id.span(),
+                    &format!("{path}.pools"),
+                    IssueKind::MissingField,
+                    "name at least one pool the fabric suits: training, inference, experiment or storage",
+                );
                 return;
             }
-            if let (Some(currency), Some(per_port_cost), Some(switch_cost), Some(optic_cost)) = (currency, per_port, switch, optic) {
+            if let (Some(currency), Some(per_port_cost), Some(switch_cost), Some(optic_cost)) =
+                (currency, per_port, switch, optic)
+            {
                 out.content.fabrics.push(Fabric {
                     id: raw.id.into_inner(),
                     name: raw.name,
@@ -945,9 +1068,13 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             }
         }
         "region" => {
-            let Some(raw) = ctx.de::<RawRegion>(path, item) else { return };
+            let Some(raw) = ctx.de::<RawRegion>(path, item) else {
+                return;
+            };
             register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else { return };
+            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+                return;
+            };
             let currency = ctx.currency(path, &raw.currency);
             let tariff = ctx.opt_figure(path, "tariff_per_kwh", &raw.tariff_per_kwh, &d);
             let grid = ctx.opt_figure(path, "grid_gco2_per_kwh", &raw.grid_gco2_per_kwh, &d);
@@ -968,7 +1095,12 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
 
 fn positive_count(ctx: &mut Ctx<'_>, path: &str, name: &str, n: &Spanned<u16>) -> bool {
     if *n.get_ref() == 0 {
-        ctx.push(&n.span(), &format!("{path}.{name}"), IssueKind::NegativeValue, format!("`{name}` must be at least 1"));
+        ctx.push(
+            &n.span(),
+            &format!("{path}.{name}"),
+            IssueKind::NegativeValue,
+            format!("`{name}` must be at least 1"),
+        );
         false
     } else {
         true
@@ -1041,7 +1173,12 @@ fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
     if let Some(Some(pct)) = &discount {
         if pct.high > Decimal::ONE_HUNDRED {
             let span = raw.commit_discount_pct.as_ref().map_or(0..0, Spanned::span);
-            ctx.push(&span, &format!("{path}.commit_discount_pct"), IssueKind::InvalidRange, "a discount cannot exceed 100 percent");
+            ctx.push(
+                &span,
+                &format!("{path}.commit_discount_pct"),
+                IssueKind::InvalidRange,
+                "a discount cannot exceed 100 percent",
+            );
             return None;
         }
     }
@@ -1098,7 +1235,10 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
                 issues.push(issue_at(
                     site,
                     IssueKind::DuplicateId,
-                    format!("{group} id `{id}` is already used at {}:{}; ids must be unique", first.file, first.line),
+                    format!(
+                        "{group} id `{id}` is already used at {}:{}; ids must be unique",
+                        first.file, first.line
+                    ),
                 ));
             } else {
                 seen.insert((*group, id.clone()), site.clone());
@@ -1113,7 +1253,10 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
                 column: 0,
                 field: "catalog.kind".to_owned(),
                 kind: IssueKind::BadHeader,
-                message: format!("no catalog file of kind `{}` was found; the catalog folder needs one", kind.as_str()),
+                message: format!(
+                    "no catalog file of kind `{}` was found; the catalog folder needs one",
+                    kind.as_str()
+                ),
             });
         }
     }

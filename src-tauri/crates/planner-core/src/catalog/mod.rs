@@ -7,7 +7,7 @@ mod issue;
 mod load;
 mod model;
 
-pub use issue::{CatalogError, CatalogIssue, IssueKind};
 pub(crate) use issue::tagged;
+pub use issue::{CatalogError, CatalogIssue, IssueKind};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
 pub use model::*;

@@ -7,9 +7,15 @@ use planner_core::scenario_file::parse;
 use planner_core::validate::validate;
 
 const FILES: [(&str, &str); 5] = [
-    ("accelerators.toml", include_str!("../fixtures/engine-catalog/accelerators.toml")),
+    (
+        "accelerators.toml",
+        include_str!("../fixtures/engine-catalog/accelerators.toml"),
+    ),
     ("offers.toml", include_str!("../fixtures/engine-catalog/offers.toml")),
-    ("facility.toml", include_str!("../fixtures/engine-catalog/facility.toml")),
+    (
+        "facility.toml",
+        include_str!("../fixtures/engine-catalog/facility.toml"),
+    ),
     ("fabrics.toml", include_str!("../fixtures/engine-catalog/fabrics.toml")),
     ("regions.toml", include_str!("../fixtures/engine-catalog/regions.toml")),
 ];
