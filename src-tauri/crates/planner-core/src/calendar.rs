@@ -32,7 +32,7 @@ impl YearMonth {
     }
 
     pub fn days(self) -> u32 {
-        let leap = (self.year % 4 == 0 && self.year % 100 != 0) || self.year % 400 == 0;
+        let leap = (self.year.is_multiple_of(4) && !self.year.is_multiple_of(100)) || self.year.is_multiple_of(400);
         match self.month {
             1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
             4 | 6 | 9 | 11 => 30,

@@ -166,7 +166,7 @@ fn routes(plan: &Plan, s: &Scenario) -> Routes {
             }
         }
     }
-    order.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
+    order.sort_by_key(|a| (a.0, a.1, a.2, a.3));
     Routes {
         visits: order.into_iter().map(|(_, _, w, l, r)| (w, l, r)).collect(),
         workloads: plan.workloads.len(),
@@ -331,16 +331,16 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 training,
             );
             let n = gpus_for_memory(need.total_gb, l.memory_gb);
-            if let Some(g) = l.gpus {
-                if n > g {
-                    warnings.push(format!(
-                        "workload `{}` needs {} GB ({n} GPUs of {} GB) but layer `{}` has {g}: it does not fit in memory",
-                        w.id,
-                        need.total_gb.round_dp(1).normalize(),
-                        l.memory_gb.normalize(),
-                        l.id
-                    ));
-                }
+            if let Some(g) = l.gpus
+                && n > g
+            {
+                warnings.push(format!(
+                    "workload `{}` needs {} GB ({n} GPUs of {} GB) but layer `{}` has {g}: it does not fit in memory",
+                    w.id,
+                    need.total_gb.round_dp(1).normalize(),
+                    l.memory_gb.normalize(),
+                    l.id
+                ));
             }
             warnings.extend(
                 advice
@@ -428,11 +428,11 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 }
                 LayerKind::Owned => {}
             }
-            if let Some((month, fee)) = l.exit_fee {
-                if month == m {
-                    cash.add(Category::TerminationFees, fee);
-                    book.add(Category::TerminationFees, fee);
-                }
+            if let Some((month, fee)) = l.exit_fee
+                && month == m
+            {
+                cash.add(Category::TerminationFees, fee);
+                book.add(Category::TerminationFees, fee);
             }
         }
         // Owned layers.
@@ -485,11 +485,12 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 }
             }
             let in_service = active(l, m);
-            if let Financing::Lease { term_months, .. } = o.financing {
-                if delivered && m < o.delivery_month + term_months {
-                    layer_cash.add(Category::Financing, os.lease_payment);
-                    layer_book.add(Category::Financing, os.lease_payment);
-                }
+            if let Financing::Lease { term_months, .. } = o.financing
+                && delivered
+                && m < o.delivery_month + term_months
+            {
+                layer_cash.add(Category::Financing, os.lease_payment);
+                layer_book.add(Category::Financing, os.lease_payment);
             }
             if delivered && m - o.delivery_month < o.life_months {
                 layer_book.add(Category::Depreciation, os.dep_monthly);

@@ -380,22 +380,22 @@ impl Resolver<'_> {
             }
             (_, None) => None,
         };
-        if let Some(region) = &w.region {
-            if self.catalog.region(region).is_none() {
-                self.push(
-                    format!("{p}.region"),
-                    format!("no region has id `{region}` in the catalog"),
-                );
-            }
+        if let Some(region) = &w.region
+            && self.catalog.region(region).is_none()
+        {
+            self.push(
+                format!("{p}.region"),
+                format!("no region has id `{region}` in the catalog"),
+            );
         }
         let parameters = w.model.as_ref().map(|m| m.parameters_billion * dec!(1000000000));
-        if let Some(m) = &w.model {
-            if m.parameters_billion <= Decimal::ZERO {
-                self.push(
-                    format!("{p}.model.parameters_billion"),
-                    "the model needs more than zero parameters",
-                );
-            }
+        if let Some(m) = &w.model
+            && m.parameters_billion <= Decimal::ZERO
+        {
+            self.push(
+                format!("{p}.model.parameters_billion"),
+                "the model needs more than zero parameters",
+            );
         }
         let fpt = parameters.map(|n| flops_per_token(w.kind, method, n));
         let (base, per_day) = match (w.tokens_per_month, w.gpu_hours_per_day) {
@@ -564,12 +564,11 @@ impl Resolver<'_> {
                 );
             }
             if let Some(layer) = self.layer(&lp, l, &workload_ids, horizon, facility.as_ref(), point) {
-                if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a)) {
-                    if let Some(m) = &acc.adaptation_months {
-                        if matches!(l.kind, LayerKind::Owned | LayerKind::Pooled) {
-                            adaptation_months = adaptation_months.max(at(m, point));
-                        }
-                    }
+                if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a))
+                    && let Some(m) = &acc.adaptation_months
+                    && matches!(l.kind, LayerKind::Owned | LayerKind::Pooled)
+                {
+                    adaptation_months = adaptation_months.max(at(m, point));
                 }
                 self.region_warnings(&layer, file, &mut warnings);
                 layers.push(layer);
@@ -612,13 +611,13 @@ impl Resolver<'_> {
                 && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
-            if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region) {
-                if !have.starts_with(want.as_str()) {
-                    warnings.push(format!(
+            if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)
+                && !have.starts_with(want.as_str())
+            {
+                warnings.push(format!(
                         "layer `{}` runs in `{have}` but workload `{}` holds {:?} data that must stay in `{want}`; restrict it with `serves` or check the transfer mechanism",
                         layer.id, w.id, w.data_classification
                     ));
-                }
             }
         }
     }
@@ -904,13 +903,13 @@ impl Resolver<'_> {
                 None
             }
         };
-        if let (Some(a), Some(s)) = (&l.accelerator, &system) {
-            if a != &s.accelerator {
-                self.push(
-                    format!("{p}.accelerator"),
-                    format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator),
-                );
-            }
+        if let (Some(a), Some(s)) = (&l.accelerator, &system)
+            && a != &s.accelerator
+        {
+            self.push(
+                format!("{p}.accelerator"),
+                format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator),
+            );
         }
         // Throughput: from the catalog or an override; token-metered layers need none.
         let (peak16, peak8) = match (&l.peak_tflops, &acc) {
@@ -944,13 +943,13 @@ impl Resolver<'_> {
             let s = a.scale_up.to_ascii_lowercase();
             !(s.is_empty() || s == "none" || s.starts_with("none") || s == "n/a")
         });
-        if let Some(g) = l.gpus {
-            if g == 0 {
-                self.push(
-                    format!("{p}.gpus"),
-                    "a layer with zero GPUs serves nothing; remove it or give a count",
-                );
-            }
+        if let Some(g) = l.gpus
+            && g == 0
+        {
+            self.push(
+                format!("{p}.gpus"),
+                "a layer with zero GPUs serves nothing; remove it or give a count",
+            );
         }
         let exit_fee = l.exit.as_ref().map(|e| {
             if e.month >= horizon {
@@ -1036,12 +1035,11 @@ impl Resolver<'_> {
                 region = None;
                 owned = self.owned(p, l, acc.as_ref(), system.as_ref(), point);
                 gpus = owned.as_ref().map(|o: &Owned| o.gpus);
-                if let Some(o) = &owned {
-                    if let Financing::Lease { term_months, .. } = o.financing {
+                if let Some(o) = &owned
+                    && let Financing::Lease { term_months, .. } = o.financing {
                         let end = o.delivery_month + term_months;
                         until = Some(until.map_or(end, |u| u.min(end)));
                     }
-                }
                 let _ = facility;
             }
         }

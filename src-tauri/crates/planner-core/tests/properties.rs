@@ -105,11 +105,10 @@ proptest! {
         let mut visits = Vec::new();
         for l in 0..nl {
             for w in 0..nw {
-                if mask[w * 5 + l] {
-                    if let Some(r) = Rate::new(Decimal::new(i64::from(rates[w * 5 + l]), 3)) {
+                if mask[w * 5 + l]
+                    && let Some(r) = Rate::new(Decimal::new(i64::from(rates[w * 5 + l]), 3)) {
                         visits.push((w, l, r));
                     }
-                }
             }
         }
         let routes = Routes { visits: visits.clone(), workloads: nw, layers: nl };
