@@ -12,6 +12,7 @@ use planner_core::catalog::CatalogKind;
 use planner_core::error::PlannerError;
 
 mod catalog_cmd;
+mod evaluate;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -33,6 +34,22 @@ enum Command {
     Catalog {
         #[command(subcommand)]
         command: CatalogCommand,
+    },
+    /// Evaluate every scenario of a scenario file: totals, and with --json the monthly ledger.
+    Evaluate {
+        /// The scenario file (JSON, see catalogs/samples/README.md).
+        file: PathBuf,
+        /// Print the full result as JSON, ledger included.
+        #[arg(long)]
+        json: bool,
+        /// Override the file's horizon (1 to 120 months).
+        #[arg(long)]
+        horizon: Option<u32>,
+    },
+    /// The decision figures of every scenario of a file, side by side, with break-even points.
+    Compare {
+        /// The scenario file (JSON).
+        file: PathBuf,
     },
 }
 
@@ -80,6 +97,12 @@ fn main() -> ExitCode {
             CatalogCommand::List { kind, json } => catalog_cmd::list(&cli.catalog, kind.map(Into::into), json),
             CatalogCommand::Check { dir } => catalog_cmd::check(&dir),
         },
+        Command::Evaluate { file, json, horizon } => {
+            planner_store::load_catalog_dir(&cli.catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))
+        }
+        Command::Compare { file } => {
+            planner_store::load_catalog_dir(&cli.catalog).and_then(|c| evaluate::compare(&c, &file))
+        }
     };
     match outcome {
         Ok(text) => {

@@ -2,7 +2,29 @@
 //!
 //! Everything here is a pure function of its arguments: no file, clock, network or Tauri. The
 //! shell, the command line and the tests call the same functions and get the same answers.
+//!
+//! The planning engine reads as a pipeline:
+//! `scenario_file::parse` (JSON text → [`scenario_file::ScenarioFile`]) →
+//! `validate::validate` (file + catalog → [`scenario::Plan`], or every problem with its JSON path) →
+//! `evaluate::evaluate` (plan → ledger and figures; cannot fail) →
+//! `compare::compare_all` (decision figures between scenarios).
+//! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
+//! numbers and can be called on their own.
 
+pub mod calendar;
 pub mod catalog;
+pub mod compare;
+pub mod dispatch;
 pub mod error;
+pub mod evaluate;
+pub mod finance;
+pub mod ledger;
+pub mod network;
 pub mod provenance;
+pub mod rack;
+pub mod scenario;
+pub mod scenario_file;
+pub mod sizing;
+pub mod spot;
+pub mod validate;
+pub mod workload;

@@ -1,0 +1,243 @@
+//! The ledger: month × category, in two views.
+//!
+//! The **cash** view is what leaves (or enters) the bank each month: hardware by payment
+//! milestone, loan and lease payments, electricity, cloud bills, and the resale of the hardware in
+//! the last month (negative: money in). The **book** view replaces capital spending with
+//! straight-line depreciation, keeps only the interest of a loan, and in the last month books the
+//! difference between the assets' remaining book value and their resale price. Over a horizon at
+//! whose end the hardware is sold, both views add up to the same total; they differ in timing.
+//!
+//! Every cell is stored at [`LEDGER_SCALE`](crate::finance::LEDGER_SCALE) decimal places, so the
+//! months add up exactly to the totals in any order; rounding to cents happens only when shown.
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+use serde::{Serialize, Serializer};
+
+use crate::calendar::YearMonth;
+
+/// A ledger row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Hardware,
+    Installation,
+    Network,
+    PowerDistribution,
+    Cooling,
+    Electricity,
+    Colocation,
+    Staff,
+    Support,
+    Software,
+    CloudCompute,
+    Commitments,
+    StorageEgress,
+    Financing,
+    TerminationFees,
+    Adaptation,
+    Depreciation,
+    Residual,
+}
+
+/// The number of categories.
+pub const CATEGORIES: usize = 18;
+
+impl Category {
+    pub const ALL: [Category; CATEGORIES] = [
+        Category::Hardware,
+        Category::Installation,
+        Category::Network,
+        Category::PowerDistribution,
+        Category::Cooling,
+        Category::Electricity,
+        Category::Colocation,
+        Category::Staff,
+        Category::Support,
+        Category::Software,
+        Category::CloudCompute,
+        Category::Commitments,
+        Category::StorageEgress,
+        Category::Financing,
+        Category::TerminationFees,
+        Category::Adaptation,
+        Category::Depreciation,
+        Category::Residual,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Hardware => "hardware",
+            Category::Installation => "installation",
+            Category::Network => "network",
+            Category::PowerDistribution => "power_distribution",
+            Category::Cooling => "cooling",
+            Category::Electricity => "electricity",
+            Category::Colocation => "colocation",
+            Category::Staff => "staff",
+            Category::Support => "support",
+            Category::Software => "software",
+            Category::CloudCompute => "cloud_compute",
+            Category::Commitments => "commitments",
+            Category::StorageEgress => "storage_egress",
+            Category::Financing => "financing",
+            Category::TerminationFees => "termination_fees",
+            Category::Adaptation => "adaptation",
+            Category::Depreciation => "depreciation",
+            Category::Residual => "residual",
+        }
+    }
+
+    /// Capital spending: in the cash view, replaced by depreciation in the book view.
+    pub fn is_capital(self) -> bool {
+        matches!(
+            self,
+            Category::Hardware
+                | Category::Installation
+                | Category::Network
+                | Category::PowerDistribution
+                | Category::Cooling
+        )
+    }
+}
+
+/// Amounts by category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Amounts(pub [Decimal; CATEGORIES]);
+
+impl Amounts {
+    pub fn get(&self, c: Category) -> Decimal {
+        self.0[c.index()]
+    }
+
+    pub fn add(&mut self, c: Category, amount: Decimal) {
+        self.0[c.index()] += amount;
+    }
+
+    pub fn total(&self) -> Decimal {
+        self.0.iter().sum()
+    }
+
+    /// Brings every cell to the ledger's fixed scale.
+    pub fn settle(&mut self) {
+        for v in &mut self.0 {
+            // Most cells are zero or already short; rounding only the long ones keeps this cheap.
+            if v.scale() > crate::finance::LEDGER_SCALE {
+                *v = crate::finance::to_ledger(*v);
+            }
+        }
+    }
+}
+
+impl Serialize for Amounts {
+    /// As a map from category name to amount, leaving out categories that are zero.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let map: BTreeMap<&str, Decimal> = Category::ALL
+            .iter()
+            .filter(|c| !self.get(**c).is_zero())
+            .map(|c| (c.name(), self.get(*c).normalize()))
+            .collect();
+        map.serialize(s)
+    }
+}
+
+/// Quantities of one month, beside its money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Usage {
+    /// Useful PFLOP-hours asked for and served.
+    pub demand_pflop_h: Decimal,
+    pub served_pflop_h: Decimal,
+    /// GPU-hours delivered to workloads (owned busy hours plus rented hours).
+    pub delivered_gpu_h: Decimal,
+    /// Tokens served or trained, where the model is known.
+    pub tokens: Decimal,
+    /// Owned GPU-hours available (after delivery, times availability) and used.
+    pub owned_available_gpu_h: Decimal,
+    pub owned_busy_gpu_h: Decimal,
+    /// The share of owned costs that paid for idle hours.
+    pub idle_cost: Decimal,
+    pub energy_kwh: Decimal,
+    pub emissions_kg: Decimal,
+}
+
+/// One month of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LedgerMonth {
+    pub month: YearMonth,
+    pub cash: Amounts,
+    pub book: Amounts,
+    pub cumulative_cash: Decimal,
+    pub usage: Usage,
+}
+
+/// A scenario's ledger over the horizon.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Ledger {
+    pub months: Vec<LedgerMonth>,
+}
+
+impl Ledger {
+    pub fn cash_totals(&self) -> Amounts {
+        let mut t = Amounts::default();
+        for m in &self.months {
+            for (acc, v) in t.0.iter_mut().zip(m.cash.0.iter()) {
+                *acc += *v;
+            }
+        }
+        t
+    }
+
+    pub fn book_totals(&self) -> Amounts {
+        let mut t = Amounts::default();
+        for m in &self.months {
+            for (acc, v) in t.0.iter_mut().zip(m.book.0.iter()) {
+                *acc += *v;
+            }
+        }
+        t
+    }
+
+    /// Cash per month, for NPV and break-even.
+    pub fn cash_flows(&self) -> Vec<Decimal> {
+        self.months.iter().map(|m| m.cash.total()).collect()
+    }
+
+    /// Renders the ledger as a fixed-width text table rounded to cents (half-even), one row per
+    /// month and one column per category that is not zero throughout: for review and snapshots.
+    pub fn table(&self, book: bool) -> String {
+        let used: Vec<Category> = Category::ALL
+            .iter()
+            .copied()
+            .filter(|c| {
+                self.months
+                    .iter()
+                    .any(|m| !(if book { m.book } else { m.cash }).get(*c).is_zero())
+            })
+            .collect();
+        let mut out = String::from("month  ");
+        for c in &used {
+            out.push_str(&format!(" {:>14}", c.name()));
+        }
+        out.push_str(&format!(" {:>14}\n", "total"));
+        for m in &self.months {
+            let a = if book { m.book } else { m.cash };
+            out.push_str(&format!("{}", m.month));
+            for c in &used {
+                out.push_str(&format!(" {:>14}", crate::finance::present(a.get(*c))));
+            }
+            out.push_str(&format!(" {:>14}\n", crate::finance::present(a.total())));
+        }
+        let t = if book { self.book_totals() } else { self.cash_totals() };
+        out.push_str("total  ");
+        for c in &used {
+            out.push_str(&format!(" {:>14}", crate::finance::present(t.get(*c))));
+        }
+        out.push_str(&format!(" {:>14}\n", crate::finance::present(t.total())));
+        out
+    }
+}

@@ -1,0 +1,198 @@
+//! A resolved plan: the scenario file with every catalog reference looked up, every range reduced
+//! to the chosen point, every currency converted and every default applied. `validate` builds it;
+//! `evaluate` consumes it and cannot fail. The types are plain numbers so that the engine can also
+//! be driven without a catalog (tests and the worked figures build them directly).
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::calendar::YearMonth;
+use crate::network::FabricCost;
+use crate::provenance::Confidence;
+use crate::rack::CoolingLimit;
+use crate::scenario_file::{LayerKind, PricePoint};
+use crate::workload::Workload;
+
+/// Everything `evaluate` needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    pub title: String,
+    pub currency: String,
+    pub start: YearMonth,
+    pub horizon_months: u32,
+    /// Annual discount rate, as a fraction.
+    pub discount_rate: Decimal,
+    pub workloads: Vec<Workload>,
+    pub scenarios: Vec<Scenario>,
+}
+
+/// One scenario, resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Scenario {
+    pub id: String,
+    pub name: String,
+    pub layers: Vec<Layer>,
+    pub facility: Option<Facility>,
+    /// The fabric joining owned servers, with its speed for the split advice.
+    pub fabric: Option<Fabric>,
+    pub staff_per_month: Decimal,
+    pub software_per_month: Decimal,
+    pub storage_egress_per_month: Decimal,
+    /// Engineering cost of adapting the software stack to domestic accelerators: per month, for
+    /// the first `adaptation_months` months.
+    pub adaptation_per_month: Decimal,
+    pub adaptation_months: u32,
+    /// Every figure taken from the catalog or overridden, with where it comes from.
+    pub assumptions: Vec<Assumption>,
+    /// Findings of the resolution itself (data region, unusual choices).
+    pub warnings: Vec<String>,
+}
+
+/// The back-end fabric of a scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fabric {
+    #[serde(skip)]
+    pub cost: FabricCost,
+    pub id: String,
+    pub port_gbps: u32,
+    pub rdma: bool,
+}
+
+/// The order in which capacity serves demand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    /// Owned and leased hardware, once delivered.
+    Owned,
+    /// Committed cloud capacity.
+    Reserved,
+    /// Interruptible cloud capacity, for interruptible workloads only.
+    Spot,
+    /// Pay-as-you-go: on-demand, pooled, token-metered.
+    OnDemand,
+}
+
+impl Tier {
+    pub const ORDER: [Tier; 4] = [Tier::Owned, Tier::Reserved, Tier::Spot, Tier::OnDemand];
+
+    pub fn of(kind: LayerKind) -> Tier {
+        match kind {
+            LayerKind::Owned => Tier::Owned,
+            LayerKind::Reserved => Tier::Reserved,
+            LayerKind::Spot => Tier::Spot,
+            LayerKind::OnDemand | LayerKind::Pooled | LayerKind::TokenMetered => Tier::OnDemand,
+        }
+    }
+}
+
+/// One supply layer, resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    pub id: String,
+    pub kind: LayerKind,
+    pub accelerator: Option<String>,
+    /// Dense tensor TFLOPS at 16-bit and at 8-bit precision (8-bit falls back to 16-bit).
+    pub peak_tflops_16: Decimal,
+    pub peak_tflops_8: Decimal,
+    pub memory_gb: Decimal,
+    pub has_scale_up_link: bool,
+    /// MFU on this layer; `None` uses each workload's own.
+    pub mfu: Option<Decimal>,
+    pub availability: Decimal,
+    /// GPUs the layer holds (owned), commits (reserved) or may use at most (others; `None` = no cap).
+    pub gpus: Option<u32>,
+    /// First month (0-based) the layer may serve, and the month it stops (exclusive).
+    pub from_month: u32,
+    pub until_month: Option<u32>,
+    pub price_per_gpu_hour: Decimal,
+    pub price_per_million_tokens: Decimal,
+    /// Paid hours per useful hour on spot (Young/Daly), 1 elsewhere.
+    pub overhead_factor: Decimal,
+    /// Indices of the workloads this layer may serve (`None`: all).
+    pub serves: Option<Vec<usize>>,
+    /// A fee paid in the month the layer is exited.
+    pub exit_fee: Option<(u32, Decimal)>,
+    pub owned: Option<Owned>,
+    pub region: Option<String>,
+}
+
+/// How owned hardware is paid for, resolved to monthly rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Financing {
+    Cash,
+    Loan {
+        monthly_rate: Decimal,
+        term_months: u32,
+        down_payment: Decimal,
+    },
+    Lease {
+        monthly_rate: Decimal,
+        term_months: u32,
+    },
+}
+
+/// The owned-hardware part of a layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Owned {
+    pub gpus: u32,
+    pub gpus_per_server: u32,
+    /// Wall power of one server at full load, kW.
+    pub server_kw: Decimal,
+    pub hardware_per_gpu: Decimal,
+    pub installation: Decimal,
+    /// Month (0-based) the hardware is ordered, and the month it serves from.
+    pub order_month: u32,
+    pub delivery_month: u32,
+    pub financing: Financing,
+    /// (month, share of the price), months absolute (0-based).
+    pub milestones: Vec<(u32, Decimal)>,
+    pub life_months: u32,
+    pub salvage_share: Decimal,
+    pub residual_share: Option<Decimal>,
+    pub support_rate_per_year: Decimal,
+    pub idle_power_share: Decimal,
+}
+
+/// The room, resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Facility {
+    pub pue: Decimal,
+    pub tariff_per_kwh: Decimal,
+    pub grid_gco2_per_kwh: Decimal,
+    pub kw_per_rack_limit: Decimal,
+    pub cooling: Option<CoolingLimit>,
+    pub colocation_per_kw_month: Decimal,
+    pub power_distribution_per_rack: Decimal,
+    pub cooling_upgrade_per_rack: Decimal,
+}
+
+/// Where a figure used by a scenario comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "origin", rename_all = "kebab-case")]
+pub enum Origin {
+    /// A catalog figure at the chosen point of its range.
+    Catalog {
+        entry: String,
+        field: String,
+        point: PricePoint,
+        low: Decimal,
+        high: Decimal,
+        currency: Option<String>,
+        as_of: String,
+        confidence: Confidence,
+    },
+    /// A value the user set, and why.
+    Override { reason: String },
+}
+
+/// One figure a scenario relies on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Assumption {
+    /// The field in the scenario file the figure fills.
+    pub path: String,
+    /// The value used, in the plan's currency where it is money.
+    pub value: Decimal,
+    #[serde(flatten)]
+    pub origin: Origin,
+}

@@ -1,0 +1,469 @@
+//! The scenario file: a versioned JSON document a person can write by hand, review and diff.
+//!
+//! The Rust types below *are* the format: serde reads them (refusing unknown fields, so a typo is
+//! an error, not a silently ignored line), and `schemars` generates the JSON Schema committed at
+//! `catalogs/samples/scenario.schema.json` (a test fails when it is stale). Money, rates and
+//! fractions are decimal strings (`"6.88"`, `"0.08"`), never JSON numbers, so no value passes
+//! through a binary float. Figures that come from the catalog are referenced by id; to use another
+//! value (a negotiated price) write an [`Override`] with the value and the reason, and the result
+//! lists it as an override.
+//!
+//! Layers are one flat object with a `kind`, not a tagged union, so that every error path reads
+//! like the file (`scenarios[1].layers[0].price_per_gpu_hour`); which fields a kind needs and
+//! which it refuses is checked by `validate`, and documented in `catalogs/samples/README.md`.
+
+use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::calendar::YearMonth;
+use crate::validate::Problem;
+use crate::workload::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
+
+/// The scenario-file format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The default horizon, in months.
+pub const DEFAULT_HORIZON_MONTHS: u32 = 36;
+
+/// A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Override {
+    pub value: Decimal,
+    /// Why this value and not the catalog's: a quote number, a measurement, a source.
+    pub reason: String,
+}
+
+/// Which point of a catalog range a scenario uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PricePoint {
+    Low,
+    #[default]
+    Mid,
+    High,
+}
+
+/// An exchange rate: one unit of `currency` is worth `rate` units of the file's currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FxRate {
+    pub currency: String,
+    pub rate: Decimal,
+    /// Where the rate comes from and its date.
+    pub source: String,
+}
+
+/// A whole scenario file: workloads (demand) and the scenarios (supply) that compete to serve them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// The format of this file; this build reads 1.
+    pub format_version: u32,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// ISO 4217 code of every amount in the file and in the results.
+    pub currency: String,
+    /// First month of the horizon, YYYY-MM. Month lengths (and so hours) follow the calendar.
+    pub start: YearMonth,
+    /// Months evaluated, 1 to 120.
+    #[serde(default = "default_horizon")]
+    pub horizon_months: u32,
+    /// The buyer's annual discount rate, as a fraction ("0.08" = 8%).
+    pub discount_rate: Decimal,
+    /// Which point of catalog ranges to use unless a scenario says otherwise.
+    #[serde(default)]
+    pub price_point: PricePoint,
+    /// Rates for catalog figures in other currencies (accelerator prices are US dollars).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fx: Vec<FxRate>,
+    pub workloads: Vec<WorkloadSpec>,
+    pub scenarios: Vec<ScenarioSpec>,
+}
+
+fn default_horizon() -> u32 {
+    DEFAULT_HORIZON_MONTHS
+}
+
+/// The shape of the model a workload runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelSpec {
+    /// Parameters in billions ("13" for a 13B model).
+    pub parameters_billion: Decimal,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<u32>,
+    /// Key/value heads (not query heads, under grouped-query attention).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
+}
+
+/// One workload. Give its demand as `tokens_per_month` (needs `model`) or as `gpu_hours_per_day`
+/// on the accelerator `gpu_hours_on`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    pub id: String,
+    pub name: String,
+    pub kind: WorkloadKind,
+    /// For fine-tuning: full, lora or qlora.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<TuningMethod>,
+    pub class: WorkloadClass,
+    #[serde(default = "default_precision")]
+    pub precision: Precision,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSpec>,
+    /// Tokens trained or served per month (first month; growth applies after).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_per_month: Option<Decimal>,
+    /// GPU-hours per day on `gpu_hours_on` (first month; growth applies after).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_hours_per_day: Option<Decimal>,
+    /// The accelerator (catalog id) the `gpu_hours_per_day` are counted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_hours_on: Option<String>,
+    /// Model FLOPs utilisation reached on the hardware (default 0.4).
+    #[serde(default = "default_mfu")]
+    pub mfu: Decimal,
+    /// Compound growth of demand per month, as a fraction ("0.05" = 5% a month).
+    #[serde(default)]
+    pub monthly_growth: Decimal,
+    /// First month of activity, 0-based (default 0).
+    #[serde(default)]
+    pub active_from_month: u32,
+    /// Number of active months (default: to the end of the horizon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_months: Option<u32>,
+    /// Whether the work survives interruption (checkpointed training, batch jobs).
+    #[serde(default)]
+    pub interruptible: bool,
+    #[serde(default = "default_classification")]
+    pub data_classification: DataClassification,
+    /// The region (catalog id) the data must stay in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+}
+
+fn default_precision() -> Precision {
+    Precision::Bf16
+}
+
+fn default_mfu() -> Decimal {
+    Decimal::new(4, 1)
+}
+
+fn default_classification() -> DataClassification {
+    DataClassification::Internal
+}
+
+/// One way to supply the compute: a set of layers and the costs around them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Overrides the file's price point for this scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_point: Option<PricePoint>,
+    pub layers: Vec<LayerSpec>,
+    /// Where owned or leased hardware runs; required when a layer is `owned`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facility: Option<FacilitySpec>,
+    /// The back-end fabric joining owned servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkSpec>,
+    /// Operations staff, full-time equivalents.
+    #[serde(default)]
+    pub staff_fte: Decimal,
+    /// Cost of one full-time equivalent per year.
+    #[serde(default)]
+    pub staff_cost_per_fte_year: Decimal,
+    /// Cost of one engineer-month, for adapting the software stack to a domestic accelerator.
+    #[serde(default)]
+    pub engineer_month_cost: Decimal,
+    #[serde(default)]
+    pub software_per_month: Decimal,
+    #[serde(default)]
+    pub storage_per_month: Decimal,
+    #[serde(default)]
+    pub egress_tb_per_month: Decimal,
+    #[serde(default)]
+    pub egress_per_tb: Decimal,
+}
+
+/// What kind of supply a layer is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayerKind {
+    /// Hardware you hold: bought for cash, on a loan, or leased (see `financing`).
+    Owned,
+    /// Cloud capacity committed for 1 or 3 years, paid whether used or not.
+    Reserved,
+    /// Interruptible cloud capacity; only interruptible workloads use it.
+    Spot,
+    /// Pay-as-you-go cloud capacity.
+    OnDemand,
+    /// A shared pool (a university or group cluster) billed per GPU-hour used.
+    Pooled,
+    /// An API billed per million tokens; serves inference workloads that name a model.
+    TokenMetered,
+}
+
+/// The length of a commitment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CommitTerm {
+    #[serde(rename = "1y")]
+    OneYear,
+    #[serde(rename = "3y")]
+    ThreeYears,
+}
+
+impl CommitTerm {
+    pub fn months(self) -> u32 {
+        match self {
+            CommitTerm::OneYear => 12,
+            CommitTerm::ThreeYears => 36,
+        }
+    }
+}
+
+/// How owned hardware is paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinancingMethod {
+    #[default]
+    Cash,
+    /// An annuity loan on the hardware after a down payment; the balance left at the horizon is
+    /// settled in the last month so that horizons compare fairly.
+    Loan,
+    /// An operating lease: level monthly payments for the term, no purchase, no resale.
+    Lease,
+}
+
+/// Financing terms of an owned layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FinancingSpec {
+    pub method: FinancingMethod,
+    /// Annual interest (loan) or implicit lease rate, as a fraction.
+    #[serde(default)]
+    pub annual_rate: Decimal,
+    /// Loan or lease term in months (a lease at most 60 months and not beyond the useful life).
+    #[serde(default)]
+    pub term_months: u32,
+    /// Share of the price paid up front on a loan, as a fraction.
+    #[serde(default)]
+    pub down_payment: Decimal,
+}
+
+/// A payment milestone: a share of the hardware price due `month` months after the order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Milestone {
+    pub month: u32,
+    pub share: Decimal,
+}
+
+/// An exit: the layer stops at `month` (0-based) and `fee` is paid then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExitSpec {
+    pub month: u32,
+    #[serde(default)]
+    pub fee: Decimal,
+}
+
+/// One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LayerSpec {
+    pub id: String,
+    pub kind: LayerKind,
+    /// Catalog accelerator id (owned, pooled, token-metered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accelerator: Option<String>,
+    /// Catalog offer id (reserved, spot, on-demand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer: Option<String>,
+    /// Catalog server system id (owned): GPUs per server, power and price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// Owned: GPUs bought. Reserved: GPUs committed. Others: the most GPUs the layer may use
+    /// (absent: as many as needed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus: Option<u32>,
+    /// Owned: GPUs per server when no `system` is named (default 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus_per_server: Option<u32>,
+    /// Owned: purchase price per GPU in place of the catalog's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_per_gpu: Option<Override>,
+    /// Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named.
+    #[serde(default)]
+    pub platform_cost_per_gpu: Decimal,
+    /// Owned: one-off installation and commissioning, paid on delivery.
+    #[serde(default)]
+    pub installation: Decimal,
+    /// Cloud layers: price per GPU-hour in place of the offer's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_per_gpu_hour: Option<Override>,
+    /// Token-metered: price per million tokens (required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_per_million_tokens: Option<Override>,
+    /// Reserved: 1y or 3y.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub term: Option<CommitTerm>,
+    /// Dense tensor TFLOPS at the workload's precision in place of the catalog's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tflops: Option<Override>,
+    /// MFU reached on this layer (default: each workload's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mfu: Option<Decimal>,
+    /// Share of hours the capacity is up (default 0.97 owned, 1 otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub availability: Option<Decimal>,
+    /// Month (0-based) the layer starts: the order month for owned hardware.
+    #[serde(default)]
+    pub start_month: u32,
+    /// Owned: months from order to delivery and installation.
+    #[serde(default)]
+    pub lead_time_months: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub financing: Option<FinancingSpec>,
+    /// Owned, cash or loan: when the price is paid (default: all on delivery).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payment_milestones: Vec<Milestone>,
+    /// Owned: straight-line depreciation life in months (default 60).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depreciation_life_months: Option<u32>,
+    /// Owned: share of the price left after the depreciation life (book salvage, default 0).
+    #[serde(default)]
+    pub salvage_share: Decimal,
+    /// Owned: share of the price realised by selling at the horizon (default: the book value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residual_share: Option<Decimal>,
+    /// Owned: support contract per year, as a share of the hardware price.
+    #[serde(default)]
+    pub support_rate_per_year: Decimal,
+    /// Owned: power at the wall per GPU in kW, server share included, in place of the catalog's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_kw_per_gpu: Option<Override>,
+    /// Owned: share of full power an idle GPU still draws (default 0.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_power_share: Option<Decimal>,
+    /// Spot: interruptions per hour (λ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interruptions_per_hour: Option<Decimal>,
+    /// Spot: minutes to write a checkpoint (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint_write_minutes: Option<Decimal>,
+    /// Spot: minutes to restart after an interruption (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_minutes: Option<Decimal>,
+    /// Workload ids this layer may serve (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serves: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ExitSpec>,
+}
+
+/// The room owned hardware runs in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FacilitySpec {
+    /// Catalog region id: electricity tariff and grid carbon intensity.
+    pub region: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tariff_per_kwh: Option<Override>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_gco2_per_kwh: Option<Override>,
+    /// Catalog cooling id.
+    pub cooling: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pue: Option<Override>,
+    /// The most power a rack may draw, in kW.
+    pub kw_per_rack_limit: Decimal,
+    /// Catalog colocation id; absent when the room is your own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colocation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colocation_per_kw_month: Option<Override>,
+    /// Catalog upgrade id for power distribution, paid per rack on delivery.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_distribution_upgrade: Option<String>,
+    /// Catalog upgrade id for cooling, paid per rack on delivery.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cooling_upgrade: Option<String>,
+}
+
+/// The back-end fabric.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSpec {
+    /// Catalog fabric id.
+    pub fabric: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_port_cost: Option<Override>,
+}
+
+/// Parses a scenario file, or says where and why it is not one.
+pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let path = if path == "." { String::new() } else { path };
+        Problem {
+            path,
+            message: format!("{inner}; money, rates and fractions are written as strings, e.g. \"6.88\""),
+        }
+    })
+}
+
+/// Writes a scenario file as pretty JSON (two-space indent, fields in declaration order).
+pub fn to_json(file: &ScenarioFile) -> String {
+    serde_json::to_string_pretty(file).unwrap_or_default()
+}
+
+/// The JSON Schema of the format, pretty-printed, as committed at `catalogs/samples/scenario.schema.json`.
+pub fn schema_json() -> String {
+    let schema = schemars::schema_for!(ScenarioFile);
+    let mut value = schema.to_value();
+    strings_only(&mut value);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// schemars describes a decimal as "string or number"; this format accepts strings only (a
+/// number would pass through a binary float), so the schema says so.
+fn strings_only(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            let is_decimal = map
+                .get("pattern")
+                .and_then(|p| p.as_str())
+                .is_some_and(|p| p.starts_with("^-?\\d+(\\.\\d+)?"));
+            if is_decimal {
+                map.insert("type".into(), serde_json::Value::String("string".into()));
+                map.insert("pattern".into(), serde_json::Value::String("^-?\\d+(\\.\\d+)?$".into()));
+            }
+            for child in map.values_mut() {
+                strings_only(child);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strings_only),
+        _ => {}
+    }
+}

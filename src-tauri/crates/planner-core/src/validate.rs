@@ -1,0 +1,1272 @@
+//! Validation and resolution: a scenario file and a catalog in, a [`Plan`] or every problem out.
+//!
+//! This is the only step that can refuse input. It checks every field (signs, fractions at most
+//! 1, horizon 1–120, lease terms, references to catalog ids and to workloads), looks up catalog
+//! figures at the scenario's price point, converts currencies with the file's explicit rates, and
+//! records each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
+//! (`scenarios[1].layers[0].price_per_gpu_hour`) and a sentence saying what to do. Once a plan is
+//! returned, `evaluate` cannot fail.
+//!
+//! The price-point rule: every catalog range resolves to the scenario's point (`low`, `mid` =
+//! the midpoint, or `high`; default `mid`), except the bounds of feasibility: memory uses the low
+//! end (the conservative one) and a cooling technology contributes both ends (typical and
+//! maximum density).
+
+use std::collections::HashMap;
+
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+use serde::Serialize;
+
+use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
+use crate::error::{ErrorCode, ErrorDetail, PlannerError};
+use crate::finance::monthly_rate;
+use crate::network::FabricCost;
+use crate::provenance::Figure;
+use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
+use crate::scenario::{Assumption, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
+use crate::scenario_file::{
+    FORMAT_VERSION, FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec,
+    WorkloadSpec,
+};
+use crate::sizing::ModelShape;
+use crate::spot::{Checkpointing, overhead_factor};
+use crate::workload::{
+    FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
+};
+
+/// The longest horizon the engine evaluates, in months.
+pub const MAX_HORIZON_MONTHS: u32 = 120;
+/// The longest operating lease accepted, in months.
+pub const MAX_LEASE_MONTHS: u32 = 60;
+/// Default share of hours owned hardware is up.
+pub const DEFAULT_OWNED_AVAILABILITY: Decimal = dec!(0.97);
+/// Default depreciation life of owned hardware, months.
+pub const DEFAULT_LIFE_MONTHS: u32 = 60;
+/// Default share of full power an idle GPU draws.
+pub const DEFAULT_IDLE_POWER_SHARE: Decimal = dec!(0.3);
+
+/// One thing wrong with the input: the JSON path of the field and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+/// Turns problems into the boundary error, one detail per problem with its field path.
+pub fn to_error(problems: &[Problem], file: Option<&str>) -> PlannerError {
+    let n = problems.len();
+    PlannerError {
+        code: ErrorCode::InvalidInput,
+        message: format!(
+            "The scenario file has {n} problem{}; nothing was evaluated. Fix each field listed and run again.",
+            if n == 1 { "" } else { "s" }
+        ),
+        details: problems
+            .iter()
+            .map(|p| ErrorDetail {
+                file: file.map(str::to_owned),
+                line: None,
+                column: None,
+                field: Some(p.path.clone()),
+                kind: Some("invalid-input".to_owned()),
+                message: p.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Checks a scenario file against a catalog and resolves it. `horizon` (from the command line)
+/// replaces the file's horizon when given.
+pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) -> Result<Plan, Vec<Problem>> {
+    let mut v = Resolver {
+        catalog,
+        problems: Vec::new(),
+        currency: file.currency.clone(),
+        fx: HashMap::new(),
+        point: file.price_point,
+        assumptions: Vec::new(),
+    };
+    v.file_level(file, horizon);
+    let workloads: Vec<Workload> = file
+        .workloads
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| v.workload(i, w))
+        .collect();
+    let mut scenarios = Vec::new();
+    let mut seen = HashMap::new();
+    if file.scenarios.is_empty() {
+        v.push("scenarios", "give at least one scenario");
+    }
+    for (i, s) in file.scenarios.iter().enumerate() {
+        if seen.insert(s.id.clone(), i).is_some() {
+            v.push(
+                format!("scenarios[{i}].id"),
+                format!("scenario id `{}` is used twice; ids must be unique", s.id),
+            );
+        }
+        if let Some(s) = v.scenario(i, s, file) {
+            scenarios.push(s);
+        }
+    }
+    if !v.problems.is_empty() {
+        return Err(v.problems);
+    }
+    Ok(Plan {
+        title: file.title.clone(),
+        currency: file.currency.clone(),
+        start: file.start,
+        horizon_months: horizon.unwrap_or(file.horizon_months),
+        discount_rate: file.discount_rate,
+        workloads,
+        scenarios,
+    })
+}
+
+struct Resolver<'c> {
+    catalog: &'c Catalog,
+    problems: Vec<Problem>,
+    currency: String,
+    fx: HashMap<String, Decimal>,
+    point: PricePoint,
+    assumptions: Vec<Assumption>,
+}
+
+fn at(figure: &Figure, point: PricePoint) -> Decimal {
+    match point {
+        PricePoint::Low => figure.low,
+        PricePoint::Mid => figure.mid(),
+        PricePoint::High => figure.high,
+    }
+}
+
+fn is_currency_code(c: &str) -> bool {
+    c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+impl Resolver<'_> {
+    fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    fn non_negative(&mut self, path: &str, value: Decimal) {
+        if value < Decimal::ZERO {
+            self.push(path, format!("{value} is negative; give zero or more"));
+        }
+    }
+
+    /// A fraction between 0 and 1 (0% to 100%).
+    fn fraction(&mut self, path: &str, value: Decimal) {
+        if value < Decimal::ZERO || value > Decimal::ONE {
+            self.push(
+                path,
+                format!("{value} is not a fraction between 0 and 1; write shares as fractions (\"0.97\" for 97%), never above 1 (100%)"),
+            );
+        }
+    }
+
+    /// A fraction strictly above 0, at most 1.
+    fn positive_fraction(&mut self, path: &str, value: Decimal) {
+        if value <= Decimal::ZERO || value > Decimal::ONE {
+            self.push(path, format!("{value} must be above 0 and at most 1 (100%)"));
+        }
+    }
+
+    fn fx_rate(&mut self, path: &str, currency: &str) -> Decimal {
+        if currency == self.currency {
+            return Decimal::ONE;
+        }
+        match self.fx.get(currency) {
+            Some(r) => *r,
+            None => {
+                let msg = format!(
+                    "this catalog figure is in {currency} and the file is in {}; add {{\"currency\": \"{currency}\", \"rate\": \"...\", \"source\": \"...\"}} to `fx`",
+                    self.currency
+                );
+                self.push(path, msg);
+                Decimal::ONE
+            }
+        }
+    }
+
+    /// A user value in place of a catalog figure: checked, and recorded with its reason.
+    fn take_override(&mut self, path: &str, o: &Override) -> Decimal {
+        self.non_negative(path, o.value);
+        if o.reason.trim().is_empty() {
+            self.push(
+                format!("{path}.reason"),
+                "say why this value replaces the catalog's (a quote, a measurement, a source)",
+            );
+        }
+        self.assumptions.push(Assumption {
+            path: path.to_owned(),
+            value: o.value,
+            origin: Origin::Override {
+                reason: o.reason.clone(),
+            },
+        });
+        o.value
+    }
+
+    /// A catalog figure at the chosen point, converted from `currency` (when money), recorded.
+    fn take_catalog(
+        &mut self,
+        path: &str,
+        entry: &str,
+        field: &str,
+        figure: &Figure,
+        currency: Option<&str>,
+        point: PricePoint,
+    ) -> Decimal {
+        let rate = match currency {
+            Some(c) => self.fx_rate(path, c),
+            None => Decimal::ONE,
+        };
+        let value = at(figure, point) * rate;
+        self.assumptions.push(Assumption {
+            path: path.to_owned(),
+            value,
+            origin: Origin::Catalog {
+                entry: entry.to_owned(),
+                field: field.to_owned(),
+                point,
+                low: figure.low,
+                high: figure.high,
+                currency: currency.map(str::to_owned),
+                as_of: figure.provenance.as_of.to_string(),
+                confidence: figure.provenance.confidence,
+            },
+        });
+        value
+    }
+
+    /// An override if given, else the catalog figure, else a problem saying to give one.
+    #[allow(clippy::too_many_arguments)]
+    fn figure_or_override(
+        &mut self,
+        path: &str,
+        o: Option<&Override>,
+        entry: &str,
+        field: &str,
+        figure: Option<&Figure>,
+        currency: Option<&str>,
+        point: PricePoint,
+    ) -> Decimal {
+        match (o, figure) {
+            (Some(o), _) => self.take_override(path, o),
+            (None, Some(f)) => self.take_catalog(path, entry, field, f, currency, point),
+            (None, None) => {
+                self.push(
+                    path,
+                    format!(
+                        "the catalog has no `{field}` for `{entry}`; give {{\"value\": \"...\", \"reason\": \"...\"}}"
+                    ),
+                );
+                Decimal::ZERO
+            }
+        }
+    }
+
+    fn file_level(&mut self, file: &ScenarioFile, horizon: Option<u32>) {
+        if file.format_version != FORMAT_VERSION {
+            self.push(
+                "format_version",
+                format!(
+                    "this build reads format_version {FORMAT_VERSION}, the file says {}",
+                    file.format_version
+                ),
+            );
+        }
+        if !is_currency_code(&file.currency) {
+            self.push(
+                "currency",
+                format!(
+                    "`{}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR",
+                    file.currency
+                ),
+            );
+        }
+        let h = horizon.unwrap_or(file.horizon_months);
+        if !(1..=MAX_HORIZON_MONTHS).contains(&h) {
+            let origin = if horizon.is_some() { " (from --horizon)" } else { "" };
+            self.push(
+                "horizon_months",
+                format!("a horizon of {h} months{origin} is outside 1 to {MAX_HORIZON_MONTHS}"),
+            );
+        }
+        if file.discount_rate < Decimal::ZERO || file.discount_rate > Decimal::ONE {
+            self.push(
+                "discount_rate",
+                format!(
+                    "{} is not an annual rate between 0 and 1 (\"0.08\" for 8%)",
+                    file.discount_rate
+                ),
+            );
+        }
+        for (i, fx) in file.fx.iter().enumerate() {
+            if !is_currency_code(&fx.currency) {
+                self.push(
+                    format!("fx[{i}].currency"),
+                    format!("`{}` is not an ISO 4217 code", fx.currency),
+                );
+            }
+            if fx.rate <= Decimal::ZERO {
+                self.push(format!("fx[{i}].rate"), "an exchange rate must be above zero");
+            }
+            if fx.source.trim().is_empty() {
+                self.push(format!("fx[{i}].source"), "say where the rate comes from and its date");
+            }
+            if self.fx.insert(fx.currency.clone(), fx.rate).is_some() {
+                self.push(
+                    format!("fx[{i}].currency"),
+                    format!("{} has two rates; keep one", fx.currency),
+                );
+            }
+        }
+        if file.workloads.is_empty() {
+            self.push("workloads", "give at least one workload");
+        }
+        let mut ids = HashMap::new();
+        for (i, w) in file.workloads.iter().enumerate() {
+            if ids.insert(w.id.clone(), i).is_some() {
+                self.push(
+                    format!("workloads[{i}].id"),
+                    format!("workload id `{}` is used twice", w.id),
+                );
+            }
+        }
+    }
+
+    fn accelerator(&mut self, path: &str, id: &str) -> Option<&Accelerator> {
+        let found = self.catalog.accelerator(id);
+        if found.is_none() {
+            self.push(
+                path,
+                format!("no accelerator has id `{id}` in the catalog; see `planner catalog list --kind accelerators`"),
+            );
+        }
+        found
+    }
+
+    fn workload(&mut self, i: usize, w: &WorkloadSpec) -> Option<Workload> {
+        let p = format!("workloads[{i}]");
+        let before = self.problems.len();
+        if w.id.trim().is_empty() {
+            self.push(format!("{p}.id"), "give the workload an id");
+        }
+        self.positive_fraction(&format!("{p}.mfu"), w.mfu);
+        if w.monthly_growth < dec!(-1) || w.monthly_growth > Decimal::ONE {
+            self.push(
+                format!("{p}.monthly_growth"),
+                format!("{} is not a monthly growth between -1 and 1", w.monthly_growth),
+            );
+        }
+        if w.active_months == Some(0) {
+            self.push(
+                format!("{p}.active_months"),
+                "a workload must be active at least one month; leave the field out for the whole horizon",
+            );
+        }
+        let method = match (w.kind, w.method) {
+            (WorkloadKind::FineTuning, None) => Some(TuningMethod::Full),
+            (WorkloadKind::FineTuning, m) => m,
+            (_, Some(_)) => {
+                self.push(format!("{p}.method"), "`method` applies to fine-tuning only");
+                None
+            }
+            (_, None) => None,
+        };
+        if let Some(region) = &w.region
+            && self.catalog.region(region).is_none()
+        {
+            self.push(
+                format!("{p}.region"),
+                format!("no region has id `{region}` in the catalog"),
+            );
+        }
+        let parameters = w.model.as_ref().map(|m| m.parameters_billion * dec!(1000000000));
+        if let Some(m) = &w.model
+            && m.parameters_billion <= Decimal::ZERO
+        {
+            self.push(
+                format!("{p}.model.parameters_billion"),
+                "the model needs more than zero parameters",
+            );
+        }
+        let fpt = parameters.map(|n| flops_per_token(w.kind, method, n));
+        let (base, per_day) = match (w.tokens_per_month, w.gpu_hours_per_day) {
+            (Some(t), None) => {
+                self.non_negative(&format!("{p}.tokens_per_month"), t);
+                if w.gpu_hours_on.is_some() {
+                    self.push(
+                        format!("{p}.gpu_hours_on"),
+                        "`gpu_hours_on` goes with `gpu_hours_per_day`, not with tokens",
+                    );
+                }
+                match fpt {
+                    Some(f) => (t * f / FLOP_PER_PFLOP_HOUR, false),
+                    None => {
+                        self.push(
+                            format!("{p}.model"),
+                            "demand in tokens needs the model (`model.parameters_billion`) to count FLOPs",
+                        );
+                        (Decimal::ZERO, false)
+                    }
+                }
+            }
+            (None, Some(h)) => {
+                self.non_negative(&format!("{p}.gpu_hours_per_day"), h);
+                let peak = match &w.gpu_hours_on {
+                    None => {
+                        self.push(
+                            format!("{p}.gpu_hours_on"),
+                            "say which accelerator (catalog id) the GPU-hours are counted on",
+                        );
+                        None
+                    }
+                    Some(id) => {
+                        let path = format!("{p}.gpu_hours_on");
+                        let prec = w.precision;
+                        self.accelerator(&path, id).map(|a| peak_of(a, prec.uses_8bit_peak()))
+                    }
+                };
+                match peak {
+                    Some(Some(peak)) => (h * useful_pflop_per_gpu_hour(peak, w.mfu), true),
+                    Some(None) => {
+                        self.push(format!("{p}.gpu_hours_on"), "this accelerator publishes no dense tensor throughput; count the GPU-hours on one that does");
+                        (Decimal::ZERO, true)
+                    }
+                    None => (Decimal::ZERO, true),
+                }
+            }
+            _ => {
+                self.push(
+                    p.clone(),
+                    "give the demand as exactly one of `tokens_per_month` or `gpu_hours_per_day`",
+                );
+                (Decimal::ZERO, false)
+            }
+        };
+        if self.problems.len() > before {
+            return None;
+        }
+        Some(Workload {
+            id: w.id.clone(),
+            name: w.name.clone(),
+            kind: w.kind,
+            method,
+            class: w.class,
+            precision: w.precision,
+            interruptible: w.interruptible,
+            data_classification: w.data_classification,
+            region: w.region.clone(),
+            parameters,
+            flops_per_token: fpt,
+            base_demand: base,
+            per_day,
+            monthly_growth: w.monthly_growth,
+            active_from: w.active_from_month,
+            active_months: w.active_months,
+            mfu: w.mfu,
+            shape: w.model.as_ref().map(|m| ModelShape {
+                parameters: m.parameters_billion * dec!(1000000000),
+                precision: w.precision,
+                layers: m.layers,
+                kv_heads: m.kv_heads,
+                head_dim: m.head_dim,
+                context_tokens: m.context_tokens,
+                batch: m.batch,
+            }),
+        })
+    }
+
+    fn scenario(&mut self, i: usize, s: &ScenarioSpec, file: &ScenarioFile) -> Option<Scenario> {
+        let p = format!("scenarios[{i}]");
+        let before = self.problems.len();
+        self.assumptions.clear();
+        self.point = s.price_point.unwrap_or(file.price_point);
+        let point = self.point;
+        let horizon = file.horizon_months;
+        for (name, value) in [
+            ("staff_fte", s.staff_fte),
+            ("staff_cost_per_fte_year", s.staff_cost_per_fte_year),
+            ("engineer_month_cost", s.engineer_month_cost),
+            ("software_per_month", s.software_per_month),
+            ("storage_per_month", s.storage_per_month),
+            ("egress_tb_per_month", s.egress_tb_per_month),
+            ("egress_per_tb", s.egress_per_tb),
+        ] {
+            self.non_negative(&format!("{p}.{name}"), value);
+        }
+        if s.layers.is_empty() {
+            self.push(format!("{p}.layers"), "a scenario needs at least one supply layer");
+        }
+        let facility = s
+            .facility
+            .as_ref()
+            .map(|f| self.facility(&format!("{p}.facility"), f, point));
+        let fabric = s.network.as_ref().and_then(|n| {
+            let path = format!("{p}.network.fabric");
+            let Some(fab) = self.catalog.fabric(&n.fabric) else {
+                self.push(path, format!("no fabric has id `{}` in the catalog", n.fabric));
+                return None;
+            };
+            let fab = fab.clone();
+            let per_port = self.figure_or_override(
+                &format!("{p}.network.per_port_cost"),
+                n.per_port_cost.as_ref(),
+                &fab.id,
+                "per_port_cost",
+                Some(&fab.per_port_cost),
+                Some(&fab.currency),
+                point,
+            );
+            let rate = self.fx_rate(&path, &fab.currency);
+            Some(Fabric {
+                cost: FabricCost {
+                    id: fab.id.clone(),
+                    per_port_cost: per_port,
+                    switch_radix: fab.switch_radix.map(u32::from),
+                    switch_cost: fab.switch_cost.as_ref().map(|f| at(f, point) * rate),
+                    optic_cost: fab.optic_cost.as_ref().map(|f| at(f, point) * rate),
+                },
+                id: fab.id.clone(),
+                port_gbps: fab.port_gbps,
+                rdma: fab.technology != FabricTechnology::Ethernet,
+            })
+        });
+        let workload_ids: HashMap<&str, usize> = file
+            .workloads
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (w.id.as_str(), k))
+            .collect();
+        let mut layer_ids = HashMap::new();
+        let mut layers = Vec::new();
+        let mut adaptation_months = Decimal::ZERO;
+        let mut warnings = Vec::new();
+        for (j, l) in s.layers.iter().enumerate() {
+            let lp = format!("{p}.layers[{j}]");
+            if layer_ids.insert(l.id.clone(), j).is_some() {
+                self.push(
+                    format!("{lp}.id"),
+                    format!("layer id `{}` is used twice in this scenario", l.id),
+                );
+            }
+            if l.kind == LayerKind::Owned && s.facility.is_none() {
+                self.push(
+                    format!("{p}.facility"),
+                    "an owned layer needs a `facility` (region, cooling, rack limit)",
+                );
+            }
+            if let Some(layer) = self.layer(&lp, l, &workload_ids, horizon, facility.as_ref(), point) {
+                if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a))
+                    && let Some(m) = &acc.adaptation_months
+                    && matches!(l.kind, LayerKind::Owned | LayerKind::Pooled)
+                {
+                    adaptation_months = adaptation_months.max(at(m, point));
+                }
+                self.region_warnings(&layer, file, &mut warnings);
+                layers.push(layer);
+            }
+        }
+        if adaptation_months > Decimal::ZERO && s.engineer_month_cost.is_zero() {
+            self.push(
+                format!("{p}.engineer_month_cost"),
+                "a domestic accelerator needs engineering months to adapt the software stack; give the cost of one engineer-month",
+            );
+        }
+        if self.problems.len() > before {
+            return None;
+        }
+        let months = crate::sizing::ceil_u32(adaptation_months);
+        Some(Scenario {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            layers,
+            facility,
+            fabric,
+            staff_per_month: s.staff_fte * s.staff_cost_per_fte_year / dec!(12),
+            software_per_month: s.software_per_month,
+            storage_egress_per_month: s.storage_per_month + s.egress_tb_per_month * s.egress_per_tb,
+            adaptation_per_month: if months == 0 {
+                Decimal::ZERO
+            } else {
+                adaptation_months * s.engineer_month_cost / Decimal::from(months)
+            },
+            adaptation_months: months,
+            assumptions: std::mem::take(&mut self.assumptions),
+            warnings,
+        })
+    }
+
+    fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
+        use crate::workload::DataClassification::{Confidential, Restricted};
+        for (k, w) in file.workloads.iter().enumerate() {
+            let spot_refused = layer.kind == LayerKind::Spot
+                && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
+            let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
+            let sensitive = matches!(w.data_classification, Confidential | Restricted);
+            if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)
+                && !have.starts_with(want.as_str())
+            {
+                warnings.push(format!(
+                        "layer `{}` runs in `{have}` but workload `{}` holds {:?} data that must stay in `{want}`; restrict it with `serves` or check the transfer mechanism",
+                        layer.id, w.id, w.data_classification
+                    ));
+            }
+        }
+    }
+
+    fn facility(&mut self, p: &str, f: &crate::scenario_file::FacilitySpec, point: PricePoint) -> Facility {
+        let region = self.catalog.region(&f.region).cloned();
+        if region.is_none() {
+            self.push(
+                format!("{p}.region"),
+                format!("no region has id `{}` in the catalog", f.region),
+            );
+        }
+        let (rid, rcur) = region.as_ref().map_or((String::new(), self.currency.clone()), |r| {
+            (r.id.clone(), r.currency.clone())
+        });
+        let tariff = match (
+            &f.tariff_per_kwh,
+            region.as_ref().and_then(|r| r.tariff_per_kwh.as_ref()),
+        ) {
+            (Some(o), _) => self.take_override(&format!("{p}.tariff_per_kwh"), o),
+            (None, Some(fig)) => self.take_catalog(
+                &format!("{p}.tariff_per_kwh"),
+                &rid,
+                "tariff_per_kwh",
+                fig,
+                Some(&rcur),
+                point,
+            ),
+            (None, None) => {
+                if region.is_some() {
+                    self.push(
+                        format!("{p}.tariff_per_kwh"),
+                        format!(
+                            "the catalog has no tariff for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}",
+                            f.region
+                        ),
+                    );
+                }
+                Decimal::ZERO
+            }
+        };
+        let grid = match (
+            &f.grid_gco2_per_kwh,
+            region.as_ref().and_then(|r| r.grid_gco2_per_kwh.as_ref()),
+        ) {
+            (Some(o), _) => self.take_override(&format!("{p}.grid_gco2_per_kwh"), o),
+            (None, Some(fig)) => self.take_catalog(
+                &format!("{p}.grid_gco2_per_kwh"),
+                &rid,
+                "grid_gco2_per_kwh",
+                fig,
+                None,
+                point,
+            ),
+            (None, None) => Decimal::ZERO,
+        };
+        let cooling = self.catalog.cooling(&f.cooling).cloned();
+        if cooling.is_none() {
+            self.push(
+                format!("{p}.cooling"),
+                format!("no cooling technology has id `{}` in the catalog", f.cooling),
+            );
+        }
+        let pue = match (&f.pue, &cooling) {
+            (Some(o), _) => self.take_override(&format!("{p}.pue"), o),
+            (None, Some(c)) => self.take_catalog(&format!("{p}.pue"), &c.id, "pue", &c.pue, None, point),
+            (None, None) => Decimal::ONE,
+        };
+        if pue < Decimal::ONE {
+            self.push(
+                format!("{p}.pue"),
+                format!("a PUE of {pue} is below 1, which no facility reaches"),
+            );
+        }
+        if f.kw_per_rack_limit <= Decimal::ZERO {
+            self.push(
+                format!("{p}.kw_per_rack_limit"),
+                "the rack power limit must be above zero kW",
+            );
+        }
+        let colocation = match (&f.colocation, &f.colocation_per_kw_month) {
+            (_, Some(o)) => self.take_override(&format!("{p}.colocation_per_kw_month"), o),
+            (Some(id), None) => match self.catalog.facility.colocation.iter().find(|c| &c.id == id).cloned() {
+                Some(c) => self.take_catalog(
+                    &format!("{p}.colocation"),
+                    &c.id,
+                    "per_kw_month",
+                    &c.per_kw_month,
+                    Some(&c.currency),
+                    point,
+                ),
+                None => {
+                    self.push(
+                        format!("{p}.colocation"),
+                        format!("no colocation market has id `{id}` in the catalog"),
+                    );
+                    Decimal::ZERO
+                }
+            },
+            (None, None) => Decimal::ZERO,
+        };
+        let mut upgrade = |field: &str, id: &Option<String>, kind: UpgradeKind| -> Decimal {
+            let Some(id) = id else { return Decimal::ZERO };
+            match self.catalog.facility.upgrades.iter().find(|u| &u.id == id).cloned() {
+                Some(u) if u.kind == kind => self.take_catalog(
+                    &format!("{p}.{field}"),
+                    &u.id,
+                    "cost",
+                    &u.cost,
+                    Some(&u.currency),
+                    point,
+                ),
+                Some(_) => {
+                    self.push(
+                        format!("{p}.{field}"),
+                        format!("upgrade `{id}` is not of the kind this field needs"),
+                    );
+                    Decimal::ZERO
+                }
+                None => {
+                    self.push(
+                        format!("{p}.{field}"),
+                        format!("no facility upgrade has id `{id}` in the catalog"),
+                    );
+                    Decimal::ZERO
+                }
+            }
+        };
+        let pd = upgrade(
+            "power_distribution_upgrade",
+            &f.power_distribution_upgrade,
+            UpgradeKind::PowerDistribution,
+        );
+        let cu = upgrade("cooling_upgrade", &f.cooling_upgrade, UpgradeKind::Cooling);
+        Facility {
+            pue,
+            tariff_per_kwh: tariff,
+            grid_gco2_per_kwh: grid,
+            kw_per_rack_limit: f.kw_per_rack_limit,
+            cooling: cooling.map(|c| CoolingLimit {
+                id: c.id.clone(),
+                liquid: c.liquid,
+                typical_kw: c.kw_per_rack.low,
+                max_kw: c.kw_per_rack.high,
+            }),
+            colocation_per_kw_month: colocation,
+            power_distribution_per_rack: pd,
+            cooling_upgrade_per_rack: cu,
+        }
+    }
+
+    /// Refuses fields that do not apply to the layer's kind, so a file says only what it means.
+    fn kind_fields(&mut self, p: &str, l: &LayerSpec) {
+        let owned = l.kind == LayerKind::Owned;
+        let cloud = matches!(l.kind, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand);
+        let checks: [(&str, bool, bool); 13] = [
+            ("offer", l.offer.is_some(), cloud),
+            ("system", l.system.is_some(), owned),
+            ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
+            ("price_per_gpu", l.price_per_gpu.is_some(), owned),
+            ("financing", l.financing.is_some(), owned),
+            ("payment_milestones", !l.payment_milestones.is_empty(), owned),
+            ("term", l.term.is_some(), l.kind == LayerKind::Reserved),
+            (
+                "price_per_gpu_hour",
+                l.price_per_gpu_hour.is_some(),
+                cloud || l.kind == LayerKind::Pooled,
+            ),
+            (
+                "price_per_million_tokens",
+                l.price_per_million_tokens.is_some(),
+                l.kind == LayerKind::TokenMetered,
+            ),
+            (
+                "interruptions_per_hour",
+                l.interruptions_per_hour.is_some(),
+                l.kind == LayerKind::Spot,
+            ),
+            ("residual_share", l.residual_share.is_some(), owned),
+            ("power_kw_per_gpu", l.power_kw_per_gpu.is_some(), owned),
+            ("lead_time_months", l.lead_time_months > 0, owned),
+        ];
+        for (field, present, allowed) in checks {
+            if present && !allowed {
+                self.push(
+                    format!("{p}.{field}"),
+                    format!("`{field}` does not apply to a layer of kind `{}`", kind_name(l.kind)),
+                );
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn layer(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        workloads: &HashMap<&str, usize>,
+        horizon: u32,
+        facility: Option<&Facility>,
+        point: PricePoint,
+    ) -> Option<Layer> {
+        let before = self.problems.len();
+        self.kind_fields(p, l);
+        if let Some(m) = l.mfu {
+            self.positive_fraction(&format!("{p}.mfu"), m);
+        }
+        if let Some(a) = l.availability {
+            self.fraction(&format!("{p}.availability"), a);
+        }
+        for (name, v) in [
+            ("platform_cost_per_gpu", l.platform_cost_per_gpu),
+            ("installation", l.installation),
+        ] {
+            self.non_negative(&format!("{p}.{name}"), v);
+        }
+        let serves = l.serves.as_ref().map(|ids| {
+            ids.iter()
+                .enumerate()
+                .filter_map(|(k, id)| {
+                    let found = workloads.get(id.as_str()).copied();
+                    if found.is_none() {
+                        self.push(format!("{p}.serves[{k}]"), format!("no workload has id `{id}`"));
+                    }
+                    found
+                })
+                .collect::<Vec<usize>>()
+        });
+        // The accelerator: named directly, through a system, or through an offer.
+        let offer = match (&l.offer, l.kind) {
+            (Some(id), _) => {
+                let o = self.catalog.offer(id).cloned();
+                if o.is_none() {
+                    self.push(
+                        format!("{p}.offer"),
+                        format!("no offer has id `{id}` in the catalog; see `planner catalog list --kind offers`"),
+                    );
+                }
+                o
+            }
+            (None, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand) if l.accelerator.is_none() => {
+                self.push(
+                    format!("{p}.offer"),
+                    format!("a `{}` layer needs the catalog offer it buys from (or an `accelerator` and a quoted `price_per_gpu_hour`)", kind_name(l.kind)),
+                );
+                None
+            }
+            (None, _) => None,
+        };
+        let system = match &l.system {
+            Some(id) => {
+                let s = self.catalog.facility.systems.iter().find(|s| &s.id == id).cloned();
+                if s.is_none() {
+                    self.push(
+                        format!("{p}.system"),
+                        format!("no server system has id `{id}` in the catalog"),
+                    );
+                }
+                s
+            }
+            None => None,
+        };
+        let acc_id = l
+            .accelerator
+            .clone()
+            .or_else(|| system.as_ref().map(|s| s.accelerator.clone()))
+            .or_else(|| offer.as_ref().map(|o| o.accelerator.clone()));
+        let acc = match (&acc_id, l.kind) {
+            (Some(id), _) => {
+                let path = if l.accelerator.is_some() {
+                    format!("{p}.accelerator")
+                } else {
+                    format!("{p}.offer")
+                };
+                self.accelerator(&path, id).cloned()
+            }
+            (None, LayerKind::TokenMetered) => None,
+            (None, _) => {
+                self.push(
+                    format!("{p}.accelerator"),
+                    "name the accelerator (catalog id), a `system`, or an `offer`",
+                );
+                None
+            }
+        };
+        if let (Some(a), Some(s)) = (&l.accelerator, &system)
+            && a != &s.accelerator
+        {
+            self.push(
+                format!("{p}.accelerator"),
+                format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator),
+            );
+        }
+        // Throughput: from the catalog or an override; token-metered layers need none.
+        let (peak16, peak8) = match (&l.peak_tflops, &acc) {
+            (Some(o), _) => {
+                let v = self.take_override(&format!("{p}.peak_tflops"), o);
+                (v, v)
+            }
+            (None, Some(a)) => {
+                let id = a.id.clone();
+                let p16 = a
+                    .bf16_tflops
+                    .as_ref()
+                    .map(|f| self.take_catalog(&format!("{p}.peak_tflops"), &id, "bf16_tflops", f, None, point));
+                let p8 = a.fp8_tflops.as_ref().map(|f| at(f, point));
+                match p16 {
+                    Some(p16) if p16 > Decimal::ZERO => (p16, p8.unwrap_or(p16)),
+                    _ if l.kind == LayerKind::TokenMetered => (Decimal::ZERO, Decimal::ZERO),
+                    _ => {
+                        self.push(
+                            format!("{p}.peak_tflops"),
+                            format!("the catalog gives no dense BF16/FP16 throughput for `{id}`; give {{\"value\": \"...\", \"reason\": \"...\"}}"),
+                        );
+                        (Decimal::ZERO, Decimal::ZERO)
+                    }
+                }
+            }
+            (None, None) => (Decimal::ZERO, Decimal::ZERO),
+        };
+        let memory_gb = acc.as_ref().map_or(Decimal::ZERO, |a| a.memory_gb.low);
+        let has_scale_up = acc.as_ref().is_some_and(|a| {
+            let s = a.scale_up.to_ascii_lowercase();
+            !(s.is_empty() || s == "none" || s.starts_with("none") || s == "n/a")
+        });
+        if let Some(g) = l.gpus
+            && g == 0
+        {
+            self.push(
+                format!("{p}.gpus"),
+                "a layer with zero GPUs serves nothing; remove it or give a count",
+            );
+        }
+        let exit_fee = l.exit.as_ref().map(|e| {
+            if e.month >= horizon {
+                self.push(
+                    format!("{p}.exit.month"),
+                    format!(
+                        "month {} is beyond the horizon of {horizon} months (months count from 0)",
+                        e.month
+                    ),
+                );
+            }
+            self.non_negative(&format!("{p}.exit.fee"), e.fee);
+            (e.month, e.fee)
+        });
+        let offer_id = offer.as_ref().map(|o| o.id.clone()).unwrap_or_default();
+        let offer_cur = offer.as_ref().map(|o| o.currency.clone());
+        let price_path = format!("{p}.price_per_gpu_hour");
+        let mut price_per_gpu_hour = Decimal::ZERO;
+        let mut overhead = Decimal::ONE;
+        let mut until = exit_fee.map(|e| e.0);
+        let mut owned = None;
+        let mut region = offer.as_ref().map(|o| o.region.clone());
+        let mut gpus = l.gpus;
+        let mut price_per_million_tokens = Decimal::ZERO;
+        match l.kind {
+            LayerKind::OnDemand => {
+                let fig = offer.as_ref().and_then(|o| o.on_demand_per_gpu_hour.clone());
+                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, "on_demand_per_gpu_hour", fig.as_ref(), offer_cur.as_deref(), point);
+            }
+            LayerKind::Reserved => {
+                let term = match l.term {
+                    Some(t) => t,
+                    None => {
+                        self.push(format!("{p}.term"), "a reserved layer needs its commitment term: \"1y\" or \"3y\"");
+                        crate::scenario_file::CommitTerm::OneYear
+                    }
+                };
+                if l.gpus.is_none() {
+                    self.push(format!("{p}.gpus"), "a reserved layer needs the number of GPUs committed");
+                }
+                let (field, fig) = match term {
+                    crate::scenario_file::CommitTerm::OneYear => ("reserved_1y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_1y_per_gpu_hour.clone())),
+                    crate::scenario_file::CommitTerm::ThreeYears => ("reserved_3y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_3y_per_gpu_hour.clone())),
+                };
+                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, field, fig.as_ref(), offer_cur.as_deref(), point);
+                // The commitment runs its whole term; an exit ends it early for a fee. A term that
+                // outlasts the horizon is paid only inside the horizon (the rest shows in results).
+                let end = l.start_month + term.months();
+                until = Some(until.map_or(end, |u| u.min(end)));
+            }
+            LayerKind::Spot => {
+                let fig = offer.as_ref().and_then(|o| o.spot_per_gpu_hour.clone());
+                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, "spot_per_gpu_hour", fig.as_ref(), offer_cur.as_deref(), point);
+                let lambda = match l.interruptions_per_hour {
+                    Some(v) => {
+                        self.non_negative(&format!("{p}.interruptions_per_hour"), v);
+                        v
+                    }
+                    None => {
+                        self.push(format!("{p}.interruptions_per_hour"), "a spot layer needs the expected interruptions per hour (e.g. \"0.25\" for one per 4 hours)");
+                        Decimal::ZERO
+                    }
+                };
+                let c = l.checkpoint_write_minutes.unwrap_or(dec!(3));
+                let r = l.restart_minutes.unwrap_or(dec!(10));
+                self.non_negative(&format!("{p}.checkpoint_write_minutes"), c);
+                self.non_negative(&format!("{p}.restart_minutes"), r);
+                overhead = overhead_factor(&Checkpointing {
+                    interruptions_per_hour: lambda.max(Decimal::ZERO),
+                    checkpoint_write_h: c.max(Decimal::ZERO) / dec!(60),
+                    restart_h: r.max(Decimal::ZERO) / dec!(60),
+                });
+            }
+            LayerKind::Pooled => match &l.price_per_gpu_hour {
+                Some(o) => price_per_gpu_hour = self.take_override(&price_path, o),
+                None => self.push(price_path, "a pooled layer needs its internal price per GPU-hour, with the reason (e.g. the pool's charge-back rate)"),
+            },
+            LayerKind::TokenMetered => match &l.price_per_million_tokens {
+                Some(o) => price_per_million_tokens = self.take_override(&format!("{p}.price_per_million_tokens"), o),
+                None => self.push(format!("{p}.price_per_million_tokens"), "a token-metered layer needs its price per million tokens, with the reason"),
+            },
+            LayerKind::Owned => {
+                region = None;
+                owned = self.owned(p, l, acc.as_ref(), system.as_ref(), point);
+                gpus = owned.as_ref().map(|o: &Owned| o.gpus);
+                if let Some(o) = &owned
+                    && let Financing::Lease { term_months, .. } = o.financing {
+                        let end = o.delivery_month + term_months;
+                        until = Some(until.map_or(end, |u| u.min(end)));
+                    }
+                let _ = facility;
+            }
+        }
+        if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
+            self.push(
+                format!("{p}.installation"),
+                "installation and platform costs apply to owned layers only",
+            );
+        }
+        if self.problems.len() > before {
+            return None;
+        }
+        Some(Layer {
+            id: l.id.clone(),
+            kind: l.kind,
+            accelerator: acc_id,
+            peak_tflops_16: peak16,
+            peak_tflops_8: peak8,
+            memory_gb,
+            has_scale_up_link: has_scale_up,
+            mfu: l.mfu,
+            availability: l.availability.unwrap_or(if l.kind == LayerKind::Owned {
+                DEFAULT_OWNED_AVAILABILITY
+            } else {
+                Decimal::ONE
+            }),
+            gpus,
+            from_month: owned.as_ref().map_or(l.start_month, |o| o.delivery_month),
+            until_month: until,
+            price_per_gpu_hour,
+            price_per_million_tokens,
+            overhead_factor: overhead,
+            serves,
+            exit_fee,
+            owned,
+            region,
+        })
+    }
+
+    fn owned(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        acc: Option<&Accelerator>,
+        system: Option<&crate::catalog::ServerSystem>,
+        point: PricePoint,
+    ) -> Option<Owned> {
+        let gpus = match l.gpus {
+            Some(g) => g,
+            None => {
+                self.push(format!("{p}.gpus"), "an owned layer needs the number of GPUs bought");
+                0
+            }
+        };
+        let per_server = system
+            .map(|s| u32::from(s.gpus))
+            .or(l.gpus_per_server)
+            .unwrap_or(8)
+            .max(1);
+        if system.is_some() && l.gpus_per_server.is_some() {
+            self.push(
+                format!("{p}.gpus_per_server"),
+                "the system sets the GPUs per server; remove `gpus_per_server`",
+            );
+        }
+        let price_path = format!("{p}.price_per_gpu");
+        let hardware = match (
+            &l.price_per_gpu,
+            system.and_then(|s| s.price_usd.as_ref().map(|f| (s, f))),
+            acc,
+        ) {
+            (Some(o), _, _) => self.take_override(&price_path, o),
+            (None, Some((s, f)), _) => {
+                self.take_catalog(&price_path, &s.id, "price_usd", f, Some("USD"), point) / Decimal::from(s.gpus.max(1))
+            }
+            (None, None, Some(a)) => match &a.price_usd {
+                Some(f) => self.take_catalog(&price_path, &a.id, "price_usd", f, Some("USD"), point),
+                None => {
+                    self.push(&price_path, format!("the catalog has no purchase price for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}", a.id));
+                    Decimal::ZERO
+                }
+            },
+            (None, None, None) => Decimal::ZERO,
+        } + l.platform_cost_per_gpu;
+        let power_path = format!("{p}.power_kw_per_gpu");
+        let server_kw = match (
+            &l.power_kw_per_gpu,
+            system,
+            acc.and_then(|a| a.tdp_w.as_ref().map(|t| (a, t))),
+        ) {
+            (Some(o), _, _) => self.take_override(&power_path, o) * Decimal::from(per_server),
+            (None, Some(s), _) => self.take_catalog(&power_path, &s.id, "max_power_kw", &s.max_power_kw, None, point),
+            (None, None, Some((a, tdp))) => {
+                let w = self.take_catalog(&power_path, &a.id, "tdp_w", tdp, None, point);
+                Decimal::from(per_server) * w / dec!(1000) * SERVER_OVERHEAD_FACTOR
+            }
+            (None, None, None) => {
+                self.push(
+                    &power_path,
+                    "the catalog gives no power for this hardware; give the wall power per GPU in kW",
+                );
+                Decimal::ZERO
+            }
+        };
+        let life = l.depreciation_life_months.unwrap_or(DEFAULT_LIFE_MONTHS);
+        if life == 0 {
+            self.push(
+                format!("{p}.depreciation_life_months"),
+                "the depreciation life must be at least one month",
+            );
+        }
+        self.fraction(&format!("{p}.salvage_share"), l.salvage_share);
+        if let Some(r) = l.residual_share {
+            self.fraction(&format!("{p}.residual_share"), r);
+        }
+        self.fraction(&format!("{p}.support_rate_per_year"), l.support_rate_per_year);
+        let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
+        self.fraction(&format!("{p}.idle_power_share"), idle);
+        let fin = l.financing.clone().unwrap_or(crate::scenario_file::FinancingSpec {
+            method: FinancingMethod::Cash,
+            annual_rate: Decimal::ZERO,
+            term_months: 0,
+            down_payment: Decimal::ZERO,
+        });
+        let fp = format!("{p}.financing");
+        if fin.annual_rate < Decimal::ZERO || fin.annual_rate > Decimal::ONE {
+            self.push(
+                format!("{fp}.annual_rate"),
+                format!("{} is not an annual rate between 0 and 1", fin.annual_rate),
+            );
+        }
+        let rate = monthly_rate(fin.annual_rate.max(Decimal::ZERO)).unwrap_or_default();
+        let financing = match fin.method {
+            FinancingMethod::Cash => {
+                if fin.term_months > 0 || !fin.annual_rate.is_zero() || !fin.down_payment.is_zero() {
+                    self.push(fp.clone(), "cash financing takes no rate, term or down payment");
+                }
+                Financing::Cash
+            }
+            FinancingMethod::Loan => {
+                if fin.term_months == 0 {
+                    self.push(format!("{fp}.term_months"), "a loan needs a term of at least one month");
+                }
+                self.fraction(&format!("{fp}.down_payment"), fin.down_payment);
+                Financing::Loan {
+                    monthly_rate: rate,
+                    term_months: fin.term_months,
+                    down_payment: fin.down_payment,
+                }
+            }
+            FinancingMethod::Lease => {
+                if fin.term_months == 0 || fin.term_months > MAX_LEASE_MONTHS || fin.term_months > life {
+                    self.push(
+                        format!("{fp}.term_months"),
+                        format!(
+                            "a lease of {} months is not allowed: give 1 to {MAX_LEASE_MONTHS} months, and no longer than the depreciation life ({life} months)",
+                            fin.term_months
+                        ),
+                    );
+                }
+                if !fin.down_payment.is_zero() {
+                    self.push(format!("{fp}.down_payment"), "a lease takes no down payment");
+                }
+                if !l.payment_milestones.is_empty() {
+                    self.push(
+                        format!("{p}.payment_milestones"),
+                        "leased hardware is paid by the lease, not by milestones",
+                    );
+                }
+                Financing::Lease {
+                    monthly_rate: rate,
+                    term_months: fin.term_months,
+                }
+            }
+        };
+        let delivery = l.start_month + l.lead_time_months;
+        let milestones = if l.payment_milestones.is_empty() {
+            vec![(delivery, Decimal::ONE)]
+        } else {
+            let mut total = Decimal::ZERO;
+            for (k, m) in l.payment_milestones.iter().enumerate() {
+                self.fraction(&format!("{p}.payment_milestones[{k}].share"), m.share);
+                total += m.share;
+            }
+            if total != Decimal::ONE {
+                self.push(
+                    format!("{p}.payment_milestones"),
+                    format!("the milestone shares add up to {total}, not 1"),
+                );
+            }
+            l.payment_milestones
+                .iter()
+                .map(|m| (l.start_month + m.month, m.share))
+                .collect()
+        };
+        Some(Owned {
+            gpus,
+            gpus_per_server: per_server,
+            server_kw,
+            hardware_per_gpu: hardware,
+            installation: l.installation,
+            order_month: l.start_month,
+            delivery_month: delivery,
+            financing,
+            milestones,
+            life_months: life.max(1),
+            salvage_share: l.salvage_share,
+            residual_share: l.residual_share,
+            support_rate_per_year: l.support_rate_per_year,
+            idle_power_share: idle,
+        })
+    }
+}
+
+fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {
+    let p16 = a.bf16_tflops.as_ref().map(Figure::mid);
+    let p8 = a.fp8_tflops.as_ref().map(Figure::mid);
+    if eight_bit { p8.or(p16) } else { p16 }
+}
+
+fn kind_name(k: LayerKind) -> &'static str {
+    match k {
+        LayerKind::Owned => "owned",
+        LayerKind::Reserved => "reserved",
+        LayerKind::Spot => "spot",
+        LayerKind::OnDemand => "on-demand",
+        LayerKind::Pooled => "pooled",
+        LayerKind::TokenMetered => "token-metered",
+    }
+}

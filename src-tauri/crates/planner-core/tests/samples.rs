@@ -1,0 +1,136 @@
+//! The five sample scenario files of `catalogs/samples/` against the catalog the app ships (`catalogs/*.toml`): each
+//! validates, the book and cash views agree over the horizon, and the cash ledger of every
+//! scenario is a snapshot, so a change to any figure shows in review.
+//!
+//! To accept intended changes: `INSTA_UPDATE=always cargo test -p planner-core --test samples`
+//! (or `cargo insta review`), then commit the `.snap` files. CI runs with CI=true, where a missing
+//! or different snapshot fails.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use planner_core::compare::compare_all;
+use planner_core::finance::present;
+
+const SAMPLES: [&str; 5] = [
+    "university-lab-pool",
+    "startup-inference-saas",
+    "student-lora-rtx4090",
+    "enterprise-hybrid",
+    "embodied-ai-team",
+];
+
+fn sample(name: &str) -> String {
+    let path = format!("{}/../../../catalogs/samples/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn opt(v: Option<rust_decimal::Decimal>) -> String {
+    v.map_or_else(|| "-".to_owned(), |d| present(d).to_string())
+}
+
+#[test]
+fn samples_evaluate_and_match_their_snapshots() {
+    let catalog = common::shipped_catalog();
+    for name in SAMPLES {
+        let e = common::run_with(&catalog, &sample(name));
+        assert!(
+            e.scenarios.len() >= 2,
+            "{name}: a sample compares at least two scenarios"
+        );
+        let mut text = String::new();
+        for s in &e.scenarios {
+            let t = &s.totals;
+            assert_eq!(
+                present(t.total_book),
+                present(t.total_cash),
+                "{name}/{}: book and cash totals differ",
+                s.id
+            );
+            let _ = writeln!(text, "== {} ({})", s.id, s.name);
+            let _ = writeln!(
+                text,
+                "total {} | npv {} | per GPU-h {} | per PFLOP-h {} | per M tokens {} | owned utilisation {} | idle cost {} | energy {} kWh | emissions {} kg | residual {} | after horizon {}",
+                present(t.total_cash),
+                present(t.npv),
+                opt(t.cost_per_gpu_hour),
+                opt(t.cost_per_useful_pflop_hour),
+                opt(t.cost_per_million_tokens),
+                opt(t.owned_utilisation),
+                present(t.idle_cost),
+                present(t.energy_kwh),
+                present(t.emissions_kg),
+                present(t.residual_value),
+                present(t.commitments_after_horizon),
+            );
+            for w in &s.warnings {
+                let _ = writeln!(text, "warning: {w}");
+            }
+            text.push_str(&s.ledger.table(false));
+        }
+        for c in compare_all(&e) {
+            let _ = writeln!(
+                text,
+                "compare {} vs {}: difference {} | break-even {} | buy-vs-rent h/day {}",
+                c.a,
+                c.b,
+                present(c.total_difference),
+                c.break_even.map_or_else(
+                    || "none".to_owned(),
+                    |b| format!("month {} ({} cheaper after)", b.month, b.cheaper_after)
+                ),
+                opt(c.buy_vs_rent_hours_per_day),
+            );
+        }
+        insta::assert_snapshot!(name, text);
+    }
+}
+
+#[test]
+fn samples_round_trip_through_the_format() {
+    for name in SAMPLES {
+        let text = sample(name);
+        let file =
+            planner_core::scenario_file::parse(&text).unwrap_or_else(|p| panic!("{name}: {} {}", p.path, p.message));
+        let again = planner_core::scenario_file::parse(&planner_core::scenario_file::to_json(&file))
+            .unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(file, again, "{name}");
+    }
+}
+
+/// The buy-versus-rent break-even concerns the owned GPUs only: removing the hybrid's rented
+/// burst layers must not move it.
+#[test]
+fn buy_vs_rent_ignores_the_owner_scenarios_cloud_layers() {
+    let catalog = common::shipped_catalog();
+    let text = sample("enterprise-hybrid");
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let hybrid = json["scenarios"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|s| s["layers"].as_array().unwrap().iter().any(|l| l["kind"] == "owned"))
+        .unwrap();
+    let before = hybrid["layers"].as_array().unwrap().len();
+    hybrid["layers"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|l| l["kind"] == "owned");
+    assert!(
+        hybrid["layers"].as_array().unwrap().len() < before,
+        "the sample's hybrid rents burst capacity"
+    );
+    let owned_only = serde_json::to_string(&json).unwrap();
+
+    let hours = |text: &str| {
+        let e = common::run_with(&catalog, text);
+        let c = compare_all(&e);
+        c.iter()
+            .find_map(|c| c.buy_vs_rent_hours_per_day)
+            .expect("an owner against a renter")
+    };
+    let with_burst = hours(&text);
+    assert_eq!(present(with_burst), present(hours(&owned_only)));
+    assert!(with_burst > rust_decimal::Decimal::ZERO && with_burst < rust_decimal::Decimal::from(24));
+}
