@@ -76,6 +76,8 @@ fn test() -> Step {
     ensure_apt(&apt)?;
     ensure_ui_packages(&root)?;
     ensure_tauri_driver()?;
+    // The engine's finance functions are checked against numpy-financial, an independent reference.
+    ensure_python_module("numpy_financial", "numpy-financial")?;
 
     let ui = root.join("ui");
     sh(Command::new("npm").args(["run", "check"]).current_dir(&ui))?;
@@ -194,6 +196,21 @@ fn ensure_ui_packages(root: &Path) -> Step {
     sh(Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
         .current_dir(&ui))
+}
+
+/// Installs a PyPI package when `python3 -c "import MODULE"` fails.
+fn ensure_python_module(module: &str, package: &str) -> Step {
+    if succeeds(Command::new("python3").args(["-c", &format!("import {module}")])) {
+        return Ok(());
+    }
+    let pip = |extra: &[&str]| {
+        let mut cmd = Command::new("python3");
+        cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(extra).arg(package);
+        sh(&mut cmd)
+    };
+    // A Debian system Python refuses installs outside a virtual environment (PEP 668); a user
+    // install is then the least intrusive way for tests that only read the module.
+    pip(&[]).or_else(|_| pip(&["--user", "--break-system-packages"]))
 }
 
 fn ensure_tauri_driver() -> Step {
