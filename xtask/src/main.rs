@@ -205,7 +205,9 @@ fn ensure_python_module(module: &str, package: &str) -> Step {
     }
     let pip = |extra: &[&str]| {
         let mut cmd = Command::new("python3");
-        cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(extra).arg(package);
+        cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args(extra)
+            .arg(package);
         sh(&mut cmd)
     };
     // A Debian system Python refuses installs outside a virtual environment (PEP 668); a user
