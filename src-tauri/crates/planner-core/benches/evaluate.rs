@@ -3,6 +3,9 @@
 //!
 //! `cargo bench -p planner-core -- --warm-up-time 1 --measurement-time 3`
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::catalog::load;
 use planner_core::evaluate::evaluate;

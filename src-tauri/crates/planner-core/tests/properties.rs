@@ -1,6 +1,9 @@
 //! Property tests: the ledger adds up exactly, costs scale with prices, dispatch respects demand
 //! and capacity.
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use planner_core::dispatch::{Allocation, Rate, Routes, allocate};
@@ -116,14 +119,14 @@ proptest! {
         let capacity: Vec<Option<Decimal>> = caps.iter().map(|c| c.map(Decimal::from)).collect();
         let mut a = Allocation::default();
         allocate(&routes, &demand, &capacity, &vec![Decimal::ZERO; nw], &mut a);
-        for w in 0..nw {
-            prop_assert!(a.served[w] <= demand[w]);
+        for (w, d) in demand.iter().enumerate() {
+            prop_assert!(a.served[w] <= *d);
             prop_assert!(a.served[w] >= Decimal::ZERO);
-            prop_assert_eq!(a.served[w] + a.unmet[w], demand[w]);
+            prop_assert_eq!(a.served[w] + a.unmet[w], *d);
         }
-        for l in 0..nl {
-            if let Some(c) = capacity[l] {
-                prop_assert!(a.units[l] <= c, "layer {} gave {} of {}", l, a.units[l], c);
+        for (l, cap) in capacity.iter().enumerate() {
+            if let Some(c) = cap {
+                prop_assert!(a.units[l] <= *c, "layer {} gave {} of {}", l, a.units[l], c);
             }
         }
         // Demand is left unmet only when every layer allowed to serve it is full.

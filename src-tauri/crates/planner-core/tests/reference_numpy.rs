@@ -4,6 +4,9 @@
 //! The test fails (never skips) when python3 or numpy-financial is missing: install it with
 //! `pip install numpy-financial` (the CI script does).
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::process::Command;
 
 use planner_core::finance::{annuity_payment, monthly_rate, npv, present, straight_line_monthly};

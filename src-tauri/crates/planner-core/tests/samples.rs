@@ -6,6 +6,9 @@
 //! (or `cargo insta review`), then commit the `.snap` files. CI runs with CI=true, where a missing
 //! or different snapshot fails.
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::fmt::Write as _;

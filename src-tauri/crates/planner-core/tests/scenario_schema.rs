@@ -2,6 +2,9 @@
 //!
 //! Regenerate it with `UPDATE_SCHEMA=1 cargo test -p planner-core --test scenario_schema`.
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[test]
 fn committed_schema_is_current() {
     let path = concat!(

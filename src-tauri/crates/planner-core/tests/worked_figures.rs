@@ -2,6 +2,9 @@
 //! tests beside the code that computes them: compare.rs, sizing.rs, rack.rs, workload.rs, spot.rs).
 //! Each computes its answer from inputs; none types the answer in.
 
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use planner_core::ledger::Category;
