@@ -540,10 +540,8 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                     + layer_book.get(Category::Support);
                 usage.idle_cost += running * (available - busy) / available;
             }
-            for c in Category::ALL {
-                cash.add(c, layer_cash.get(c));
-                book.add(c, layer_book.get(c));
-            }
+            cash.add_all(&layer_cash);
+            book.add_all(&layer_book);
         }
         // Scenario-wide running costs.
         for (cat, amount) in [
