@@ -134,7 +134,9 @@ pub(crate) fn target_dir(root: &Path) -> PathBuf {
 fn sh(cmd: &mut Command) -> Step {
     let shown = format!("{:?}", cmd).replace('"', "");
     println!("xtask: $ {shown}");
+    let started = std::time::Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot start `{shown}`: {e}"))?;
+    println!("xtask: {:.1} s for `{shown}`", started.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
     } else {
