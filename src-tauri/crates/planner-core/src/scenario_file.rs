@@ -423,11 +423,19 @@ pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        let path = if path == "." { String::new() } else { path };
-        Problem {
-            path,
-            message: format!("{inner}; money, rates and fractions are written as strings, e.g. \"6.88\""),
-        }
+        // serde_path_to_error names the document root "." (or "?" before any key is read).
+        let path = if path == "." || path == "?" {
+            String::new()
+        } else {
+            path
+        };
+        let message = if inner.is_syntax() || inner.is_eof() {
+            // The text is not JSON at all: say where it breaks, nothing about field types.
+            format!("not valid JSON: {inner}; check brackets, commas and quotes there")
+        } else {
+            format!("{inner}; money, rates and fractions are written as strings, e.g. \"6.88\"")
+        };
+        Problem { path, message }
     })
 }
 
@@ -465,5 +473,29 @@ fn strings_only(v: &mut serde_json::Value) {
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(strings_only),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn broken_json_says_where_without_a_field_path() {
+        let p = parse("{\"format_version\": 1, \"currency\": \"USD\"\n").unwrap_err();
+        assert_eq!(p.path, "");
+        assert!(
+            p.message
+                .starts_with("not valid JSON: EOF while parsing an object at line 2"),
+            "{}",
+            p.message
+        );
+    }
+
+    #[test]
+    fn a_number_where_a_string_belongs_names_the_field_and_the_rule() {
+        let p = parse("{\"format_version\": 1, \"currency\": \"USD\", \"discount_rate\": 0.08}").unwrap_err();
+        assert_eq!(p.path, "discount_rate");
+        assert!(p.message.contains("written as strings"), "{}", p.message);
     }
 }
