@@ -80,6 +80,14 @@ impl<'de> Deserialize<'de> for YearMonth {
     }
 }
 
+#[cfg(feature = "specta")]
+impl specta::Type for YearMonth {
+    // Crosses IPC as its text form, e.g. "2027-01".
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        <String as specta::Type>::definition(types)
+    }
+}
+
 impl JsonSchema for YearMonth {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "YearMonth".into()

@@ -10,6 +10,7 @@ use crate::ledger::Category;
 
 /// When the cheaper of two scenarios changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BreakEven {
     /// The month (1-based count from the start) by whose end the other scenario has caught up.
     pub month: u32,

@@ -67,6 +67,7 @@ pub struct Totals {
 
 /// The rack and network plan of one owned layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LayerPlan {
     pub layer: String,
     pub racks: RackPlan,
@@ -75,6 +76,7 @@ pub struct LayerPlan {
 
 /// The memory sizing of one workload on one layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SizingNote {
     pub workload: String,
     pub layer: String,

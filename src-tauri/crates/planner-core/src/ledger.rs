@@ -19,6 +19,7 @@ use crate::calendar::YearMonth;
 
 /// A ledger row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     Hardware,

@@ -7,13 +7,16 @@
 //! `scenario_file::parse` (JSON text → [`scenario_file::ScenarioFile`]) →
 //! `validate::validate` (file + catalog → [`scenario::Plan`], or every problem with its JSON path) →
 //! `evaluate::evaluate` (plan → ledger and figures; cannot fail) →
-//! `compare::compare_all` (decision figures between scenarios).
+//! `compare::compare_all` (decision figures between scenarios) → `decision::decision_view` (what
+//! the screen, the exports and the memo show). `workspace` evaluates a selection of a workspace's
+//! scenarios and places each problem on the item it belongs to.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
 pub mod calendar;
 pub mod catalog;
 pub mod compare;
+pub mod decision;
 pub mod dispatch;
 pub mod error;
 pub mod evaluate;
@@ -28,3 +31,4 @@ pub mod sizing;
 pub mod spot;
 pub mod validate;
 pub mod workload;
+pub mod workspace;

@@ -21,6 +21,7 @@ pub struct FabricCost {
 
 /// The sized network.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NetworkPlan {
     pub ports: u32,
     pub leaf_switches: u32,

@@ -17,6 +17,7 @@ pub const LIQUID_MANDATORY_KW: Decimal = dec!(50);
 
 /// The cooling technology as the rack plan needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CoolingLimit {
     pub id: String,
     pub liquid: bool,
@@ -39,6 +40,7 @@ pub struct RackInput {
 
 /// The rack plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RackPlan {
     pub servers: u32,
     pub server_kw: Decimal,

@@ -169,6 +169,7 @@ pub struct Facility {
 
 /// Where a figure used by a scenario comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "origin", rename_all = "kebab-case")]
 pub enum Origin {
     /// A catalog figure at the chosen point of its range.
@@ -188,6 +189,7 @@ pub enum Origin {
 
 /// One figure a scenario relies on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Assumption {
     /// The field in the scenario file the figure fills.
     pub path: String,

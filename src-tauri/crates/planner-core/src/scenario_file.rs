@@ -28,6 +28,7 @@ pub const DEFAULT_HORIZON_MONTHS: u32 = 36;
 
 /// A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct Override {
     pub value: Decimal,
@@ -37,6 +38,7 @@ pub struct Override {
 
 /// Which point of a catalog range a scenario uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum PricePoint {
     Low,
@@ -47,6 +49,7 @@ pub enum PricePoint {
 
 /// An exchange rate: one unit of `currency` is worth `rate` units of the file's currency.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct FxRate {
     pub currency: String,
@@ -57,6 +60,7 @@ pub struct FxRate {
 
 /// A whole scenario file: workloads (demand) and the scenarios (supply) that compete to serve them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     /// The format of this file; this build reads 1.
@@ -89,6 +93,7 @@ fn default_horizon() -> u32 {
 
 /// The shape of the model a workload runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct ModelSpec {
     /// Parameters in billions ("13" for a 13B model).
@@ -109,6 +114,7 @@ pub struct ModelSpec {
 /// One workload. Give its demand as `tokens_per_month` (needs `model`) or as `gpu_hours_per_day`
 /// on the accelerator `gpu_hours_on`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpec {
     pub id: String,
@@ -167,6 +173,7 @@ fn default_classification() -> DataClassification {
 
 /// One way to supply the compute: a set of layers and the costs around them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioSpec {
     pub id: String,
@@ -204,6 +211,7 @@ pub struct ScenarioSpec {
 
 /// What kind of supply a layer is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum LayerKind {
     /// Hardware you hold: bought for cash, on a loan, or leased (see `financing`).
@@ -222,6 +230,7 @@ pub enum LayerKind {
 
 /// The length of a commitment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum CommitTerm {
     #[serde(rename = "1y")]
     OneYear,
@@ -240,6 +249,7 @@ impl CommitTerm {
 
 /// How owned hardware is paid for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum FinancingMethod {
     #[default]
@@ -253,6 +263,7 @@ pub enum FinancingMethod {
 
 /// Financing terms of an owned layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct FinancingSpec {
     pub method: FinancingMethod,
@@ -269,6 +280,7 @@ pub struct FinancingSpec {
 
 /// A payment milestone: a share of the hardware price due `month` months after the order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct Milestone {
     pub month: u32,
@@ -277,6 +289,7 @@ pub struct Milestone {
 
 /// An exit: the layer stops at `month` (0-based) and `fee` is paid then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct ExitSpec {
     pub month: u32,
@@ -286,6 +299,7 @@ pub struct ExitSpec {
 
 /// One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct LayerSpec {
     pub id: String,
@@ -380,6 +394,7 @@ pub struct LayerSpec {
 
 /// The room owned hardware runs in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct FacilitySpec {
     /// Catalog region id: electricity tariff and grid carbon intensity.
@@ -409,6 +424,7 @@ pub struct FacilitySpec {
 
 /// The back-end fabric.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct NetworkSpec {
     /// Catalog fabric id.

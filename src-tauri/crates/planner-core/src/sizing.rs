@@ -35,6 +35,7 @@ pub struct ModelShape {
 
 /// Memory a task needs, in GB (10^9 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MemoryNeed {
     pub weights_gb: Decimal,
     /// Gradients, optimiser states and master weights (training), adapters (LoRA).
@@ -125,6 +126,7 @@ pub(crate) fn ceil_u32(x: Decimal) -> u32 {
 
 /// How to split a model across GPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Parallelism {
     /// The model fits one GPU: replicate it (data parallelism) for throughput.

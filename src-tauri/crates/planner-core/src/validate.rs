@@ -48,6 +48,7 @@ pub const DEFAULT_IDLE_POWER_SHARE: Decimal = dec!(0.3);
 
 /// One thing wrong with the input: the JSON path of the field and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Problem {
     pub path: String,
     pub message: String,
@@ -939,10 +940,7 @@ impl Resolver<'_> {
             (None, None) => (Decimal::ZERO, Decimal::ZERO),
         };
         let memory_gb = acc.as_ref().map_or(Decimal::ZERO, |a| a.memory_gb.low);
-        let has_scale_up = acc.as_ref().is_some_and(|a| {
-            let s = a.scale_up.to_ascii_lowercase();
-            !(s.is_empty() || s == "none" || s.starts_with("none") || s == "n/a")
-        });
+        let has_scale_up = acc.as_ref().is_some_and(|a| a.has_scale_up_link());
         if let Some(g) = l.gpus
             && g == 0
         {

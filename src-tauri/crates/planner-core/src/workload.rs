@@ -17,6 +17,7 @@ pub const FLOP_PER_PFLOP_HOUR: Decimal = dec!(3600000000000000000);
 
 /// What the compute is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum WorkloadKind {
     PreTraining,
@@ -27,6 +28,7 @@ pub enum WorkloadKind {
 
 /// How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum TuningMethod {
     Full,
@@ -36,6 +38,7 @@ pub enum TuningMethod {
 
 /// How the workload tolerates cost unpredictability, SLA misses and interruption.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum WorkloadClass {
     /// Production inference, RAG: predictable, no interruption.
@@ -48,6 +51,7 @@ pub enum WorkloadClass {
 
 /// Numeric precision of weights and arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Precision {
     Fp32,
@@ -77,6 +81,7 @@ impl Precision {
 
 /// How sensitive the workload's data is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum DataClassification {
     Public,

@@ -73,6 +73,15 @@ pub struct Accelerator {
     pub notes: Option<String>,
 }
 
+impl Accelerator {
+    /// Whether GPUs of one server are joined by a scale-up link (NVLink or similar), which
+    /// tensor parallelism needs; the catalog writes "none" (or nothing) when there is none.
+    pub fn has_scale_up_link(&self) -> bool {
+        let s = self.scale_up.to_ascii_lowercase();
+        !(s.is_empty() || s == "none" || s.starts_with("none") || s == "n/a")
+    }
+}
+
 /// The kind of company selling cloud capacity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

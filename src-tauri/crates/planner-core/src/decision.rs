@@ -1,0 +1,204 @@
+//! The decision view: what a person compares on screen, in an export and in the memo.
+//!
+//! One evaluation of 2 to 8 scenarios becomes one [`DecisionView`]: the decision figures per
+//! scenario, rounded once for presentation (money to cents, half-even, by `finance::present`),
+//! the cumulative and monthly cash series the charts draw, and each scenario's difference to a
+//! reference. The reference is the pinned baseline when there is one, else the first scenario;
+//! `baseline_pinned` tells which, so a reader never mistakes list order for a choice.
+//!
+//! The screen, the XLSX/CSV export and the memo all read this one structure, so the figures they
+//! show cannot drift apart.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::Serialize;
+
+use crate::calendar::YearMonth;
+use crate::compare::{BreakEven, compare};
+use crate::evaluate::{Evaluation, ScenarioResult};
+use crate::finance::present;
+use crate::ledger::Category;
+use crate::scenario::Origin;
+
+/// The most scenarios compared side by side.
+pub const MAX_COMPARED: usize = 8;
+
+/// Horizons offered by the compare screen's control, in months.
+pub const HORIZON_CHOICES: [u32; 4] = [12, 24, 36, 60];
+
+/// Rounds a quantity that is not money (kWh, PFLOP-h, shares) for display, half-even.
+fn quantity(x: Decimal, dp: u32) -> Decimal {
+    x.round_dp_with_strategy(dp, RoundingStrategy::MidpointNearestEven)
+        .normalize()
+}
+
+/// A scenario's cash in one cost category, month by month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CategorySeries {
+    pub category: Category,
+    /// Presented (cents), one value per month of the horizon.
+    pub values: Vec<Decimal>,
+    /// The category's total over the horizon, presented.
+    pub total: Decimal,
+}
+
+/// A user's value that replaced a catalog figure in this scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct OverrideUsed {
+    /// The scenario-file field, e.g. `layers[0].price_per_gpu_hour`.
+    pub path: String,
+    pub value: Decimal,
+    pub reason: String,
+}
+
+/// A scenario against the reference scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Difference {
+    /// The reference scenario's id.
+    pub against: String,
+    /// This scenario's total cash minus the reference's (negative: this one is cheaper).
+    pub total: Decimal,
+    pub npv: Decimal,
+    /// When the cumulative cash of the two cross for the last time.
+    pub break_even: Option<BreakEven>,
+    /// Owning against renting: hours of use per day per owned GPU above which owning is cheaper.
+    pub buy_vs_rent_hours_per_day: Option<Decimal>,
+}
+
+/// The decision figures of one scenario, presented.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioFigures {
+    pub id: String,
+    pub name: String,
+    pub total_cash: Decimal,
+    pub total_book: Decimal,
+    pub npv: Decimal,
+    pub cost_per_gpu_hour: Option<Decimal>,
+    pub cost_per_useful_pflop_hour: Option<Decimal>,
+    pub cost_per_million_tokens: Option<Decimal>,
+    /// Busy over available owned GPU-hours, as a fraction (4 decimals); none without owned GPUs.
+    pub owned_utilisation: Option<Decimal>,
+    pub idle_cost: Decimal,
+    pub energy_kwh: Decimal,
+    pub emissions_kg: Decimal,
+    pub demand_pflop_h: Decimal,
+    pub unmet_pflop_h: Decimal,
+    pub residual_value: Decimal,
+    pub commitments_after_horizon: Decimal,
+    pub warnings: Vec<String>,
+    pub overrides: Vec<OverrideUsed>,
+    /// Against the reference; `None` for the reference itself.
+    pub difference: Option<Difference>,
+    /// Cumulative cash at the end of each month, presented.
+    pub cumulative: Vec<Decimal>,
+    /// Cash per month, presented.
+    pub monthly_total: Vec<Decimal>,
+    /// Cash per month by category, for the categories that are not zero throughout.
+    pub monthly: Vec<CategorySeries>,
+}
+
+/// 2 to 8 scenarios side by side over one horizon.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DecisionView {
+    pub title: String,
+    pub currency: String,
+    pub start: YearMonth,
+    pub horizon_months: u32,
+    /// The month of each column, from `start`.
+    pub months: Vec<YearMonth>,
+    /// The scenario the differences are taken against.
+    pub reference: Option<String>,
+    /// Whether the reference was pinned by the user (else it is the first scenario).
+    pub baseline_pinned: bool,
+    pub scenarios: Vec<ScenarioFigures>,
+}
+
+fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioResult>) -> ScenarioFigures {
+    let t = &r.totals;
+    let months = r.ledger.months.len();
+    let monthly = Category::ALL
+        .iter()
+        .filter_map(|&c| {
+            let values: Vec<Decimal> = r.ledger.months.iter().map(|m| present(m.cash.get(c))).collect();
+            let total = present(t.cash.get(c));
+            (values.iter().any(|v| !v.is_zero()) || !total.is_zero()).then_some(CategorySeries {
+                category: c,
+                values,
+                total,
+            })
+        })
+        .collect();
+    let difference = reference.filter(|b| b.id != r.id).map(|b| {
+        let c = compare(eval, r, b);
+        Difference {
+            against: b.id.clone(),
+            total: present(c.total_difference),
+            npv: present(c.npv_difference),
+            break_even: c.break_even,
+            buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
+        }
+    });
+    let overrides = r
+        .assumptions
+        .iter()
+        .filter_map(|a| match &a.origin {
+            Origin::Override { reason } => Some(OverrideUsed {
+                path: a.path.clone(),
+                value: a.value.normalize(),
+                reason: reason.clone(),
+            }),
+            Origin::Catalog { .. } => None,
+        })
+        .collect();
+    let mut cumulative = Vec::with_capacity(months);
+    let mut monthly_total = Vec::with_capacity(months);
+    for m in &r.ledger.months {
+        cumulative.push(present(m.cumulative_cash));
+        monthly_total.push(present(m.cash.total()));
+    }
+    ScenarioFigures {
+        id: r.id.clone(),
+        name: r.name.clone(),
+        total_cash: present(t.total_cash),
+        total_book: present(t.total_book),
+        npv: present(t.npv),
+        cost_per_gpu_hour: t.cost_per_gpu_hour.map(present),
+        cost_per_useful_pflop_hour: t.cost_per_useful_pflop_hour.map(present),
+        cost_per_million_tokens: t.cost_per_million_tokens.map(present),
+        owned_utilisation: t.owned_utilisation.map(|u| quantity(u, 4)),
+        idle_cost: present(t.idle_cost),
+        energy_kwh: quantity(t.energy_kwh, 0),
+        emissions_kg: quantity(t.emissions_kg, 0),
+        demand_pflop_h: quantity(t.demand_pflop_h, 1),
+        unmet_pflop_h: quantity(t.unmet_pflop_h, 1),
+        residual_value: present(t.residual_value),
+        commitments_after_horizon: present(t.commitments_after_horizon),
+        warnings: r.warnings.clone(),
+        overrides,
+        difference,
+        cumulative,
+        monthly_total,
+        monthly,
+    }
+}
+
+/// The decision view of an evaluation. `baseline` pins the reference scenario by id; when it is
+/// absent or names no evaluated scenario, the first scenario is the reference.
+pub fn decision_view(eval: &Evaluation, baseline: Option<&str>) -> DecisionView {
+    let pinned = baseline.and_then(|id| eval.scenarios.iter().find(|s| s.id == id));
+    let reference = pinned.or(eval.scenarios.first());
+    DecisionView {
+        title: eval.title.clone(),
+        currency: eval.currency.clone(),
+        start: eval.start,
+        horizon_months: eval.horizon_months,
+        months: (0..eval.horizon_months).map(|m| eval.start.plus(m)).collect(),
+        reference: reference.map(|r| r.id.clone()),
+        baseline_pinned: pinned.is_some(),
+        scenarios: eval.scenarios.iter().map(|s| figures(eval, s, reference)).collect(),
+    }
+}

@@ -1,0 +1,341 @@
+//! The workspace's content, as the engine sees it: settings, workloads and scenarios kept apart
+//! (so each can be edited, saved and undone on its own) and put together into a
+//! [`ScenarioFile`] when they are evaluated or exported.
+//!
+//! The workspace *file* (SQLite) lives in `planner-store`; this module holds what needs no disk:
+//! the settings and view types, assembling a file from parts, evaluating a selection of
+//! scenarios while telling which scenario each problem belongs to, and the sizing preview the
+//! workloads screen shows.
+
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+use serde::{Deserialize, Serialize};
+
+use crate::calendar::YearMonth;
+use crate::catalog::Catalog;
+use crate::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, decision_view};
+use crate::evaluate::{Evaluation, evaluate};
+use crate::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use crate::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
+use crate::validate::{Problem, validate};
+use crate::workload::WorkloadKind;
+
+/// Everything of a scenario file but its workloads and scenarios.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct WorkspaceSettings {
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// ISO 4217 code of every amount.
+    pub currency: String,
+    pub start: YearMonth,
+    pub horizon_months: u32,
+    pub discount_rate: Decimal,
+    #[serde(default)]
+    pub price_point: PricePoint,
+    #[serde(default)]
+    pub fx: Vec<FxRate>,
+}
+
+impl WorkspaceSettings {
+    /// Settings for a new, empty workspace starting in `start`.
+    pub fn new(title: &str, start: YearMonth) -> WorkspaceSettings {
+        WorkspaceSettings {
+            title: title.to_owned(),
+            description: None,
+            currency: "USD".to_owned(),
+            start,
+            horizon_months: 36,
+            discount_rate: dec!(0.08),
+            price_point: PricePoint::Mid,
+            fx: Vec::new(),
+        }
+    }
+}
+
+/// What the compare screen shows: which scenarios, against which baseline, over how long.
+/// Kept in the workspace so a handed-over file opens on the same comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct ViewState {
+    /// Scenario ids, in the order shown (at most [`MAX_COMPARED`]).
+    #[serde(default)]
+    pub selected: Vec<String>,
+    #[serde(default)]
+    pub baseline: Option<String>,
+    /// One of [`HORIZON_CHOICES`]; absent: the settings' horizon.
+    #[serde(default)]
+    pub horizon_months: Option<u32>,
+}
+
+impl ViewState {
+    /// The view with ids that no longer exist dropped, at most [`MAX_COMPARED`] kept, and a
+    /// horizon outside the choices forgotten.
+    pub fn cleaned(&self, exists: impl Fn(&str) -> bool) -> ViewState {
+        let mut selected: Vec<String> = Vec::new();
+        for id in &self.selected {
+            if exists(id) && !selected.contains(id) && selected.len() < MAX_COMPARED {
+                selected.push(id.clone());
+            }
+        }
+        let baseline = self.baseline.clone().filter(|b| selected.contains(b));
+        ViewState {
+            selected,
+            baseline,
+            horizon_months: self.horizon_months.filter(|h| HORIZON_CHOICES.contains(h)),
+        }
+    }
+}
+
+/// Joins settings, workloads and scenarios into the engine's file format.
+pub fn to_scenario_file(s: &WorkspaceSettings, workloads: &[WorkloadSpec], scenarios: &[ScenarioSpec]) -> ScenarioFile {
+    ScenarioFile {
+        format_version: FORMAT_VERSION,
+        title: s.title.clone(),
+        description: s.description.clone(),
+        currency: s.currency.clone(),
+        start: s.start,
+        horizon_months: s.horizon_months,
+        discount_rate: s.discount_rate,
+        price_point: s.price_point,
+        fx: s.fx.clone(),
+        workloads: workloads.to_vec(),
+        scenarios: scenarios.to_vec(),
+    }
+}
+
+/// Splits a scenario file into settings, workloads and scenarios.
+pub fn from_scenario_file(f: ScenarioFile) -> (WorkspaceSettings, Vec<WorkloadSpec>, Vec<ScenarioSpec>) {
+    (
+        WorkspaceSettings {
+            title: f.title,
+            description: f.description,
+            currency: f.currency,
+            start: f.start,
+            horizon_months: f.horizon_months,
+            discount_rate: f.discount_rate,
+            price_point: f.price_point,
+            fx: f.fx,
+        },
+        f.workloads,
+        f.scenarios,
+    )
+}
+
+/// Which part of the workspace a problem is in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", content = "id", rename_all = "kebab-case")]
+pub enum Subject {
+    Settings,
+    Workload(String),
+    Scenario(String),
+}
+
+/// A problem, placed on the workspace item it belongs to, with the field path inside that item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PlacedProblem {
+    pub subject: Subject,
+    /// The field inside the item, e.g. `layers[0].price_per_gpu_hour` (empty: the item itself).
+    pub field: String,
+    pub message: String,
+}
+
+/// Splits `scenarios[3].layers[0].gpus` into (`scenarios`, 3, `layers[0].gpus`).
+fn split_path(path: &str) -> Option<(&str, usize, &str)> {
+    let (head, rest) = path.split_once('[')?;
+    let (index, tail) = rest.split_once(']')?;
+    let index = index.parse().ok()?;
+    Some((head, index, tail.strip_prefix('.').unwrap_or(tail)))
+}
+
+fn place(p: &Problem, workloads: &[WorkloadSpec], scenarios: &[ScenarioSpec]) -> PlacedProblem {
+    let placed = split_path(&p.path).and_then(|(head, i, field)| match head {
+        "workloads" => workloads.get(i).map(|w| (Subject::Workload(w.id.clone()), field)),
+        "scenarios" => scenarios.get(i).map(|s| (Subject::Scenario(s.id.clone()), field)),
+        _ => None,
+    });
+    let (subject, field) = placed.unwrap_or((Subject::Settings, p.path.as_str()));
+    PlacedProblem {
+        subject,
+        field: field.to_owned(),
+        message: p.message.clone(),
+    }
+}
+
+/// The evaluation of a selection of scenarios, with the problems that kept any out.
+#[derive(Debug, Clone)]
+pub struct SelectionResult {
+    /// The scenarios that could be evaluated; `None` when none could (or a workload or setting
+    /// is wrong, which stops every scenario).
+    pub evaluation: Option<Evaluation>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// Evaluates `scenarios` against every workload. A scenario with a problem is left out (and its
+/// problems reported); a problem in the settings or a workload stops the whole evaluation.
+/// `horizon` replaces the settings' horizon.
+pub fn evaluate_selection(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenarios: &[ScenarioSpec],
+    horizon: Option<u32>,
+) -> SelectionResult {
+    let file = to_scenario_file(settings, workloads, scenarios);
+    let problems = match validate(catalog, &file, horizon) {
+        Ok(plan) => {
+            return SelectionResult {
+                evaluation: Some(evaluate(&plan)),
+                problems: Vec::new(),
+            };
+        }
+        Err(problems) => problems,
+    };
+    let placed: Vec<PlacedProblem> = problems.iter().map(|p| place(p, workloads, scenarios)).collect();
+    if placed.iter().any(|p| !matches!(p.subject, Subject::Scenario(_))) {
+        return SelectionResult {
+            evaluation: None,
+            problems: placed,
+        };
+    }
+    let good: Vec<ScenarioSpec> = scenarios
+        .iter()
+        .filter(|s| !placed.iter().any(|p| p.subject == Subject::Scenario(s.id.clone())))
+        .cloned()
+        .collect();
+    let evaluation = if good.is_empty() {
+        None
+    } else {
+        // Each scenario is checked on its own, so the rest validate as they are.
+        validate(catalog, &to_scenario_file(settings, workloads, &good), horizon)
+            .ok()
+            .map(|plan| evaluate(&plan))
+    };
+    SelectionResult {
+        evaluation,
+        problems: placed,
+    }
+}
+
+/// What the compare screen needs: the decision view of what could be evaluated, and why the
+/// rest could not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Comparison {
+    pub view: Option<DecisionView>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// Evaluates the view's selection and builds its decision view.
+pub fn compare_selection(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    selected: &[ScenarioSpec],
+    view: &ViewState,
+) -> (Comparison, Option<Evaluation>) {
+    let result = evaluate_selection(catalog, settings, workloads, selected, view.horizon_months);
+    let decision = result
+        .evaluation
+        .as_ref()
+        .map(|e| decision_view(e, view.baseline.as_deref()));
+    (
+        Comparison {
+            view: decision,
+            problems: result.problems,
+        },
+        result.evaluation,
+    )
+}
+
+/// A workload's memory fit on one accelerator, for the workloads screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SizingPreview {
+    pub workload: String,
+    pub accelerator: String,
+    pub accelerator_name: String,
+    pub gpu_memory_gb: Decimal,
+    pub need: MemoryNeed,
+    pub gpus_for_memory: u32,
+    pub parallelism: Parallelism,
+    pub warnings: Vec<String>,
+}
+
+/// Sizes `w` on the catalog accelerator `accelerator` in a server of `gpus_per_server`, with a
+/// 400G RDMA fabric between servers. `None` when the workload names no model (demand given in
+/// GPU-hours has no memory to size) or the accelerator is not in the catalog.
+pub fn size_workload(
+    catalog: &Catalog,
+    w: &WorkloadSpec,
+    accelerator: &str,
+    gpus_per_server: u32,
+) -> Option<SizingPreview> {
+    let model = w.model.as_ref()?;
+    let acc = catalog.accelerators.iter().find(|a| a.id == accelerator)?;
+    let shape = ModelShape {
+        parameters: model.parameters_billion * dec!(1000000000),
+        precision: w.precision,
+        layers: model.layers,
+        kv_heads: model.kv_heads,
+        head_dim: model.head_dim,
+        context_tokens: model.context_tokens,
+        batch: model.batch,
+    };
+    let need = memory_need(&shape, w.kind, w.method);
+    let gpu_memory_gb = acc.memory_gb.low;
+    let advice = split_advice(
+        need.total_gb,
+        gpu_memory_gb,
+        gpus_per_server.max(1),
+        acc.has_scale_up_link(),
+        Some(crate::sizing::FabricSpeed {
+            port_gbps: 400,
+            rdma: true,
+        }),
+        w.kind != WorkloadKind::Inference,
+    );
+    Some(SizingPreview {
+        workload: w.id.clone(),
+        accelerator: acc.id.clone(),
+        accelerator_name: acc.name.clone(),
+        gpu_memory_gb,
+        need,
+        gpus_for_memory: advice.gpus_for_memory,
+        parallelism: advice.parallelism,
+        warnings: advice.warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_split_into_item_and_field() {
+        assert_eq!(
+            split_path("scenarios[3].layers[0].gpus"),
+            Some(("scenarios", 3, "layers[0].gpus"))
+        );
+        assert_eq!(split_path("workloads[12]"), Some(("workloads", 12, "")));
+        assert_eq!(split_path("horizon_months"), None);
+    }
+
+    #[test]
+    fn view_state_drops_missing_ids_and_keeps_at_most_eight() {
+        let view = ViewState {
+            selected: (0..12).map(|i| format!("s{i}")).chain(["s1".to_owned()]).collect(),
+            baseline: Some("s10".into()),
+            horizon_months: Some(48),
+        };
+        let clean = view.cleaned(|id| id != "s2");
+        assert_eq!(clean.selected, ["s0", "s1", "s3", "s4", "s5", "s6", "s7", "s8"]);
+        assert_eq!(clean.baseline, None, "the baseline must be among the selected");
+        assert_eq!(clean.horizon_months, None, "48 is not a horizon choice");
+    }
+}
