@@ -74,7 +74,7 @@ pub struct ViewState {
 impl ViewState {
     /// The view with ids that no longer exist dropped, at most [`MAX_COMPARED`] kept, and a
     /// horizon outside the choices forgotten.
-    pub fn cleaned(&self, exists: impl Fn(&str) -> bool) -> ViewState {
+    pub fn cleaned(&self, mut exists: impl FnMut(&str) -> bool) -> ViewState {
         let mut selected: Vec<String> = Vec::new();
         for id in &self.selected {
             if exists(id) && !selected.contains(id) && selected.len() < MAX_COMPARED {
