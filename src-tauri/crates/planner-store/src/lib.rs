@@ -6,6 +6,7 @@
 //! recently opened workspaces.
 
 pub mod catalog_dir;
+pub mod files;
 pub mod recent;
 pub mod workspace;
 

@@ -49,6 +49,17 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// The calendar month after the current one (UTC): where a new workspace's horizon starts.
+pub fn next_month() -> planner_core::calendar::YearMonth {
+    let today = format_utc(now_ms());
+    let year = today.get(0..4).and_then(|y| y.parse().ok()).unwrap_or(2027);
+    let month = today.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(1);
+    planner_core::calendar::YearMonth::new(year, month)
+        .map_or(planner_core::calendar::YearMonth { year: 2027, month: 1 }, |m| {
+            m.plus(1)
+        })
+}
+
 /// `YYYY-MM-DD HH:MM` (UTC) of a Unix time in milliseconds.
 pub fn format_utc(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
