@@ -1,0 +1,56 @@
+//! Compute Planner's reports: what leaves the app besides the screen.
+//!
+//! Everything here reads a [`DecisionView`](planner_core::decision::DecisionView) (and, for the
+//! monthly ledger, the [`Evaluation`](planner_core::evaluate::Evaluation) it came from) and
+//! returns bytes or text; nothing is read from or written to disk.
+//!
+//! - [`charts`]: the cumulative-cash and monthly-cash charts as self-contained SVG (plotters),
+//!   for the screen now and the PDF memo later.
+//!
+//! Money stays `Decimal` until the last step: the view's presented values (cents, half-even) are
+//! converted to `f64` only for a chart coordinate.
+
+pub mod charts;
+
+use planner_core::ledger::Category;
+
+/// A cost category as a person reads it ("Power distribution"), for legends and column headers.
+pub fn category_label(c: Category) -> &'static str {
+    match c {
+        Category::Hardware => "Hardware",
+        Category::Installation => "Installation",
+        Category::Network => "Network",
+        Category::PowerDistribution => "Power distribution",
+        Category::Cooling => "Cooling",
+        Category::Electricity => "Electricity",
+        Category::Colocation => "Colocation",
+        Category::Staff => "Staff",
+        Category::Support => "Support",
+        Category::Software => "Software",
+        Category::CloudCompute => "Cloud compute",
+        Category::Commitments => "Commitments",
+        Category::StorageEgress => "Storage and egress",
+        Category::Financing => "Financing",
+        Category::TerminationFees => "Termination fees",
+        Category::Adaptation => "Adaptation",
+        Category::Depreciation => "Depreciation",
+        Category::Residual => "Residual value",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn category_labels_are_distinct_and_capitalised() {
+        let labels: Vec<&str> = Category::ALL.iter().map(|&c| category_label(c)).collect();
+        for (i, a) in labels.iter().enumerate() {
+            assert!(a.starts_with(|ch: char| ch.is_ascii_uppercase()), "{a}");
+            assert!(!a.contains('_'), "{a}");
+            for b in &labels[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}
