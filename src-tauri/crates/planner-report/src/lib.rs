@@ -2,15 +2,19 @@
 //!
 //! Everything here reads a [`DecisionView`](planner_core::decision::DecisionView) (and, for the
 //! monthly ledger, the [`Evaluation`](planner_core::evaluate::Evaluation) it came from) and
-//! returns bytes or text; nothing is read from or written to disk.
+//! returns bytes or text; nothing is read from or written to disk, and nothing here reaches a
+//! clock except the XLSX writer's document creation date.
 //!
 //! - [`charts`]: the cumulative-cash and monthly-cash charts as self-contained SVG (plotters),
 //!   for the screen now and the PDF memo later.
+//! - [`export`]: the comparison as an XLSX workbook (with one ledger sheet per scenario) and as
+//!   CSV, and one scenario's ledger as CSV.
 //!
 //! Money stays `Decimal` until the last step: the view's presented values (cents, half-even) are
-//! converted to `f64` only for a chart coordinate.
+//! converted to `f64` only for a chart coordinate or a spreadsheet cell.
 
 pub mod charts;
+pub mod export;
 
 use planner_core::ledger::Category;
 

@@ -1,0 +1,554 @@
+//! The comparison as a spreadsheet (XLSX) and as CSV, and one scenario's monthly ledger as CSV.
+//!
+//! Every figure is the decision view's presented value (money rounded half-even to cents by
+//! `finance::present`), written as a number: a spreadsheet cell holds an `f64` converted from the
+//! decimal's exact text, so it is the nearest double to the cent value; CSV holds the decimal's
+//! own text. A figure that does not apply (cost per token without tokens, the difference of the
+//! reference to itself) is an empty cell.
+//!
+//! # Workbook layout
+//!
+//! Sheet **`Comparison`**, a rectangular table from `A1`:
+//! - row 1: `Figure`, then one column per scenario, headed by the scenario's name, in view order;
+//! - rows 2 to 17: one decision figure per row, in the order of [`FIGURES`]; column A is the
+//!   figure's name with its unit, money rows with the currency (`Total cash (USD)`);
+//! - then one empty row, then notes in column A (title, horizon, currency and rounding, the
+//!   reference, scenario ids, "Computed by Compute Planner"). A reader of the table stops at the
+//!   first empty row.
+//!
+//! One sheet per scenario, **`Ledger – <name>`** (shortened to Excel's 31 characters, with
+//! `[]:*?/\` replaced by `_`, and numbered ` (2)`, ` (3)`... when names collide), the cash view:
+//! - row 1: `Month`, the 18 cost categories in ledger order (`Hardware (USD)`...), `Total (USD)`,
+//!   `Cumulative (USD)`;
+//! - one row per month, column A the month as text `YYYY-MM`;
+//! - a last row `Total` with the engine's totals per category and overall (cumulative empty).
+//!
+//! Header rows and the first column are frozen. Money cells are formatted `#,##0.00` (ledger cells
+//! show a zero as `-`).
+//!
+//! # CSV
+//!
+//! RFC 4180: comma separated, CRLF line ends, fields quoted when they hold a comma, quote or line
+//! break. Numbers are plain decimals with a dot and no thousands separators; money always has two
+//! decimals. [`comparison_csv`] is the Comparison table alone (no notes); [`ledger_csv`] is a
+//! ledger sheet without its `Total` row, so every data row is a month.
+
+use planner_core::decision::{DecisionView, ScenarioFigures};
+use planner_core::evaluate::{Evaluation, ScenarioResult};
+use planner_core::finance::present;
+use planner_core::ledger::Category;
+use rust_decimal::Decimal;
+use rust_xlsxwriter::{DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
+
+use crate::category_label;
+
+/// Why an export was not produced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("there is no scenario `{0}` in this comparison")]
+    UnknownScenario(String),
+    #[error("the evaluation does not belong to this comparison: {0}")]
+    Mismatch(String),
+    #[error("the workbook could not be written: {0}")]
+    Xlsx(String),
+}
+
+impl From<XlsxError> for ExportError {
+    fn from(e: XlsxError) -> Self {
+        ExportError::Xlsx(e.to_string())
+    }
+}
+
+/// How a figure is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FigureKind {
+    /// In the view's currency, to the cent.
+    Money,
+    /// A share between 0 and 1 (shown as a percentage in the workbook).
+    Fraction,
+    /// A whole quantity (kWh, kg).
+    Whole,
+    /// A quantity to one decimal (PFLOP-h).
+    Tenths,
+    /// A month number counted from 1 = the first month.
+    Month,
+}
+
+/// One row of the comparison table.
+#[derive(Debug, Clone, Copy)]
+pub struct Figure {
+    /// The row's header; `{c}` stands for the currency code.
+    pub label: &'static str,
+    pub kind: FigureKind,
+    pub value: fn(&ScenarioFigures) -> Option<Decimal>,
+}
+
+impl Figure {
+    /// The header with the currency filled in.
+    pub fn header(&self, currency: &str) -> String {
+        self.label.replace("{c}", currency)
+    }
+}
+
+/// The rows of the comparison table, in order.
+pub const FIGURES: [Figure; 16] = [
+    Figure {
+        label: "Total cash ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.total_cash),
+    },
+    Figure {
+        label: "Total book ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.total_book),
+    },
+    Figure {
+        label: "NPV ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.npv),
+    },
+    Figure {
+        label: "Cost per GPU-hour ({c})",
+        kind: FigureKind::Money,
+        value: |s| s.cost_per_gpu_hour,
+    },
+    Figure {
+        label: "Cost per useful PFLOP-hour ({c})",
+        kind: FigureKind::Money,
+        value: |s| s.cost_per_useful_pflop_hour,
+    },
+    Figure {
+        label: "Cost per million tokens ({c})",
+        kind: FigureKind::Money,
+        value: |s| s.cost_per_million_tokens,
+    },
+    Figure {
+        label: "Owned utilisation (fraction)",
+        kind: FigureKind::Fraction,
+        value: |s| s.owned_utilisation,
+    },
+    Figure {
+        label: "Idle cost ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.idle_cost),
+    },
+    Figure {
+        label: "Energy (kWh)",
+        kind: FigureKind::Whole,
+        value: |s| Some(s.energy_kwh),
+    },
+    Figure {
+        label: "Emissions (kg CO2e)",
+        kind: FigureKind::Whole,
+        value: |s| Some(s.emissions_kg),
+    },
+    Figure {
+        label: "Unmet demand (PFLOP-h)",
+        kind: FigureKind::Tenths,
+        value: |s| Some(s.unmet_pflop_h),
+    },
+    Figure {
+        label: "Residual value ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.residual_value),
+    },
+    Figure {
+        label: "Commitments after horizon ({c})",
+        kind: FigureKind::Money,
+        value: |s| Some(s.commitments_after_horizon),
+    },
+    Figure {
+        label: "Difference vs reference (total, {c})",
+        kind: FigureKind::Money,
+        value: |s| s.difference.as_ref().map(|d| d.total),
+    },
+    Figure {
+        label: "Difference vs reference (NPV, {c})",
+        kind: FigureKind::Money,
+        value: |s| s.difference.as_ref().map(|d| d.npv),
+    },
+    Figure {
+        label: "Break-even month vs reference (month no.)",
+        kind: FigureKind::Month,
+        value: |s| {
+            s.difference
+                .as_ref()
+                .and_then(|d| d.break_even.as_ref())
+                .map(|b| Decimal::from(b.month))
+        },
+    },
+];
+
+/// The nearest `f64` to a decimal, through its exact text.
+fn number(d: Decimal) -> Result<f64, ExportError> {
+    d.to_string()
+        .parse::<f64>()
+        .map_err(|_| ExportError::Xlsx(format!("{d} is not a number")))
+}
+
+fn result_for<'e>(eval: &'e Evaluation, id: &str) -> Result<&'e ScenarioResult, ExportError> {
+    eval.scenarios
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| ExportError::Mismatch(format!("scenario `{id}` was not evaluated")))
+}
+
+fn check_same(view: &DecisionView, eval: &Evaluation) -> Result<(), ExportError> {
+    if view.currency != eval.currency || view.start != eval.start || view.horizon_months != eval.horizon_months {
+        return Err(ExportError::Mismatch(format!(
+            "the view is {} from {} over {} months, the evaluation {} from {} over {} months",
+            view.currency, view.start, view.horizon_months, eval.currency, eval.start, eval.horizon_months
+        )));
+    }
+    Ok(())
+}
+
+fn ledger_headers(currency: &str) -> Vec<String> {
+    let mut h = Vec::with_capacity(Category::ALL.len() + 3);
+    h.push("Month".to_owned());
+    h.extend(
+        Category::ALL
+            .iter()
+            .map(|&c| format!("{} ({currency})", category_label(c))),
+    );
+    h.push(format!("Total ({currency})"));
+    h.push(format!("Cumulative ({currency})"));
+    h
+}
+
+// ---------------------------------------------------------------------------------------------
+// XLSX
+
+/// Excel's sheet-name rules: at most 31 UTF-16 units, none of `[]:*?/\`, no apostrophe at either
+/// end, unique without regard to case.
+fn sheet_name(scenario: &str, used: &mut Vec<String>) -> String {
+    let clean: String = scenario
+        .chars()
+        .map(|c| {
+            if "[]:*?/\\".contains(c) || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let base = format!("Ledger – {}", clean.trim());
+    let fit = |s: &str, room: usize| -> String {
+        let mut out = String::new();
+        let mut len = 0;
+        for c in s.chars() {
+            len += c.len_utf16();
+            if len > room {
+                break;
+            }
+            out.push(c);
+        }
+        out.trim_end().trim_end_matches('\'').trim_end().to_owned()
+    };
+    let mut name = fit(&base, 31);
+    let mut k = 2;
+    while used.iter().any(|u| u.to_lowercase() == name.to_lowercase()) {
+        let suffix = format!(" ({k})");
+        name = format!("{}{suffix}", fit(&base, 31 - suffix.len()));
+        k += 1;
+    }
+    used.push(name.clone());
+    name
+}
+
+struct Formats {
+    header: Format,
+    header_label: Format,
+    label: Format,
+    money: Format,
+    ledger_money: Format,
+    fraction: Format,
+    whole: Format,
+    tenths: Format,
+    month: Format,
+    total_label: Format,
+    total_money: Format,
+    title: Format,
+}
+
+fn formats() -> Formats {
+    let header = Format::new()
+        .set_bold()
+        .set_text_wrap()
+        .set_align(FormatAlign::Top)
+        .set_border_bottom(FormatBorder::Thin);
+    Formats {
+        header_label: header.clone().set_align(FormatAlign::Left),
+        header: header.set_align(FormatAlign::Right),
+        label: Format::new(),
+        money: Format::new().set_num_format("#,##0.00"),
+        ledger_money: Format::new().set_num_format("#,##0.00;-#,##0.00;\"-\""),
+        fraction: Format::new().set_num_format("0.00%"),
+        whole: Format::new().set_num_format("#,##0"),
+        tenths: Format::new().set_num_format("#,##0.0"),
+        month: Format::new().set_num_format("0"),
+        total_label: Format::new().set_bold().set_border_top(FormatBorder::Thin),
+        total_money: Format::new()
+            .set_bold()
+            .set_border_top(FormatBorder::Thin)
+            .set_num_format("#,##0.00;-#,##0.00;\"-\""),
+        title: Format::new().set_bold().set_font_size(13),
+    }
+}
+
+fn comparison_sheet(
+    sheet: &mut Worksheet,
+    view: &DecisionView,
+    eval: &Evaluation,
+    f: &Formats,
+) -> Result<(), ExportError> {
+    sheet.set_name("Comparison")?;
+    sheet.write_string_with_format(0, 0, "Figure", &f.header_label)?;
+    sheet.set_column_width(0, 42)?;
+    for (i, s) in view.scenarios.iter().enumerate() {
+        let col = u16::try_from(i + 1).map_err(|_| ExportError::Xlsx("too many scenarios".into()))?;
+        sheet.write_string_with_format(0, col, &s.name, &f.header)?;
+        sheet.set_column_width(col, 18)?;
+    }
+    sheet.set_row_height(0, 30)?;
+    for (r, fig) in FIGURES.iter().enumerate() {
+        let row = u32::try_from(r + 1).unwrap_or(u32::MAX);
+        sheet.write_string_with_format(row, 0, fig.header(&view.currency), &f.label)?;
+        let format = match fig.kind {
+            FigureKind::Money => &f.money,
+            FigureKind::Fraction => &f.fraction,
+            FigureKind::Whole => &f.whole,
+            FigureKind::Tenths => &f.tenths,
+            FigureKind::Month => &f.month,
+        };
+        for (i, s) in view.scenarios.iter().enumerate() {
+            let col = u16::try_from(i + 1).map_err(|_| ExportError::Xlsx("too many scenarios".into()))?;
+            if let Some(v) = (fig.value)(s) {
+                sheet.write_number_with_format(row, col, number(v)?, format)?;
+            }
+        }
+    }
+    sheet.set_freeze_panes(1, 1)?;
+
+    let last = view.months.last().map(ToString::to_string).unwrap_or_default();
+    let reference = view
+        .reference
+        .as_deref()
+        .and_then(|id| view.scenarios.iter().find(|s| s.id == id))
+        .map(|s| {
+            let how = if view.baseline_pinned {
+                "the pinned baseline"
+            } else {
+                "the first scenario"
+            };
+            format!("Differences and break-even are against {} ({how}).", s.name)
+        })
+        .unwrap_or_else(|| "No reference scenario.".to_owned());
+    let ids: Vec<String> = view
+        .scenarios
+        .iter()
+        .map(|s| format!("{} = {}", s.name, s.id))
+        .collect();
+    let notes = [
+        format!(
+            "Horizon: {} months, {} to {last}. NPV at an annual discount rate of {}%.",
+            view.horizon_months,
+            view.start,
+            (eval.discount_rate * Decimal::ONE_HUNDRED).normalize()
+        ),
+        format!(
+            "Money in {}, rounded half-even to cents. A difference is the scenario minus the reference: negative means cheaper.",
+            view.currency
+        ),
+        reference,
+        format!(
+            "Break-even month: counted from 1 = {}; from that month on the scenario cheaper at the horizon stays cheaper.",
+            view.start
+        ),
+        format!("Scenario ids: {}.", ids.join("; ")),
+        format!("Computed by Compute Planner. Amounts in {}.", view.currency),
+    ];
+    let mut row = u32::try_from(FIGURES.len() + 2).unwrap_or(u32::MAX);
+    sheet.write_string_with_format(row, 0, &view.title, &f.title)?;
+    for note in notes {
+        row += 1;
+        sheet.write_string(row, 0, note)?;
+    }
+    Ok(())
+}
+
+fn ledger_sheet(
+    sheet: &mut Worksheet,
+    name: &str,
+    currency: &str,
+    r: &ScenarioResult,
+    f: &Formats,
+) -> Result<(), ExportError> {
+    sheet.set_name(name)?;
+    for (c, h) in ledger_headers(currency).iter().enumerate() {
+        let col = u16::try_from(c).unwrap_or(u16::MAX);
+        let format = if c == 0 { &f.header_label } else { &f.header };
+        sheet.write_string_with_format(0, col, h, format)?;
+        sheet.set_column_width(col, if c == 0 { 10 } else { 15 })?;
+    }
+    sheet.set_row_height(0, 45)?;
+    let total_col = u16::try_from(Category::ALL.len() + 1).unwrap_or(u16::MAX);
+    let mut row = 0u32;
+    for m in &r.ledger.months {
+        row += 1;
+        sheet.write_string(row, 0, m.month.to_string())?;
+        for (c, &cat) in Category::ALL.iter().enumerate() {
+            let col = u16::try_from(c + 1).unwrap_or(u16::MAX);
+            sheet.write_number_with_format(row, col, number(present(m.cash.get(cat)))?, &f.ledger_money)?;
+        }
+        sheet.write_number_with_format(row, total_col, number(present(m.cash.total()))?, &f.ledger_money)?;
+        sheet.write_number_with_format(row, total_col + 1, number(present(m.cumulative_cash))?, &f.ledger_money)?;
+    }
+    row += 1;
+    sheet.write_string_with_format(row, 0, "Total", &f.total_label)?;
+    for (c, &cat) in Category::ALL.iter().enumerate() {
+        let col = u16::try_from(c + 1).unwrap_or(u16::MAX);
+        sheet.write_number_with_format(row, col, number(present(r.totals.cash.get(cat)))?, &f.total_money)?;
+    }
+    sheet.write_number_with_format(row, total_col, number(present(r.totals.total_cash))?, &f.total_money)?;
+    sheet.write_blank(row, total_col + 1, &f.total_label)?;
+    sheet.set_freeze_panes(1, 1)?;
+    Ok(())
+}
+
+/// The comparison as an XLSX workbook: the `Comparison` sheet and one ledger sheet per scenario
+/// (see the module documentation for the layout). `eval` is the evaluation `view` was made from.
+pub fn comparison_xlsx(view: &DecisionView, eval: &Evaluation) -> Result<Vec<u8>, ExportError> {
+    check_same(view, eval)?;
+    let f = formats();
+    let mut workbook = Workbook::new();
+    workbook.set_properties(
+        &DocProperties::new()
+            .set_title(&view.title)
+            .set_comment(format!("Computed by Compute Planner. Amounts in {}.", view.currency)),
+    );
+    comparison_sheet(workbook.add_worksheet(), view, eval, &f)?;
+    let mut used = vec!["Comparison".to_owned()];
+    for s in &view.scenarios {
+        let r = result_for(eval, &s.id)?;
+        let name = sheet_name(&s.name, &mut used);
+        ledger_sheet(workbook.add_worksheet(), &name, &view.currency, r, &f)?;
+    }
+    Ok(workbook.save_to_buffer()?)
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/// Money as CSV text: always two decimals (`2500.00`, `-0.50`), no thousands separators.
+fn cents(d: Decimal) -> String {
+    let mut d = d;
+    d.rescale(2);
+    d.to_string()
+}
+
+fn csv_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\r', '\n']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+fn csv_row<S: AsRef<str>>(out: &mut String, fields: impl IntoIterator<Item = S>) {
+    for (i, f) in fields.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        csv_field(out, f.as_ref());
+    }
+    out.push_str("\r\n");
+}
+
+/// The Comparison table as CSV: a header row (`Figure`, then the scenario names) and one row per
+/// decision figure; empty fields where a figure does not apply.
+pub fn comparison_csv(view: &DecisionView) -> String {
+    let mut out = String::new();
+    csv_row(
+        &mut out,
+        std::iter::once("Figure").chain(view.scenarios.iter().map(|s| s.name.as_str())),
+    );
+    for fig in &FIGURES {
+        let values = view.scenarios.iter().map(|s| {
+            (fig.value)(s)
+                .map(|v| match fig.kind {
+                    FigureKind::Money => cents(v),
+                    _ => v.normalize().to_string(),
+                })
+                .unwrap_or_default()
+        });
+        csv_row(&mut out, std::iter::once(fig.header(&view.currency)).chain(values));
+    }
+    out
+}
+
+/// One scenario's monthly cash ledger as CSV: `Month`, the 18 categories, `Total`, `Cumulative`
+/// (currency in each header), one row per month, amounts presented to the cent.
+pub fn ledger_csv(view: &DecisionView, eval: &Evaluation, scenario_id: &str) -> Result<String, ExportError> {
+    if !view.scenarios.iter().any(|s| s.id == scenario_id) {
+        return Err(ExportError::UnknownScenario(scenario_id.to_owned()));
+    }
+    check_same(view, eval)?;
+    let r = result_for(eval, scenario_id)?;
+    let mut out = String::new();
+    csv_row(&mut out, ledger_headers(&view.currency));
+    for m in &r.ledger.months {
+        let mut fields = Vec::with_capacity(Category::ALL.len() + 3);
+        fields.push(m.month.to_string());
+        fields.extend(Category::ALL.iter().map(|&c| cents(present(m.cash.get(c)))));
+        fields.push(cents(present(m.cash.total())));
+        fields.push(cents(present(m.cumulative_cash)));
+        csv_row(&mut out, fields);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sheet_names_follow_excels_rules_and_are_unique() {
+        let mut used = vec!["Comparison".to_owned()];
+        let a = sheet_name("On-prem [H100]: 8/16 GPUs?", &mut used);
+        assert_eq!(a, "Ledger – On-prem _H100__ 8_16 G");
+        assert_eq!(a.encode_utf16().count(), 31);
+        let b = sheet_name("On-prem [H100]: 8/16 GPUs!", &mut used);
+        assert_eq!(b, "Ledger – On-prem _H100__ 8_ (2)");
+        let c = sheet_name("on-prem [h100]: 8/16 gpus", &mut used);
+        assert_eq!(c, "Ledger – on-prem _h100__ 8_ (3)");
+        let d = sheet_name("Cloud'", &mut used);
+        assert_eq!(d, "Ledger – Cloud");
+        for n in [&a, &b, &c, &d] {
+            assert!(rust_xlsxwriter::utility::check_sheet_name(n).is_ok(), "{n}");
+        }
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_per_rfc_4180() {
+        let mut out = String::new();
+        csv_row(&mut out, ["plain", "a,b", "say \"hi\"", "two\nlines"]);
+        assert_eq!(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
+    }
+
+    #[test]
+    fn money_in_csv_has_two_decimals() {
+        assert_eq!(cents(Decimal::new(79_960, 0)), "79960.00");
+        assert_eq!(cents(Decimal::new(25_000, 1)), "2500.00");
+        assert_eq!(cents(Decimal::new(-5, 1)), "-0.50");
+        assert_eq!(cents(Decimal::ZERO), "0.00");
+    }
+
+    #[test]
+    fn numbers_are_the_nearest_double_to_the_decimal() {
+        assert_eq!(number(Decimal::new(191_106_213, 2)), Ok(1_911_062.13));
+        assert_eq!(number(Decimal::new(-1, 2)), Ok(-0.01));
+    }
+}
