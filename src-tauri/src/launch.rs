@@ -1,4 +1,5 @@
-//! Launch options: which catalog folder (and, later, which workspace file) the window opens.
+//! Launch options: which catalog folder and which workspace file the window opens, and where the
+//! recent-workspaces list is kept.
 
 use std::path::PathBuf;
 
@@ -6,6 +7,11 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchOptions {
     pub catalog_dir: PathBuf,
+    /// `--workspace FILE` or `PLANNER_WORKSPACE`: opened at start.
+    pub workspace: Option<PathBuf>,
+    /// `PLANNER_CONFIG_DIR`: where the recent list lives (tests point it at a temporary
+    /// folder); absent, the platform's configuration folder for the app.
+    pub config_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {
@@ -13,6 +19,8 @@ impl LaunchOptions {
     /// executable (installed layout), then the repository's `catalogs/` (development).
     pub fn from_env_and_args(args: impl Iterator<Item = String>) -> Result<LaunchOptions, String> {
         let mut catalog_dir = std::env::var_os("PLANNER_CATALOG").map(PathBuf::from);
+        let mut workspace = std::env::var_os("PLANNER_WORKSPACE").map(PathBuf::from);
+        let config_dir = std::env::var_os("PLANNER_CONFIG_DIR").map(PathBuf::from);
         let mut args = args;
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -25,9 +33,18 @@ impl LaunchOptions {
                 other if other.starts_with("--catalog=") => {
                     catalog_dir = Some(PathBuf::from(&other["--catalog=".len()..]));
                 }
+                "--workspace" => {
+                    let file = args
+                        .next()
+                        .ok_or("--workspace needs a file, e.g. --workspace client.cpw")?;
+                    workspace = Some(PathBuf::from(file));
+                }
+                other if other.starts_with("--workspace=") => {
+                    workspace = Some(PathBuf::from(&other["--workspace=".len()..]));
+                }
                 other => {
                     return Err(format!(
-                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR]"
+                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR] [--workspace FILE]"
                     ));
                 }
             }
@@ -38,6 +55,10 @@ impl LaunchOptions {
                 beside.is_dir().then_some(beside)
             })
             .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../catalogs")));
-        Ok(LaunchOptions { catalog_dir })
+        Ok(LaunchOptions {
+            catalog_dir,
+            workspace,
+            config_dir,
+        })
     }
 }

@@ -1,46 +1,365 @@
 //! The desktop shell: one window, the app state, and thin IPC commands.
 //!
-//! Each `#[tauri::command]` converts its arguments, calls one library function and returns its
+//! Each `#[tauri::command]` converts its arguments, calls library functions and returns their
 //! result; there is no business logic here, so everything the UI can do a test can do without a
 //! window. The TypeScript bindings in `ui/src/lib/ipc/bindings.ts` are generated from these
 //! signatures by tauri-specta (see `bindings_are_current` below).
+//!
+//! Commands that touch the workspace are `async`, so Tauri runs them on its worker threads and
+//! the window's event loop never waits for SQLite or the engine: typing stays responsive while a
+//! comparison is re-evaluated.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 use planner_core::catalog::Catalog;
-use planner_core::error::PlannerError;
-use tauri::State;
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::scenario_file::{self, ScenarioSpec, WorkloadSpec};
+use planner_core::workspace::{self as core_ws, ScenarioDetail, SizingPreview, ViewState, WorkspaceSettings};
+use planner_report::charts::Theme;
+use planner_report::screen::CompareScreen;
+use planner_store::Workspace;
+use planner_store::recent::{self, RecentFile};
+use planner_store::workspace::{Applied, EditRequest, Imported, WorkspaceInfo};
+use serde::{Deserialize, Serialize};
+use tauri::{Manager, State};
 
+mod dialogs;
 mod launch;
 
+pub use dialogs::FilePurpose;
 pub use launch::LaunchOptions;
 
-/// What the window's commands share: where the catalog lives.
+/// What the window's commands share.
 #[derive(Debug)]
 pub struct AppState {
     catalog_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    workspace: Mutex<Option<Workspace>>,
+    /// Why the workspace named at launch did not open, for the start screen.
+    launch_error: Mutex<Option<PlannerError>>,
 }
 
 impl AppState {
-    pub fn new(catalog_dir: PathBuf) -> AppState {
-        AppState { catalog_dir }
+    pub fn new(catalog_dir: PathBuf, config_dir: Option<PathBuf>) -> AppState {
+        AppState {
+            catalog_dir,
+            config_dir,
+            workspace: Mutex::new(None),
+            launch_error: Mutex::new(None),
+        }
     }
 
     pub fn catalog_dir(&self) -> &Path {
         &self.catalog_dir
     }
+
+    /// The open workspace, locked. A lock poisoned by an earlier panic is taken over: the
+    /// workspace's state is on disk, in transactions, so nothing half-done is in memory.
+    fn slot(&self) -> MutexGuard<'_, Option<Workspace>> {
+        self.workspace.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn shipped_catalog(&self) -> Option<Catalog> {
+        planner_store::load_catalog_dir(&self.catalog_dir).ok()
+    }
+
+    fn info(&self, ws: &Workspace) -> Result<WorkspaceInfo, PlannerError> {
+        ws.info(self.shipped_catalog().as_ref())
+    }
+
+    /// Makes `ws` the open workspace and puts it first in the recent list.
+    fn install(&self, ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
+        let info = self.info(&ws)?;
+        if let Some(dir) = &self.config_dir {
+            // The recent list is a convenience: failing to save it must not fail the open.
+            let _ = recent::note_recent(
+                dir,
+                ws.path(),
+                &ws.settings().title,
+                &planner_store::workspace::format_utc(planner_store::workspace::now_ms()),
+            );
+        }
+        *self.slot() = Some(ws);
+        Ok(info)
+    }
 }
 
-/// The catalog, freshly read and checked; on any error, every issue with file, line and field.
+fn no_workspace() -> PlannerError {
+    PlannerError::new(
+        ErrorCode::NoWorkspace,
+        "No workspace is open: create one or open one from the start screen.",
+    )
+}
+
+/// Runs `f` on the open workspace.
+fn with_ws<T>(state: &AppState, f: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>) -> Result<T, PlannerError> {
+    let mut slot = state.slot();
+    let ws = slot.as_mut().ok_or_else(no_workspace)?;
+    f(ws)
+}
+
+/// What the start screen needs.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct Session {
+    pub workspace: Option<WorkspaceInfo>,
+    /// Why the workspace named at launch (`--workspace`) could not be opened.
+    pub launch_error: Option<PlannerError>,
+    pub recent: Vec<RecentFile>,
+}
+
+/// The catalog the app ships, freshly read and checked; on any error, every issue with file,
+/// line and field.
 #[tauri::command]
 #[specta::specta]
-fn get_catalog(state: State<'_, AppState>) -> Result<Catalog, PlannerError> {
+async fn get_catalog(state: State<'_, AppState>) -> Result<Catalog, PlannerError> {
     planner_store::load_catalog_dir(state.catalog_dir())
+}
+
+/// The open workspace (if any), why the launch workspace failed (if it did), and the recent list.
+#[tauri::command]
+#[specta::specta]
+async fn session(state: State<'_, AppState>) -> Result<Session, PlannerError> {
+    let launch_error = state
+        .launch_error
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    let workspace = {
+        let slot = state.slot();
+        match slot.as_ref() {
+            Some(ws) => Some(state.info(ws)?),
+            None => None,
+        }
+    };
+    Ok(Session {
+        workspace,
+        launch_error,
+        recent: state.config_dir.as_deref().map(recent::read_recent).unwrap_or_default(),
+    })
+}
+
+/// Creates a workspace at `path` titled `title`, starting next month, with a snapshot of the
+/// shipped catalog, and opens it.
+#[tauri::command]
+#[specta::specta]
+async fn create_workspace(
+    state: State<'_, AppState>,
+    path: String,
+    title: String,
+) -> Result<WorkspaceInfo, PlannerError> {
+    let files = planner_store::read_catalog_dir(state.catalog_dir())?;
+    let settings = WorkspaceSettings::new(&title, planner_store::workspace::next_month());
+    let ws = Workspace::create(Path::new(&path), &settings, &files)?;
+    state.install(ws)
+}
+
+/// Opens the workspace at `path` (closing the one open).
+#[tauri::command]
+#[specta::specta]
+async fn open_workspace(state: State<'_, AppState>, path: String) -> Result<WorkspaceInfo, PlannerError> {
+    // Close first, so reopening the same file does not find it locked by ourselves.
+    let previous = state.slot().take();
+    drop(previous);
+    let ws = Workspace::open(Path::new(&path))?;
+    state.install(ws)
+}
+
+/// Copies the open workspace to `path` and continues in the copy.
+#[tauri::command]
+#[specta::specta]
+async fn save_workspace_as(state: State<'_, AppState>, path: String) -> Result<WorkspaceInfo, PlannerError> {
+    let copy = with_ws(&state, |ws| ws.save_as(Path::new(&path)))?;
+    state.install(copy)
+}
+
+/// Closes the open workspace (every edit is already saved).
+#[tauri::command]
+#[specta::specta]
+async fn close_workspace(state: State<'_, AppState>) -> Result<(), PlannerError> {
+    drop(state.slot().take());
+    Ok(())
+}
+
+/// Asks the user for a file with the system dialog; `None` when they cancel.
+#[tauri::command]
+#[specta::specta]
+async fn choose_file(app: tauri::AppHandle, purpose: FilePurpose) -> Result<Option<String>, PlannerError> {
+    Ok(dialogs::choose(&app, purpose))
+}
+
+/// The catalog snapshot the open workspace computes with.
+#[tauri::command]
+#[specta::specta]
+async fn workspace_catalog(state: State<'_, AppState>) -> Result<Catalog, PlannerError> {
+    with_ws(&state, |ws| Ok(ws.catalog().clone()))
+}
+
+/// One scenario, whole, for the editor.
+#[tauri::command]
+#[specta::specta]
+async fn get_scenario(state: State<'_, AppState>, id: String) -> Result<ScenarioSpec, PlannerError> {
+    with_ws(&state, |ws| ws.scenario(&id))
+}
+
+/// Applies and saves one edit.
+#[tauri::command]
+#[specta::specta]
+async fn apply_edit(state: State<'_, AppState>, request: EditRequest) -> Result<Applied, PlannerError> {
+    with_ws(&state, |ws| ws.apply(&request))
+}
+
+/// Takes back the last edit; `None` when there is nothing to undo.
+#[tauri::command]
+#[specta::specta]
+async fn undo(state: State<'_, AppState>) -> Result<Option<Applied>, PlannerError> {
+    with_ws(&state, Workspace::undo)
+}
+
+/// Applies again the last edit undone; `None` when there is nothing to redo.
+#[tauri::command]
+#[specta::specta]
+async fn redo(state: State<'_, AppState>) -> Result<Option<Applied>, PlannerError> {
+    with_ws(&state, Workspace::redo)
+}
+
+/// Saves what the compare screen shows (not an undo step).
+#[tauri::command]
+#[specta::specta]
+async fn set_view(state: State<'_, AppState>, view: ViewState) -> Result<ViewState, PlannerError> {
+    with_ws(&state, |ws| ws.set_view(&view))
+}
+
+/// The comparison of the selected scenarios with its charts, drawn for `theme`.
+#[tauri::command]
+#[specta::specta]
+async fn compare(state: State<'_, AppState>, theme: Theme) -> Result<CompareScreen, PlannerError> {
+    let started = Instant::now();
+    let (comparison, _, _) = with_ws(&state, |ws| ws.compare())?;
+    let mut screen = planner_report::screen::compare_screen(comparison, theme);
+    screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
+    Ok(screen)
+}
+
+/// One scenario evaluated on its own, for the editor's figures, plans and assumptions.
+#[tauri::command]
+#[specta::specta]
+async fn scenario_detail(state: State<'_, AppState>, scenario: ScenarioSpec) -> Result<ScenarioDetail, PlannerError> {
+    with_ws(&state, |ws| {
+        Ok(core_ws::scenario_detail(
+            ws.catalog(),
+            ws.settings(),
+            ws.workloads(),
+            &scenario,
+        ))
+    })
+}
+
+/// A workload's memory fit on an accelerator of the workspace's catalog.
+#[tauri::command]
+#[specta::specta]
+async fn size_workload(
+    state: State<'_, AppState>,
+    workload: WorkloadSpec,
+    accelerator: String,
+    gpus_per_server: u32,
+) -> Result<Option<SizingPreview>, PlannerError> {
+    with_ws(&state, |ws| {
+        Ok(core_ws::size_workload(
+            ws.catalog(),
+            &workload,
+            &accelerator,
+            gpus_per_server,
+        ))
+    })
+}
+
+/// Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step).
+#[tauri::command]
+#[specta::specta]
+async fn update_catalog(state: State<'_, AppState>) -> Result<Applied, PlannerError> {
+    let files = planner_store::read_catalog_dir(state.catalog_dir())?;
+    with_ws(&state, |ws| ws.update_catalog(&files))
+}
+
+/// Adds the workloads and scenarios of a scenario JSON file (one undo step).
+#[tauri::command]
+#[specta::specta]
+async fn import_scenarios(state: State<'_, AppState>, path: String) -> Result<Imported, PlannerError> {
+    let path = PathBuf::from(path);
+    let file = planner_store::files::read_scenario_file(&path)?;
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    with_ws(&state, |ws| ws.import(&file, &name))
+}
+
+/// Writes the workspace (or the scenarios `ids`) as a scenario JSON file.
+#[tauri::command]
+#[specta::specta]
+async fn export_scenarios(
+    state: State<'_, AppState>,
+    path: String,
+    ids: Option<Vec<String>>,
+) -> Result<(), PlannerError> {
+    let file = with_ws(&state, |ws| ws.export(ids.as_deref()))?;
+    planner_store::files::write_atomic(Path::new(&path), scenario_file::to_json(&file).as_bytes())
+}
+
+/// How to export the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExportFormat {
+    /// A workbook: the comparison and one ledger sheet per scenario.
+    Xlsx,
+    /// The comparison table as CSV.
+    Csv,
+}
+
+/// Exports the comparison on screen (XLSX with every ledger, or CSV).
+#[tauri::command]
+#[specta::specta]
+async fn export_comparison(state: State<'_, AppState>, path: String, format: ExportFormat) -> Result<(), PlannerError> {
+    let (comparison, evaluation, _) = with_ws(&state, |ws| ws.compare())?;
+    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), format == ExportFormat::Xlsx)?;
+    planner_store::files::write_atomic(Path::new(&path), &bytes)
+}
+
+/// Exports one scenario's monthly ledger as CSV.
+#[tauri::command]
+#[specta::specta]
+async fn export_ledger(state: State<'_, AppState>, path: String, scenario: String) -> Result<(), PlannerError> {
+    let (comparison, evaluation, _) = with_ws(&state, |ws| ws.compare())?;
+    let text = planner_report::screen::ledger_csv(&comparison, evaluation.as_ref(), &scenario)?;
+    planner_store::files::write_atomic(Path::new(&path), text.as_bytes())
 }
 
 /// The command set and type exports, shared by the running app and the bindings test.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
-    tauri_specta::Builder::<tauri::Wry>::new().commands(tauri_specta::collect_commands![get_catalog])
+    tauri_specta::Builder::<tauri::Wry>::new().commands(tauri_specta::collect_commands![
+        get_catalog,
+        session,
+        create_workspace,
+        open_workspace,
+        save_workspace_as,
+        close_workspace,
+        choose_file,
+        workspace_catalog,
+        get_scenario,
+        apply_edit,
+        undo,
+        redo,
+        set_view,
+        compare,
+        scenario_detail,
+        size_workload,
+        update_catalog,
+        import_scenarios,
+        export_scenarios,
+        export_comparison,
+        export_ledger,
+    ])
 }
 
 /// Where the generated TypeScript bindings are committed.
@@ -58,11 +377,33 @@ pub fn run() {
         }
     };
     let builder = specta_builder();
+    let launch_workspace = options.workspace.clone();
     let result = tauri::Builder::default()
-        .manage(AppState::new(options.catalog_dir))
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
+            let config_dir = options.config_dir.clone().or_else(|| app.path().app_config_dir().ok());
+            let state = AppState::new(options.catalog_dir.clone(), config_dir);
+            if let Some(path) = &launch_workspace {
+                match Workspace::open(path) {
+                    Ok(ws) => {
+                        if let Err(e) = state.install(ws) {
+                            *state
+                                .launch_error
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                        }
+                    }
+                    Err(e) => {
+                        *state
+                            .launch_error
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                    }
+                }
+            }
+            app.manage(state);
             Ok(())
         })
         .run(tauri::generate_context!());

@@ -55,18 +55,43 @@ fn run(app_args: &[String]) -> Step {
     ensure_ui_packages(&root)?;
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
     sh(Command::new("cargo")
-        .args(["build", "-p", "compute-planner", "--locked"])
+        .args(["build", "-p", "compute-planner", "-p", "planner-cli", "--locked"])
         .current_dir(&root))?;
     if env::var_os("DISPLAY").is_none() && env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, or headless as `xvfb-run -a cargo xtask run`".to_owned());
     }
     let mut app = Command::new(target_dir(&root).join("debug/compute-planner"));
     if app_args.is_empty() {
+        let sample = sample_workspace(&root)?;
         app.arg("--catalog").arg(root.join("catalogs"));
+        app.arg("--workspace").arg(sample);
     } else {
         app.args(app_args);
     }
     sh(app.current_dir(&root))
+}
+
+/// The bundled sample workspace, made once from `catalogs/samples/enterprise-hybrid.json` with
+/// the `planner` command line and kept (with the edits made in it) in the target folder; delete
+/// the file to start again from the sample.
+fn sample_workspace(root: &Path) -> Result<PathBuf, String> {
+    let path = target_dir(root).join("sample/enterprise-hybrid.cpw");
+    if path.is_file() {
+        return Ok(path);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    sh(Command::new(target_dir(root).join("debug/planner"))
+        .arg("--catalog")
+        .arg(root.join("catalogs"))
+        .args(["workspace", "new"])
+        .arg(&path)
+        .arg("--from")
+        .arg(root.join("catalogs/samples/enterprise-hybrid.json"))
+        .args(["--title", "Sample: enterprise hybrid (owned base load, cloud burst)"])
+        .current_dir(root))?;
+    Ok(path)
 }
 
 fn test() -> Step {
@@ -78,6 +103,8 @@ fn test() -> Step {
     ensure_tauri_driver()?;
     // The engine's finance functions are checked against numpy-financial, an independent reference.
     ensure_python_module("numpy_financial", "numpy-financial")?;
+    // Exported workbooks are read back with openpyxl, a reader no one here wrote.
+    ensure_python_module("openpyxl", "openpyxl")?;
 
     let ui = root.join("ui");
     sh(Command::new("npm").args(["run", "check"]).current_dir(&ui))?;

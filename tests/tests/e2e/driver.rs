@@ -5,6 +5,9 @@
 //! plain `cargo test` works anywhere; `cargo xtask test` runs them with `--include-ignored`, and a
 //! missing piece then fails the test with what to install, never a silent skip.
 
+// Each end-to-end test file includes this module and uses a part of it.
+#![allow(dead_code)]
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -64,6 +67,11 @@ pub struct App {
 impl App {
     /// Starts tauri-driver and opens the app with `args`.
     pub async fn launch(args: &[String]) -> App {
+        App::launch_with_env(args, &[]).await
+    }
+
+    /// Starts tauri-driver (and so the app, which inherits its environment) with `env` set.
+    pub async fn launch_with_env(args: &[String], env: &[(&str, &Path)]) -> App {
         assert!(
             std::env::var_os("DISPLAY").is_some(),
             "no DISPLAY: run under Xvfb (`cargo xtask test` does)"
@@ -72,6 +80,7 @@ impl App {
         let native_port = free_port();
         let driver = Command::new(tauri_driver())
             .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -126,6 +135,103 @@ impl App {
             Ok(Err(e)) => panic!("text of `{css}`: {e}"),
             Err(_) => panic!("reading the text of `{css}` took over 10 s"),
         }
+    }
+
+    /// Runs a script in the page (bounded to 20 s) and returns its value.
+    pub async fn exec(&self, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+        match tokio::time::timeout(Duration::from_secs(20), self.client.execute(script, args)).await {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => panic!("script failed: {e}\n{script}"),
+            Err(_) => panic!("script took over 20 s:\n{script}"),
+        }
+    }
+
+    /// Calls an app command through Tauri's IPC, as the UI's bindings do, and returns its
+    /// answer; a rejection fails the test with the back end's error.
+    pub async fn invoke(&self, command: &str, args: serde_json::Value) -> serde_json::Value {
+        let script = "const [cmd, args, done] = arguments; window.__TAURI_INTERNALS__.invoke(cmd, args).then((v) => done({ ok: v }), (e) => done({ err: e }));";
+        let call = self
+            .client
+            .execute_async(script, vec![serde_json::json!(command), args]);
+        let answer = match tokio::time::timeout(Duration::from_secs(20), call).await {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => panic!("invoke {command}: {e}"),
+            Err(_) => panic!("invoke {command} took over 20 s"),
+        };
+        if let Some(err) = answer.get("err") {
+            panic!("{command} was refused: {err}");
+        }
+        answer.get("ok").cloned().unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Sets the value of an input or select as typing would, firing `input` and `change`.
+    pub async fn fill(&self, css: &str, value: &str) {
+        let el = self.element(css).await;
+        let args = vec![
+            serde_json::to_value(&el).expect("element reference"),
+            serde_json::json!(value),
+        ];
+        self.exec(
+            "const [el, v] = arguments; el.focus(); \
+             const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype; \
+             Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, v); \
+             el.dispatchEvent(new Event('input', { bubbles: true })); \
+             el.dispatchEvent(new Event('change', { bubbles: true }));",
+            args,
+        )
+        .await;
+    }
+
+    /// Presses a key with modifiers on the focused element (or the page), as a keydown event.
+    pub async fn press(&self, key: &str, ctrl: bool, shift: bool) {
+        self.exec(
+            "const [key, ctrl, shift] = arguments; \
+             const target = document.activeElement || document.body; \
+             target.dispatchEvent(new KeyboardEvent('keydown', { key, ctrlKey: ctrl, shiftKey: shift, bubbles: true, cancelable: true }));",
+            vec![serde_json::json!(key), serde_json::json!(ctrl), serde_json::json!(shift)],
+        )
+        .await;
+    }
+
+    /// Waits until the element's text contains `needle`, returning the text.
+    pub async fn wait_text(&self, css: &str, needle: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let text = self.text_of(css).await;
+            if text.contains(needle) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{css}` did not come to contain `{needle}` within {WAIT:?}; it reads: {text}"
+            );
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+
+    /// Whether an element matching `css` exists now (no waiting).
+    pub async fn exists(&self, css: &str) -> bool {
+        self.exec(
+            "return document.querySelector(arguments[0]) !== null;",
+            vec![serde_json::json!(css)],
+        )
+        .await
+            == serde_json::Value::Bool(true)
+    }
+
+    /// The process id of the app started for this session (the newest process running the app
+    /// binary).
+    pub fn app_pid(&self) -> u32 {
+        let out = Command::new("pgrep")
+            .arg("-n")
+            .arg("-f")
+            .arg(app_binary())
+            .output()
+            .expect("pgrep (procps)");
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("no running app process found for {}", app_binary().display()))
     }
 
     pub async fn click(&self, css: &str) {

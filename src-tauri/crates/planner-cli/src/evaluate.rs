@@ -3,9 +3,6 @@
 //! file is the only IO here; the rest is planner-core. Amounts are shown rounded half-to-even to
 //! cents (the one presentation rule); `--json` gives the full monthly ledger at full precision.
 
-// The lead wires these into clap; until then only the tests call them.
-#![allow(dead_code)]
-
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -13,6 +13,7 @@ use planner_core::error::PlannerError;
 
 mod catalog_cmd;
 mod evaluate;
+mod workspace_cmd;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -51,6 +52,37 @@ enum Command {
         /// The scenario file (JSON).
         file: PathBuf,
     },
+    /// Workspace files (.cpw): create, show, export, check.
+    Workspace {
+        #[command(subcommand)]
+        command: WorkspaceCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum WorkspaceCommand {
+    /// Create a workspace with a snapshot of the catalog, optionally from a scenario file.
+    New {
+        /// The workspace file to create (it must not exist).
+        out: PathBuf,
+        /// The workspace title (default: the scenario file's title).
+        #[arg(long)]
+        title: Option<String>,
+        /// A scenario file (JSON) whose settings, workloads and scenarios to take.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+    /// Print what a workspace holds.
+    Show { file: PathBuf },
+    /// Write a workspace's settings, workloads and scenarios as a scenario file (JSON).
+    Export {
+        file: PathBuf,
+        /// Where to write (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Run SQLite's integrity check on a workspace; exits 1 when it fails.
+    Check { file: PathBuf },
 }
 
 #[derive(Debug, Subcommand)]
@@ -103,6 +135,14 @@ fn main() -> ExitCode {
         Command::Compare { file } => {
             planner_store::load_catalog_dir(&cli.catalog).and_then(|c| evaluate::compare(&c, &file))
         }
+        Command::Workspace { command } => match command {
+            WorkspaceCommand::New { out, title, from } => {
+                workspace_cmd::new(&cli.catalog, &out, title.as_deref(), from.as_deref())
+            }
+            WorkspaceCommand::Show { file } => workspace_cmd::show(&cli.catalog, &file),
+            WorkspaceCommand::Export { file, out } => workspace_cmd::export(&file, out.as_deref()),
+            WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+        },
     };
     match outcome {
         Ok(text) => {

@@ -171,3 +171,48 @@ fn a_missing_catalog_folder_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/catalogs"));
 }
+
+#[test]
+fn a_workspace_made_from_a_sample_exports_the_same_scenarios_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("client.cpw");
+    let ws_arg = ws.to_str().unwrap();
+    let sample = "catalogs/samples/enterprise-hybrid.json";
+    let made = planner(&["workspace", "new", ws_arg, "--from", sample, "--title", "Client A"]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let shown = planner(&["workspace", "show", ws_arg]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.starts_with("Client A\n"), "{text}");
+    assert!(
+        text.contains("2 scenario(s):") && text.contains("compared: hybrid, all-cloud"),
+        "{text}"
+    );
+    let out = dir.path().join("back.json");
+    let exported = planner(&["workspace", "export", ws_arg, "--out", out.to_str().unwrap()]);
+    assert!(exported.status.success());
+    // Read both with the engine's parser: the export writes defaults out, the sample omits them.
+    let parse = |p: &Path| planner_core::scenario_file::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let back = parse(&out);
+    let original = parse(&root().join(sample));
+    assert_eq!(back.scenarios, original.scenarios);
+    assert_eq!(back.workloads, original.workloads);
+    assert_eq!(back.title, "Client A");
+    let check = planner(&["workspace", "check", ws_arg]);
+    assert_eq!(String::from_utf8_lossy(&check.stdout), format!("{ws_arg}: ok\n"));
+    // Creating over an existing file is refused.
+    let again = planner(&["workspace", "new", ws_arg]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+}
+
+#[test]
+fn a_file_that_is_not_a_workspace_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.cpw");
+    std::fs::write(&path, "meeting notes\n".repeat(20)).unwrap();
+    let out = planner(&["workspace", "show", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("notes.cpw is not a Compute Planner workspace"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "meeting notes\n".repeat(20));
+}

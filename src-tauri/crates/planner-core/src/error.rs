@@ -20,6 +20,14 @@ pub enum ErrorCode {
     InvalidInput,
     /// Something asked for does not exist.
     NotFound,
+    /// The file is not a Compute Planner workspace (or is damaged); it was left untouched.
+    WorkspaceInvalid,
+    /// The workspace was written by a newer version of the app; it was left untouched.
+    WorkspaceNewer,
+    /// The workspace is open in another window or program.
+    WorkspaceBusy,
+    /// The action needs an open workspace and none is open.
+    NoWorkspace,
 }
 
 /// One located problem.

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
 use crate::catalog::Catalog;
-use crate::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, decision_view};
-use crate::evaluate::{Evaluation, evaluate};
+use crate::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
+use crate::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate};
+use crate::scenario::Assumption;
 use crate::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
 use crate::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
 use crate::validate::{Problem, validate};
@@ -74,7 +75,7 @@ pub struct ViewState {
 impl ViewState {
     /// The view with ids that no longer exist dropped, at most [`MAX_COMPARED`] kept, and a
     /// horizon outside the choices forgotten.
-    pub fn cleaned(&self, exists: impl Fn(&str) -> bool) -> ViewState {
+    pub fn cleaned(&self, mut exists: impl FnMut(&str) -> bool) -> ViewState {
         let mut selected: Vec<String> = Vec::new();
         for id in &self.selected {
             if exists(id) && !selected.contains(id) && selected.len() < MAX_COMPARED {
@@ -251,6 +252,37 @@ pub fn compare_selection(
         },
         result.evaluation,
     )
+}
+
+/// One scenario evaluated on its own, for the scenario editor: its figures, the rack, network
+/// and sizing plans, every figure it relies on with its origin, and its problems.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioDetail {
+    pub figures: Option<ScenarioFigures>,
+    pub layer_plans: Vec<LayerPlan>,
+    pub sizing: Vec<SizingNote>,
+    pub assumptions: Vec<Assumption>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// Evaluates one scenario against every workload.
+pub fn scenario_detail(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenario: &ScenarioSpec,
+) -> ScenarioDetail {
+    let result = evaluate_selection(catalog, settings, workloads, std::slice::from_ref(scenario), None);
+    let view = result.evaluation.as_ref().map(|e| decision_view(e, None));
+    let one = result.evaluation.and_then(|e| e.scenarios.into_iter().next());
+    ScenarioDetail {
+        figures: view.and_then(|v| v.scenarios.into_iter().next()),
+        layer_plans: one.as_ref().map(|r| r.layer_plans.clone()).unwrap_or_default(),
+        sizing: one.as_ref().map(|r| r.sizing.clone()).unwrap_or_default(),
+        assumptions: one.map(|r| r.assumptions).unwrap_or_default(),
+        problems: result.problems,
+    }
 }
 
 /// A workload's memory fit on one accelerator, for the workloads screen.

@@ -9,12 +9,14 @@
 //!   for the screen now and the PDF memo later.
 //! - [`export`]: the comparison as an XLSX workbook (with one ledger sheet per scenario) and as
 //!   CSV, and one scenario's ledger as CSV.
+//! - [`screen`]: what the shell's compare-screen and export commands return, built from the two.
 //!
 //! Money stays `Decimal` until the last step: the view's presented values (cents, half-even) are
 //! converted to `f64` only for a chart coordinate or a spreadsheet cell.
 
 pub mod charts;
 pub mod export;
+pub mod screen;
 
 use planner_core::ledger::Category;
 

@@ -7,8 +7,54 @@ import { invoke as __TAURI_INVOKE } from "@tauri-apps/api/core";
 
 /** Commands */
 export const commands = {
-	/**  The catalog, freshly read and checked; on any error, every issue with file, line and field. */
+	/**
+	 *  The catalog the app ships, freshly read and checked; on any error, every issue with file,
+	 *  line and field.
+	 */
 	getCatalog: () => typedError<Catalog_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("get_catalog")),
+	/**  The open workspace (if any), why the launch workspace failed (if it did), and the recent list. */
+	session: () => typedError<Session_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("session")),
+	/**
+	 *  Creates a workspace at `path` titled `title`, starting next month, with a snapshot of the
+	 *  shipped catalog, and opens it.
+	 */
+	createWorkspace: (path: string, title: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("create_workspace", { path, title })),
+	/**  Opens the workspace at `path` (closing the one open). */
+	openWorkspace: (path: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("open_workspace", { path })),
+	/**  Copies the open workspace to `path` and continues in the copy. */
+	saveWorkspaceAs: (path: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("save_workspace_as", { path })),
+	/**  Closes the open workspace (every edit is already saved). */
+	closeWorkspace: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("close_workspace")),
+	/**  Asks the user for a file with the system dialog; `None` when they cancel. */
+	chooseFile: (purpose: FilePurpose) => typedError<string | null, PlannerError_Serialize>(__TAURI_INVOKE("choose_file", { purpose })),
+	/**  The catalog snapshot the open workspace computes with. */
+	workspaceCatalog: () => typedError<Catalog_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("workspace_catalog")),
+	/**  One scenario, whole, for the editor. */
+	getScenario: (id: string) => typedError<ScenarioSpec_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("get_scenario", { id })),
+	/**  Applies and saves one edit. */
+	applyEdit: (request: EditRequest_Deserialize) => typedError<Applied_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("apply_edit", { request })),
+	/**  Takes back the last edit; `None` when there is nothing to undo. */
+	undo: () => typedError<Applied_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("undo")),
+	/**  Applies again the last edit undone; `None` when there is nothing to redo. */
+	redo: () => typedError<Applied_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("redo")),
+	/**  Saves what the compare screen shows (not an undo step). */
+	setView: (view: ViewState_Deserialize) => typedError<ViewState_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("set_view", { view })),
+	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
+	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
+	/**  One scenario evaluated on its own, for the editor's figures, plans and assumptions. */
+	scenarioDetail: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioDetail_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scenario_detail", { scenario })),
+	/**  A workload's memory fit on an accelerator of the workspace's catalog. */
+	sizeWorkload: (workload: WorkloadSpec_Deserialize, accelerator: string, gpusPerServer: number) => typedError<SizingPreview | null, PlannerError_Serialize>(__TAURI_INVOKE("size_workload", { workload, accelerator, gpusPerServer })),
+	/**  Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step). */
+	updateCatalog: () => typedError<Applied_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("update_catalog")),
+	/**  Adds the workloads and scenarios of a scenario JSON file (one undo step). */
+	importScenarios: (path: string) => typedError<Imported_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("import_scenarios", { path })),
+	/**  Writes the workspace (or the scenarios `ids`) as a scenario JSON file. */
+	exportScenarios: (path: string, ids: string[] | null) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_scenarios", { path, ids })),
+	/**  Exports the comparison on screen (XLSX with every ledger, or CSV). */
+	exportComparison: (path: string, format: ExportFormat) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_comparison", { path, format })),
+	/**  Exports one scenario's monthly ledger as CSV. */
+	exportLedger: (path: string, scenario: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_ledger", { path, scenario })),
 };
 
 /* Types */
@@ -67,6 +113,52 @@ export type Accelerator_Serialize = {
 	notes: string | null,
 };
 
+/**  What an edit, undo or redo did. */
+export type Applied = Applied_Serialize | Applied_Deserialize;
+
+/**  What an edit, undo or redo did. */
+export type Applied_Deserialize = {
+	history: History_Deserialize,
+	/**  The label of the step applied or taken back. */
+	label: string,
+	changed: Changed_Deserialize[],
+};
+
+/**  What an edit, undo or redo did. */
+export type Applied_Serialize = {
+	history: History_Serialize,
+	/**  The label of the step applied or taken back. */
+	label: string,
+	changed: Changed_Serialize[],
+};
+
+/**  One figure a scenario relies on. */
+export type Assumption = Assumption_Serialize | Assumption_Deserialize;
+
+/**  One figure a scenario relies on. */
+export type Assumption_Deserialize = {
+	/**  The field in the scenario file the figure fills. */
+	path: string,
+	/**  The value used, in the plan's currency where it is money. */
+	value: string,
+} & Origin_Deserialize;
+
+/**  One figure a scenario relies on. */
+export type Assumption_Serialize = {
+	/**  The field in the scenario file the figure fills. */
+	path: string,
+	/**  The value used, in the plan's currency where it is money. */
+	value: string,
+} & Origin_Serialize;
+
+/**  When the cheaper of two scenarios changes. */
+export type BreakEven = {
+	/**  The month (1-based count from the start) by whose end the other scenario has caught up. */
+	month: number,
+	/**  The scenario that is cheaper, cumulatively, from that month on. */
+	cheaper_after: string,
+};
+
 /**  The whole catalog, every file loaded and cross-checked. */
 export type Catalog = Catalog_Serialize | Catalog_Deserialize;
 
@@ -82,6 +174,39 @@ export type CatalogFileInfo = {
 
 /**  The kinds of catalog file. */
 export type CatalogKind = "accelerators" | "offers" | "facility" | "fabrics" | "regions";
+
+/**  The catalog snapshot a workspace computes with, and whether the app ships a newer one. */
+export type CatalogStatus = CatalogStatus_Serialize | CatalogStatus_Deserialize;
+
+/**  The catalog snapshot a workspace computes with, and whether the app ships a newer one. */
+export type CatalogStatus_Deserialize = {
+	/**  The data version of the snapshot in the workspace, e.g. "2026.11.0". */
+	version: string,
+	/**  When the snapshot was taken, UTC, "YYYY-MM-DD HH:MM". */
+	taken: string,
+	/**  The version of the catalog the app ships, when it could be read. */
+	shipped_version?: string | null,
+	/**
+	 *  The shipped catalog is newer than the snapshot: the numbers are still the snapshot's
+	 *  until the user updates it.
+	 */
+	newer_available: boolean,
+};
+
+/**  The catalog snapshot a workspace computes with, and whether the app ships a newer one. */
+export type CatalogStatus_Serialize = {
+	/**  The data version of the snapshot in the workspace, e.g. "2026.11.0". */
+	version: string,
+	/**  When the snapshot was taken, UTC, "YYYY-MM-DD HH:MM". */
+	taken: string,
+	/**  The version of the catalog the app ships, when it could be read. */
+	shipped_version: string | null,
+	/**
+	 *  The shipped catalog is newer than the snapshot: the numbers are still the snapshot's
+	 *  until the user updates it.
+	 */
+	newer_available: boolean,
+};
 
 /**  The whole catalog, every file loaded and cross-checked. */
 export type Catalog_Deserialize = {
@@ -103,6 +228,27 @@ export type Catalog_Serialize = {
 	regions: Region_Serialize[],
 };
 
+/**  A ledger row. */
+export type Category = "hardware" | "installation" | "network" | "power_distribution" | "cooling" | "electricity" | "colocation" | "staff" | "support" | "software" | "cloud_compute" | "commitments" | "storage_egress" | "financing" | "termination_fees" | "adaptation" | "depreciation" | "residual";
+
+/**  A scenario's cash in one cost category, month by month. */
+export type CategorySeries = {
+	category: Category,
+	/**  Presented (cents), one value per month of the horizon. */
+	values: string[],
+	/**  The category's total over the horizon, presented. */
+	total: string,
+};
+
+/**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
+export type Changed = Changed_Serialize | Changed_Deserialize;
+
+/**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
+export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | { kind: "workload"; id: string; workload?: WorkloadSpec_Deserialize | null } | { kind: "scenario"; id: string; summary?: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Deserialize };
+
+/**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
+export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize };
+
 /**  Colocation space priced per kW of IT load per month in one market. */
 export type Colocation = Colocation_Serialize | Colocation_Deserialize;
 
@@ -122,6 +268,68 @@ export type Colocation_Serialize = {
 	currency: string,
 	per_kw_month: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  The length of a commitment. */
+export type CommitTerm = "1y" | "3y";
+
+/**  The compare screen's content. */
+export type CompareScreen = CompareScreen_Serialize | CompareScreen_Deserialize;
+
+/**  The compare screen's content. */
+export type CompareScreen_Deserialize = {
+	comparison: Comparison_Deserialize,
+	/**
+	 *  Cumulative cash of every scenario with the break-even points; absent when nothing could
+	 *  be evaluated.
+	 */
+	cumulative_svg?: string | null,
+	/**  Cash per month by category, one chart per scenario. */
+	monthly_svgs: ScenarioChart[],
+	/**  Charts that could not be drawn, and why (the figures are still shown). */
+	chart_errors: string[],
+	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
+	backend_ms: string,
+};
+
+/**  The compare screen's content. */
+export type CompareScreen_Serialize = {
+	comparison: Comparison_Serialize,
+	/**
+	 *  Cumulative cash of every scenario with the break-even points; absent when nothing could
+	 *  be evaluated.
+	 */
+	cumulative_svg: string | null,
+	/**  Cash per month by category, one chart per scenario. */
+	monthly_svgs: ScenarioChart[],
+	/**  Charts that could not be drawn, and why (the figures are still shown). */
+	chart_errors: string[],
+	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
+	backend_ms: string,
+};
+
+/**
+ *  What the compare screen needs: the decision view of what could be evaluated, and why the
+ *  rest could not.
+ */
+export type Comparison = Comparison_Serialize | Comparison_Deserialize;
+
+/**
+ *  What the compare screen needs: the decision view of what could be evaluated, and why the
+ *  rest could not.
+ */
+export type Comparison_Deserialize = {
+	view?: DecisionView_Deserialize | null,
+	problems: PlacedProblem[],
+};
+
+/**
+ *  What the compare screen needs: the decision view of what could be evaluated, and why the
+ *  rest could not.
+ */
+export type Comparison_Serialize = {
+	view: DecisionView_Serialize | null,
+	problems: PlacedProblem[],
 };
 
 /**  How far a figure can be trusted, from the verification levels of the reference data. */
@@ -156,6 +364,117 @@ export type Cooling_Serialize = {
 	notes: string | null,
 };
 
+/**  How sensitive the workload's data is. */
+export type DataClassification = "public" | "internal" | "confidential" | "restricted";
+
+/**  2 to 8 scenarios side by side over one horizon. */
+export type DecisionView = DecisionView_Serialize | DecisionView_Deserialize;
+
+/**  2 to 8 scenarios side by side over one horizon. */
+export type DecisionView_Deserialize = {
+	title: string,
+	currency: string,
+	start: string,
+	horizon_months: number,
+	/**  The month of each column, from `start`. */
+	months: string[],
+	/**  The scenario the differences are taken against. */
+	reference?: string | null,
+	/**  Whether the reference was pinned by the user (else it is the first scenario). */
+	baseline_pinned: boolean,
+	scenarios: ScenarioFigures_Deserialize[],
+};
+
+/**  2 to 8 scenarios side by side over one horizon. */
+export type DecisionView_Serialize = {
+	title: string,
+	currency: string,
+	start: string,
+	horizon_months: number,
+	/**  The month of each column, from `start`. */
+	months: string[],
+	/**  The scenario the differences are taken against. */
+	reference: string | null,
+	/**  Whether the reference was pinned by the user (else it is the first scenario). */
+	baseline_pinned: boolean,
+	scenarios: ScenarioFigures_Serialize[],
+};
+
+/**  A scenario against the reference scenario. */
+export type Difference = Difference_Serialize | Difference_Deserialize;
+
+/**  A scenario against the reference scenario. */
+export type Difference_Deserialize = {
+	/**  The reference scenario's id. */
+	against: string,
+	/**  This scenario's total cash minus the reference's (negative: this one is cheaper). */
+	total: string,
+	npv: string,
+	/**  When the cumulative cash of the two cross for the last time. */
+	break_even?: BreakEven | null,
+	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
+	buy_vs_rent_hours_per_day?: string | null,
+};
+
+/**  A scenario against the reference scenario. */
+export type Difference_Serialize = {
+	/**  The reference scenario's id. */
+	against: string,
+	/**  This scenario's total cash minus the reference's (negative: this one is cheaper). */
+	total: string,
+	npv: string,
+	/**  When the cumulative cash of the two cross for the last time. */
+	break_even: BreakEven | null,
+	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
+	buy_vs_rent_hours_per_day: string | null,
+};
+
+/**  One change a person makes. */
+export type Edit = Edit_Serialize | Edit_Deserialize;
+
+/**
+ *  An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
+ *  other within two seconds merge into one undo step (typing in a field is one step, not one per
+ *  key).
+ */
+export type EditRequest = EditRequest_Serialize | EditRequest_Deserialize;
+
+/**
+ *  An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
+ *  other within two seconds merge into one undo step (typing in a field is one step, not one per
+ *  key).
+ */
+export type EditRequest_Deserialize = {
+	edit: Edit_Deserialize,
+	label: string,
+	coalesce?: string | null,
+};
+
+/**
+ *  An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
+ *  other within two seconds merge into one undo step (typing in a field is one step, not one per
+ *  key).
+ */
+export type EditRequest_Serialize = {
+	edit: Edit_Serialize,
+	label: string,
+	coalesce: string | null,
+};
+
+/**  One change a person makes. */
+export type Edit_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | 
+/**  Adds the workload, or replaces the one with its id. */
+{ kind: "put-workload"; workload: WorkloadSpec_Deserialize } | { kind: "delete-workload"; id: string } | 
+/**  Adds the scenario, or replaces the one with its id. */
+{ kind: "put-scenario"; scenario: ScenarioSpec_Deserialize } | { kind: "delete-scenario"; id: string };
+
+/**  One change a person makes. */
+export type Edit_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | 
+/**  Adds the workload, or replaces the one with its id. */
+{ kind: "put-workload"; workload: WorkloadSpec_Serialize } | { kind: "delete-workload"; id: string } | 
+/**  Adds the scenario, or replaces the one with its id. */
+{ kind: "put-scenario"; scenario: ScenarioSpec_Serialize } | { kind: "delete-scenario"; id: string };
+
 /**  What kind of failure, for code that reacts to it. */
 export type ErrorCode = 
 /**  The catalog files have errors; `details` lists each with file, line and field. */
@@ -165,7 +484,15 @@ export type ErrorCode =
 /**  An input value was refused; `details` names the field. */
 "invalid-input" | 
 /**  Something asked for does not exist. */
-"not-found";
+"not-found" | 
+/**  The file is not a Compute Planner workspace (or is damaged); it was left untouched. */
+"workspace-invalid" | 
+/**  The workspace was written by a newer version of the app; it was left untouched. */
+"workspace-newer" | 
+/**  The workspace is open in another window or program. */
+"workspace-busy" | 
+/**  The action needs an open workspace and none is open. */
+"no-workspace";
 
 /**  One located problem. */
 export type ErrorDetail = ErrorDetail_Serialize | ErrorDetail_Deserialize;
@@ -189,6 +516,28 @@ export type ErrorDetail_Serialize = {
 	kind: string | null,
 	message: string,
 };
+
+/**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
+export type ExitSpec = ExitSpec_Serialize | ExitSpec_Deserialize;
+
+/**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
+export type ExitSpec_Deserialize = {
+	month: number,
+	fee?: string,
+};
+
+/**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
+export type ExitSpec_Serialize = {
+	month: number,
+	fee: string,
+};
+
+/**  How to export the comparison. */
+export type ExportFormat = 
+/**  A workbook: the comparison and one ledger sheet per scenario. */
+"xlsx" | 
+/**  The comparison table as CSV. */
+"csv";
 
 /**  A network fabric with its cost per GPU-facing port. */
 export type Fabric = Fabric_Serialize | Fabric_Deserialize;
@@ -232,6 +581,49 @@ export type Fabric_Serialize = {
 
 /**  Everything about the room: cooling, upgrades, colocation, systems, PUE, lead times. */
 export type Facility = Facility_Serialize | Facility_Deserialize;
+
+/**  The room owned hardware runs in. */
+export type FacilitySpec = FacilitySpec_Serialize | FacilitySpec_Deserialize;
+
+/**  The room owned hardware runs in. */
+export type FacilitySpec_Deserialize = {
+	/**  Catalog region id: electricity tariff and grid carbon intensity. */
+	region: string,
+	tariff_per_kwh?: Override | null,
+	grid_gco2_per_kwh?: Override | null,
+	/**  Catalog cooling id. */
+	cooling: string,
+	pue?: Override | null,
+	/**  The most power a rack may draw, in kW. */
+	kw_per_rack_limit: string,
+	/**  Catalog colocation id; absent when the room is your own. */
+	colocation?: string | null,
+	colocation_per_kw_month?: Override | null,
+	/**  Catalog upgrade id for power distribution, paid per rack on delivery. */
+	power_distribution_upgrade?: string | null,
+	/**  Catalog upgrade id for cooling, paid per rack on delivery. */
+	cooling_upgrade?: string | null,
+};
+
+/**  The room owned hardware runs in. */
+export type FacilitySpec_Serialize = {
+	/**  Catalog region id: electricity tariff and grid carbon intensity. */
+	region: string,
+	tariff_per_kwh?: Override,
+	grid_gco2_per_kwh?: Override,
+	/**  Catalog cooling id. */
+	cooling: string,
+	pue?: Override,
+	/**  The most power a rack may draw, in kW. */
+	kw_per_rack_limit: string,
+	/**  Catalog colocation id; absent when the room is your own. */
+	colocation?: string,
+	colocation_per_kw_month?: Override,
+	/**  Catalog upgrade id for power distribution, paid per rack on delivery. */
+	power_distribution_upgrade?: string,
+	/**  Catalog upgrade id for cooling, paid per rack on delivery. */
+	cooling_upgrade?: string,
+};
 
 /**  Everything about the room: cooling, upgrades, colocation, systems, PUE, lead times. */
 export type Facility_Deserialize = {
@@ -285,6 +677,253 @@ export type Figure_Serialize = {
 	provenance: Provenance_Serialize,
 };
 
+/**  What a file is being chosen for; it sets the dialog's title, filter and open-or-save mode. */
+export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-as" | "import-scenarios" | "export-scenarios" | "export-xlsx" | "export-csv";
+
+/**  How owned hardware is paid for. */
+export type FinancingMethod = "cash" | 
+/**
+ *  An annuity loan on the hardware after a down payment; the balance left at the horizon is
+ *  settled in the last month so that horizons compare fairly.
+ */
+"loan" | 
+/**  An operating lease: level monthly payments for the term, no purchase, no resale. */
+"lease";
+
+/**  Financing terms of an owned layer. */
+export type FinancingSpec = FinancingSpec_Serialize | FinancingSpec_Deserialize;
+
+/**  Financing terms of an owned layer. */
+export type FinancingSpec_Deserialize = {
+	method: FinancingMethod,
+	/**  Annual interest (loan) or implicit lease rate, as a fraction. */
+	annual_rate?: string,
+	/**  Loan or lease term in months (a lease at most 60 months and not beyond the useful life). */
+	term_months?: number,
+	/**  Share of the price paid up front on a loan, as a fraction. */
+	down_payment?: string,
+};
+
+/**  Financing terms of an owned layer. */
+export type FinancingSpec_Serialize = {
+	method: FinancingMethod,
+	/**  Annual interest (loan) or implicit lease rate, as a fraction. */
+	annual_rate: string,
+	/**  Loan or lease term in months (a lease at most 60 months and not beyond the useful life). */
+	term_months: number,
+	/**  Share of the price paid up front on a loan, as a fraction. */
+	down_payment: string,
+};
+
+/**  An exchange rate: one unit of `currency` is worth `rate` units of the file's currency. */
+export type FxRate = {
+	currency: string,
+	rate: string,
+	/**  Where the rate comes from and its date. */
+	source: string,
+};
+
+/**  Where undo and redo stand. */
+export type History = History_Serialize | History_Deserialize;
+
+/**  Where undo and redo stand. */
+export type History_Deserialize = {
+	can_undo: boolean,
+	can_redo: boolean,
+	/**  What undo would take back, e.g. "Edit scenario Buy 64 × H100". */
+	undo_label?: string | null,
+	redo_label?: string | null,
+	/**  Rises with every edit, undo and redo; the UI drops answers older than what it shows. */
+	revision: number,
+};
+
+/**  Where undo and redo stand. */
+export type History_Serialize = {
+	can_undo: boolean,
+	can_redo: boolean,
+	/**  What undo would take back, e.g. "Edit scenario Buy 64 × H100". */
+	undo_label: string | null,
+	redo_label: string | null,
+	/**  Rises with every edit, undo and redo; the UI drops answers older than what it shows. */
+	revision: number,
+};
+
+/**  What importing a scenario file added. */
+export type Imported = Imported_Serialize | Imported_Deserialize;
+
+/**  What importing a scenario file added. */
+export type Imported_Deserialize = {
+	applied: Applied_Deserialize,
+	workloads: number,
+	scenarios: number,
+	/**  Ids that were taken and were renamed, as "old → new". */
+	renamed: string[],
+};
+
+/**  What importing a scenario file added. */
+export type Imported_Serialize = {
+	applied: Applied_Serialize,
+	workloads: number,
+	scenarios: number,
+	/**  Ids that were taken and were renamed, as "old → new". */
+	renamed: string[],
+};
+
+/**  What kind of supply a layer is. */
+export type LayerKind = 
+/**  Hardware you hold: bought for cash, on a loan, or leased (see `financing`). */
+"owned" | 
+/**  Cloud capacity committed for 1 or 3 years, paid whether used or not. */
+"reserved" | 
+/**  Interruptible cloud capacity; only interruptible workloads use it. */
+"spot" | 
+/**  Pay-as-you-go cloud capacity. */
+"on-demand" | 
+/**  A shared pool (a university or group cluster) billed per GPU-hour used. */
+"pooled" | 
+/**  An API billed per million tokens; serves inference workloads that name a model. */
+"token-metered";
+
+/**  The rack and network plan of one owned layer. */
+export type LayerPlan = {
+	layer: string,
+	racks: RackPlan,
+	network: NetworkPlan,
+};
+
+/**  One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`. */
+export type LayerSpec = LayerSpec_Serialize | LayerSpec_Deserialize;
+
+/**  One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`. */
+export type LayerSpec_Deserialize = {
+	id: string,
+	kind: LayerKind,
+	/**  Catalog accelerator id (owned, pooled, token-metered). */
+	accelerator?: string | null,
+	/**  Catalog offer id (reserved, spot, on-demand). */
+	offer?: string | null,
+	/**  Catalog server system id (owned): GPUs per server, power and price. */
+	system?: string | null,
+	/**
+	 *  Owned: GPUs bought. Reserved: GPUs committed. Others: the most GPUs the layer may use
+	 *  (absent: as many as needed).
+	 */
+	gpus?: number | null,
+	/**  Owned: GPUs per server when no `system` is named (default 8). */
+	gpus_per_server?: number | null,
+	/**  Owned: purchase price per GPU in place of the catalog's. */
+	price_per_gpu?: Override | null,
+	/**  Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named. */
+	platform_cost_per_gpu?: string,
+	/**  Owned: one-off installation and commissioning, paid on delivery. */
+	installation?: string,
+	/**  Cloud layers: price per GPU-hour in place of the offer's. */
+	price_per_gpu_hour?: Override | null,
+	/**  Token-metered: price per million tokens (required). */
+	price_per_million_tokens?: Override | null,
+	/**  Reserved: 1y or 3y. */
+	term?: CommitTerm | null,
+	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
+	peak_tflops?: Override | null,
+	/**  MFU reached on this layer (default: each workload's own). */
+	mfu?: string | null,
+	/**  Share of hours the capacity is up (default 0.97 owned, 1 otherwise). */
+	availability?: string | null,
+	/**  Month (0-based) the layer starts: the order month for owned hardware. */
+	start_month?: number,
+	/**  Owned: months from order to delivery and installation. */
+	lead_time_months?: number,
+	financing?: FinancingSpec_Deserialize | null,
+	/**  Owned, cash or loan: when the price is paid (default: all on delivery). */
+	payment_milestones?: Milestone[],
+	/**  Owned: straight-line depreciation life in months (default 60). */
+	depreciation_life_months?: number | null,
+	/**  Owned: share of the price left after the depreciation life (book salvage, default 0). */
+	salvage_share?: string,
+	/**  Owned: share of the price realised by selling at the horizon (default: the book value). */
+	residual_share?: string | null,
+	/**  Owned: support contract per year, as a share of the hardware price. */
+	support_rate_per_year?: string,
+	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
+	power_kw_per_gpu?: Override | null,
+	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
+	idle_power_share?: string | null,
+	/**  Spot: interruptions per hour (λ). */
+	interruptions_per_hour?: string | null,
+	/**  Spot: minutes to write a checkpoint (default 3). */
+	checkpoint_write_minutes?: string | null,
+	/**  Spot: minutes to restart after an interruption (default 10). */
+	restart_minutes?: string | null,
+	/**  Workload ids this layer may serve (default: all). */
+	serves?: string[] | null,
+	exit?: ExitSpec_Deserialize | null,
+};
+
+/**  One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`. */
+export type LayerSpec_Serialize = {
+	id: string,
+	kind: LayerKind,
+	/**  Catalog accelerator id (owned, pooled, token-metered). */
+	accelerator?: string,
+	/**  Catalog offer id (reserved, spot, on-demand). */
+	offer?: string,
+	/**  Catalog server system id (owned): GPUs per server, power and price. */
+	system?: string,
+	/**
+	 *  Owned: GPUs bought. Reserved: GPUs committed. Others: the most GPUs the layer may use
+	 *  (absent: as many as needed).
+	 */
+	gpus?: number,
+	/**  Owned: GPUs per server when no `system` is named (default 8). */
+	gpus_per_server?: number,
+	/**  Owned: purchase price per GPU in place of the catalog's. */
+	price_per_gpu?: Override,
+	/**  Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named. */
+	platform_cost_per_gpu: string,
+	/**  Owned: one-off installation and commissioning, paid on delivery. */
+	installation: string,
+	/**  Cloud layers: price per GPU-hour in place of the offer's. */
+	price_per_gpu_hour?: Override,
+	/**  Token-metered: price per million tokens (required). */
+	price_per_million_tokens?: Override,
+	/**  Reserved: 1y or 3y. */
+	term?: CommitTerm,
+	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
+	peak_tflops?: Override,
+	/**  MFU reached on this layer (default: each workload's own). */
+	mfu?: string,
+	/**  Share of hours the capacity is up (default 0.97 owned, 1 otherwise). */
+	availability?: string,
+	/**  Month (0-based) the layer starts: the order month for owned hardware. */
+	start_month: number,
+	/**  Owned: months from order to delivery and installation. */
+	lead_time_months: number,
+	financing?: FinancingSpec_Serialize,
+	/**  Owned, cash or loan: when the price is paid (default: all on delivery). */
+	payment_milestones?: Milestone[],
+	/**  Owned: straight-line depreciation life in months (default 60). */
+	depreciation_life_months?: number,
+	/**  Owned: share of the price left after the depreciation life (book salvage, default 0). */
+	salvage_share: string,
+	/**  Owned: share of the price realised by selling at the horizon (default: the book value). */
+	residual_share?: string,
+	/**  Owned: support contract per year, as a share of the hardware price. */
+	support_rate_per_year: string,
+	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
+	power_kw_per_gpu?: Override,
+	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
+	idle_power_share?: string,
+	/**  Spot: interruptions per hour (λ). */
+	interruptions_per_hour?: string,
+	/**  Spot: minutes to write a checkpoint (default 3). */
+	checkpoint_write_minutes?: string,
+	/**  Spot: minutes to restart after an interruption (default 10). */
+	restart_minutes?: string,
+	/**  Workload ids this layer may serve (default: all). */
+	serves?: string[],
+	exit?: ExitSpec_Serialize,
+};
+
 /**  A facility lead time, in weeks. */
 export type LeadTime = LeadTime_Serialize | LeadTime_Deserialize;
 
@@ -302,6 +941,74 @@ export type LeadTime_Serialize = {
 	item: string,
 	weeks: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  Memory a task needs, in GB (10^9 bytes). */
+export type MemoryNeed = {
+	weights_gb: string,
+	/**  Gradients, optimiser states and master weights (training), adapters (LoRA). */
+	training_state_gb: string,
+	kv_cache_gb: string,
+	total_gb: string,
+};
+
+/**  A payment milestone: a share of the hardware price due `month` months after the order. */
+export type Milestone = {
+	month: number,
+	share: string,
+};
+
+/**  The shape of the model a workload runs. */
+export type ModelSpec = ModelSpec_Serialize | ModelSpec_Deserialize;
+
+/**  The shape of the model a workload runs. */
+export type ModelSpec_Deserialize = {
+	/**  Parameters in billions ("13" for a 13B model). */
+	parameters_billion: string,
+	layers?: number | null,
+	/**  Key/value heads (not query heads, under grouped-query attention). */
+	kv_heads?: number | null,
+	head_dim?: number | null,
+	context_tokens?: number | null,
+	batch?: number | null,
+};
+
+/**  The shape of the model a workload runs. */
+export type ModelSpec_Serialize = {
+	/**  Parameters in billions ("13" for a 13B model). */
+	parameters_billion: string,
+	layers?: number,
+	/**  Key/value heads (not query heads, under grouped-query attention). */
+	kv_heads?: number,
+	head_dim?: number,
+	context_tokens?: number,
+	batch?: number,
+};
+
+/**  The sized network. */
+export type NetworkPlan = {
+	ports: number,
+	leaf_switches: number,
+	spine_switches: number,
+	optics: number,
+	cost: string,
+};
+
+/**  The back-end fabric. */
+export type NetworkSpec = NetworkSpec_Serialize | NetworkSpec_Deserialize;
+
+/**  The back-end fabric. */
+export type NetworkSpec_Deserialize = {
+	/**  Catalog fabric id. */
+	fabric: string,
+	per_port_cost?: Override | null,
+};
+
+/**  The back-end fabric. */
+export type NetworkSpec_Serialize = {
+	/**  Catalog fabric id. */
+	fabric: string,
+	per_port_cost?: Override,
 };
 
 /**  A cloud offer for one accelerator: prices per GPU-hour by purchase option. */
@@ -353,6 +1060,58 @@ export type Offer_Serialize = {
 	notes: string | null,
 };
 
+/**  Where a figure used by a scenario comes from. */
+export type Origin = Origin_Serialize | Origin_Deserialize;
+
+/**  Where a figure used by a scenario comes from. */
+export type Origin_Deserialize = 
+/**  A catalog figure at the chosen point of its range. */
+{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency?: string | null; as_of: string; confidence: Confidence } | 
+/**  A value the user set, and why. */
+{ origin: "override"; reason: string };
+
+/**  Where a figure used by a scenario comes from. */
+export type Origin_Serialize = 
+/**  A catalog figure at the chosen point of its range. */
+{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency: string | null; as_of: string; confidence: Confidence } | 
+/**  A value the user set, and why. */
+{ origin: "override"; reason: string };
+
+/**  A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement). */
+export type Override = {
+	value: string,
+	/**  Why this value and not the catalog's: a quote number, a measurement, a source. */
+	reason: string,
+};
+
+/**  A user's value that replaced a catalog figure in this scenario. */
+export type OverrideUsed = {
+	/**  The scenario-file field, e.g. `layers[0].price_per_gpu_hour`. */
+	path: string,
+	value: string,
+	reason: string,
+};
+
+/**  How to split a model across GPUs. */
+export type Parallelism = 
+/**  The model fits one GPU: replicate it (data parallelism) for throughput. */
+"data-parallel" | 
+/**  The model needs several GPUs of one server: tensor parallelism over the scale-up link. */
+"tensor-within-server" | 
+/**
+ *  The model needs more than one server: tensor parallelism inside each server, pipeline
+ *  parallelism or ZeRO-3/FSDP sharding across servers over the fabric.
+ */
+"tensor-and-pipeline-across-servers";
+
+/**  A problem, placed on the workspace item it belongs to, with the field path inside that item. */
+export type PlacedProblem = {
+	subject: Subject,
+	/**  The field inside the item, e.g. `layers[0].price_per_gpu_hour` (empty: the item itself). */
+	field: string,
+	message: string,
+};
+
 /**  The boundary error. */
 export type PlannerError = PlannerError_Serialize | PlannerError_Deserialize;
 
@@ -372,6 +1131,12 @@ export type PlannerError_Serialize = {
 
 /**  Which compute pool a fabric suits. */
 export type Pool = "training" | "inference" | "experiment" | "storage";
+
+/**  Numeric precision of weights and arithmetic. */
+export type Precision = "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4";
+
+/**  Which point of a catalog range a scenario uses. */
+export type PricePoint = "low" | "mid" | "high";
 
 /**  Where a figure comes from. */
 export type Provenance = Provenance_Serialize | Provenance_Deserialize;
@@ -418,6 +1183,43 @@ export type PueBenchmark_Serialize = {
 	notes: string | null,
 };
 
+/**  The rack plan. */
+export type RackPlan = {
+	servers: number,
+	server_kw: string,
+	servers_per_rack: number,
+	racks: number,
+	/**  Draw of the densest rack. */
+	rack_kw: string,
+	/**  Total IT load of all servers. */
+	it_kw: string,
+	cooling_carries: boolean,
+	warnings: string[],
+};
+
+/**  One recently opened workspace. */
+export type RecentFile = RecentFile_Serialize | RecentFile_Deserialize;
+
+/**  One recently opened workspace. */
+export type RecentFile_Deserialize = {
+	path: string,
+	title: string,
+	/**  When it was last opened, UTC, "YYYY-MM-DD HH:MM". */
+	opened: string,
+	/**  Whether the file is still there. */
+	exists?: boolean,
+};
+
+/**  One recently opened workspace. */
+export type RecentFile_Serialize = {
+	path: string,
+	title: string,
+	/**  When it was last opened, UTC, "YYYY-MM-DD HH:MM". */
+	opened: string,
+	/**  Whether the file is still there. */
+	exists: boolean,
+};
+
 /**  A region's electricity tariff and grid carbon intensity. */
 export type Region = Region_Serialize | Region_Deserialize;
 
@@ -441,6 +1243,170 @@ export type Region_Serialize = {
 	tariff_per_kwh: Figure_Serialize | null,
 	grid_gco2_per_kwh: Figure_Serialize | null,
 	notes: string | null,
+};
+
+/**  One scenario's monthly-cost chart. */
+export type ScenarioChart = {
+	scenario: string,
+	svg: string,
+};
+
+/**
+ *  One scenario evaluated on its own, for the scenario editor: its figures, the rack, network
+ *  and sizing plans, every figure it relies on with its origin, and its problems.
+ */
+export type ScenarioDetail = ScenarioDetail_Serialize | ScenarioDetail_Deserialize;
+
+/**
+ *  One scenario evaluated on its own, for the scenario editor: its figures, the rack, network
+ *  and sizing plans, every figure it relies on with its origin, and its problems.
+ */
+export type ScenarioDetail_Deserialize = {
+	figures?: ScenarioFigures_Deserialize | null,
+	layer_plans: LayerPlan[],
+	sizing: SizingNote[],
+	assumptions: Assumption_Deserialize[],
+	problems: PlacedProblem[],
+};
+
+/**
+ *  One scenario evaluated on its own, for the scenario editor: its figures, the rack, network
+ *  and sizing plans, every figure it relies on with its origin, and its problems.
+ */
+export type ScenarioDetail_Serialize = {
+	figures: ScenarioFigures_Serialize | null,
+	layer_plans: LayerPlan[],
+	sizing: SizingNote[],
+	assumptions: Assumption_Serialize[],
+	problems: PlacedProblem[],
+};
+
+/**  The decision figures of one scenario, presented. */
+export type ScenarioFigures = ScenarioFigures_Serialize | ScenarioFigures_Deserialize;
+
+/**  The decision figures of one scenario, presented. */
+export type ScenarioFigures_Deserialize = {
+	id: string,
+	name: string,
+	total_cash: string,
+	total_book: string,
+	npv: string,
+	cost_per_gpu_hour?: string | null,
+	cost_per_useful_pflop_hour?: string | null,
+	cost_per_million_tokens?: string | null,
+	/**  Busy over available owned GPU-hours, as a fraction (4 decimals); none without owned GPUs. */
+	owned_utilisation?: string | null,
+	idle_cost: string,
+	energy_kwh: string,
+	emissions_kg: string,
+	demand_pflop_h: string,
+	unmet_pflop_h: string,
+	residual_value: string,
+	commitments_after_horizon: string,
+	warnings: string[],
+	overrides: OverrideUsed[],
+	/**  Against the reference; `None` for the reference itself. */
+	difference?: Difference_Deserialize | null,
+	/**  Cumulative cash at the end of each month, presented. */
+	cumulative: string[],
+	/**  Cash per month, presented. */
+	monthly_total: string[],
+	/**  Cash per month by category, for the categories that are not zero throughout. */
+	monthly: CategorySeries[],
+};
+
+/**  The decision figures of one scenario, presented. */
+export type ScenarioFigures_Serialize = {
+	id: string,
+	name: string,
+	total_cash: string,
+	total_book: string,
+	npv: string,
+	cost_per_gpu_hour: string | null,
+	cost_per_useful_pflop_hour: string | null,
+	cost_per_million_tokens: string | null,
+	/**  Busy over available owned GPU-hours, as a fraction (4 decimals); none without owned GPUs. */
+	owned_utilisation: string | null,
+	idle_cost: string,
+	energy_kwh: string,
+	emissions_kg: string,
+	demand_pflop_h: string,
+	unmet_pflop_h: string,
+	residual_value: string,
+	commitments_after_horizon: string,
+	warnings: string[],
+	overrides: OverrideUsed[],
+	/**  Against the reference; `None` for the reference itself. */
+	difference: Difference_Serialize | null,
+	/**  Cumulative cash at the end of each month, presented. */
+	cumulative: string[],
+	/**  Cash per month, presented. */
+	monthly_total: string[],
+	/**  Cash per month by category, for the categories that are not zero throughout. */
+	monthly: CategorySeries[],
+};
+
+/**  One way to supply the compute: a set of layers and the costs around them. */
+export type ScenarioSpec = ScenarioSpec_Serialize | ScenarioSpec_Deserialize;
+
+/**  One way to supply the compute: a set of layers and the costs around them. */
+export type ScenarioSpec_Deserialize = {
+	id: string,
+	name: string,
+	description?: string | null,
+	/**  Overrides the file's price point for this scenario. */
+	price_point?: PricePoint | null,
+	layers: LayerSpec_Deserialize[],
+	/**  Where owned or leased hardware runs; required when a layer is `owned`. */
+	facility?: FacilitySpec_Deserialize | null,
+	/**  The back-end fabric joining owned servers. */
+	network?: NetworkSpec_Deserialize | null,
+	/**  Operations staff, full-time equivalents. */
+	staff_fte?: string,
+	/**  Cost of one full-time equivalent per year. */
+	staff_cost_per_fte_year?: string,
+	/**  Cost of one engineer-month, for adapting the software stack to a domestic accelerator. */
+	engineer_month_cost?: string,
+	software_per_month?: string,
+	storage_per_month?: string,
+	egress_tb_per_month?: string,
+	egress_per_tb?: string,
+};
+
+/**  One way to supply the compute: a set of layers and the costs around them. */
+export type ScenarioSpec_Serialize = {
+	id: string,
+	name: string,
+	description?: string,
+	/**  Overrides the file's price point for this scenario. */
+	price_point?: PricePoint,
+	layers: LayerSpec_Serialize[],
+	/**  Where owned or leased hardware runs; required when a layer is `owned`. */
+	facility?: FacilitySpec_Serialize,
+	/**  The back-end fabric joining owned servers. */
+	network?: NetworkSpec_Serialize,
+	/**  Operations staff, full-time equivalents. */
+	staff_fte: string,
+	/**  Cost of one full-time equivalent per year. */
+	staff_cost_per_fte_year: string,
+	/**  Cost of one engineer-month, for adapting the software stack to a domestic accelerator. */
+	engineer_month_cost: string,
+	software_per_month: string,
+	storage_per_month: string,
+	egress_tb_per_month: string,
+	egress_per_tb: string,
+};
+
+/**  A scenario as the list shows it, without its body (a workspace may hold thousands). */
+export type ScenarioSummary = {
+	id: string,
+	name: string,
+	/**  The kind of each supply layer, in order. */
+	layers: LayerKind[],
+	/**  Catalog accelerator or offer ids the layers name. */
+	supplies: string[],
+	/**  How many values replace a catalog figure. */
+	overrides: number,
 };
 
 /**  A complete server or rack system: its accelerators, power draw and price. */
@@ -472,6 +1438,46 @@ export type ServerSystem_Serialize = {
 	notes: string | null,
 };
 
+/**  What the start screen needs. */
+export type Session = Session_Serialize | Session_Deserialize;
+
+/**  What the start screen needs. */
+export type Session_Deserialize = {
+	workspace?: WorkspaceInfo_Deserialize | null,
+	/**  Why the workspace named at launch (`--workspace`) could not be opened. */
+	launch_error?: PlannerError_Deserialize | null,
+	recent: RecentFile_Deserialize[],
+};
+
+/**  What the start screen needs. */
+export type Session_Serialize = {
+	workspace: WorkspaceInfo_Serialize | null,
+	/**  Why the workspace named at launch (`--workspace`) could not be opened. */
+	launch_error: PlannerError_Serialize | null,
+	recent: RecentFile_Serialize[],
+};
+
+/**  The memory sizing of one workload on one layer. */
+export type SizingNote = {
+	workload: string,
+	layer: string,
+	memory_gb: string,
+	gpus_for_memory: number,
+	parallelism: Parallelism,
+};
+
+/**  A workload's memory fit on one accelerator, for the workloads screen. */
+export type SizingPreview = {
+	workload: string,
+	accelerator: string,
+	accelerator_name: string,
+	gpu_memory_gb: string,
+	need: MemoryNeed,
+	gpus_for_memory: number,
+	parallelism: Parallelism,
+	warnings: string[],
+};
+
 /**  A cited source, as the figure's reader needs it: what it is, where it is, and its date. */
 export type Source = Source_Serialize | Source_Deserialize;
 
@@ -497,6 +1503,15 @@ export type Source_Serialize = {
 	undated: boolean,
 };
 
+/**  Which part of the workspace a problem is in. */
+export type Subject = { kind: "settings" } | { kind: "workload"; id: string } | { kind: "scenario"; id: string };
+
+/**  The colour scheme of a chart. */
+export type Theme = "light" | "dark";
+
+/**  How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token. */
+export type TuningMethod = "full" | "lora" | "qlora";
+
 /**  A capital cost range for preparing a room for dense racks. */
 export type Upgrade = Upgrade_Serialize | Upgrade_Deserialize;
 
@@ -521,6 +1536,176 @@ export type Upgrade_Serialize = {
 	currency: string,
 	cost: Figure_Serialize,
 	notes: string | null,
+};
+
+/**
+ *  What the compare screen shows: which scenarios, against which baseline, over how long.
+ *  Kept in the workspace so a handed-over file opens on the same comparison.
+ */
+export type ViewState = ViewState_Serialize | ViewState_Deserialize;
+
+/**
+ *  What the compare screen shows: which scenarios, against which baseline, over how long.
+ *  Kept in the workspace so a handed-over file opens on the same comparison.
+ */
+export type ViewState_Deserialize = {
+	/**  Scenario ids, in the order shown (at most [`MAX_COMPARED`]). */
+	selected?: string[],
+	baseline?: string | null,
+	/**  One of [`HORIZON_CHOICES`]; absent: the settings' horizon. */
+	horizon_months?: number | null,
+};
+
+/**
+ *  What the compare screen shows: which scenarios, against which baseline, over how long.
+ *  Kept in the workspace so a handed-over file opens on the same comparison.
+ */
+export type ViewState_Serialize = {
+	/**  Scenario ids, in the order shown (at most [`MAX_COMPARED`]). */
+	selected: string[],
+	baseline: string | null,
+	/**  One of [`HORIZON_CHOICES`]; absent: the settings' horizon. */
+	horizon_months: number | null,
+};
+
+/**  How the workload tolerates cost unpredictability, SLA misses and interruption. */
+export type WorkloadClass = 
+/**  Production inference, RAG: predictable, no interruption. */
+"steady" | 
+/**  Seasonal training, event spikes. */
+"variable" | 
+/**  Trials, data preparation: spot welcome. */
+"exploratory";
+
+/**  What the compute is for. */
+export type WorkloadKind = "pre-training" | "fine-tuning" | "inference" | "experimentation";
+
+/**
+ *  One workload. Give its demand as `tokens_per_month` (needs `model`) or as `gpu_hours_per_day`
+ *  on the accelerator `gpu_hours_on`.
+ */
+export type WorkloadSpec = WorkloadSpec_Serialize | WorkloadSpec_Deserialize;
+
+/**
+ *  One workload. Give its demand as `tokens_per_month` (needs `model`) or as `gpu_hours_per_day`
+ *  on the accelerator `gpu_hours_on`.
+ */
+export type WorkloadSpec_Deserialize = {
+	id: string,
+	name: string,
+	kind: WorkloadKind,
+	/**  For fine-tuning: full, lora or qlora. */
+	method?: TuningMethod | null,
+	class: WorkloadClass,
+	precision?: Precision,
+	model?: ModelSpec_Deserialize | null,
+	/**  Tokens trained or served per month (first month; growth applies after). */
+	tokens_per_month?: string | null,
+	/**  GPU-hours per day on `gpu_hours_on` (first month; growth applies after). */
+	gpu_hours_per_day?: string | null,
+	/**  The accelerator (catalog id) the `gpu_hours_per_day` are counted on. */
+	gpu_hours_on?: string | null,
+	/**  Model FLOPs utilisation reached on the hardware (default 0.4). */
+	mfu?: string,
+	/**  Compound growth of demand per month, as a fraction ("0.05" = 5% a month). */
+	monthly_growth?: string,
+	/**  First month of activity, 0-based (default 0). */
+	active_from_month?: number,
+	/**  Number of active months (default: to the end of the horizon). */
+	active_months?: number | null,
+	/**  Whether the work survives interruption (checkpointed training, batch jobs). */
+	interruptible?: boolean,
+	data_classification?: DataClassification,
+	/**  The region (catalog id) the data must stay in, if any. */
+	region?: string | null,
+};
+
+/**
+ *  One workload. Give its demand as `tokens_per_month` (needs `model`) or as `gpu_hours_per_day`
+ *  on the accelerator `gpu_hours_on`.
+ */
+export type WorkloadSpec_Serialize = {
+	id: string,
+	name: string,
+	kind: WorkloadKind,
+	/**  For fine-tuning: full, lora or qlora. */
+	method?: TuningMethod,
+	class: WorkloadClass,
+	precision: Precision,
+	model?: ModelSpec_Serialize,
+	/**  Tokens trained or served per month (first month; growth applies after). */
+	tokens_per_month?: string,
+	/**  GPU-hours per day on `gpu_hours_on` (first month; growth applies after). */
+	gpu_hours_per_day?: string,
+	/**  The accelerator (catalog id) the `gpu_hours_per_day` are counted on. */
+	gpu_hours_on?: string,
+	/**  Model FLOPs utilisation reached on the hardware (default 0.4). */
+	mfu: string,
+	/**  Compound growth of demand per month, as a fraction ("0.05" = 5% a month). */
+	monthly_growth: string,
+	/**  First month of activity, 0-based (default 0). */
+	active_from_month: number,
+	/**  Number of active months (default: to the end of the horizon). */
+	active_months?: number,
+	/**  Whether the work survives interruption (checkpointed training, batch jobs). */
+	interruptible: boolean,
+	data_classification: DataClassification,
+	/**  The region (catalog id) the data must stay in, if any. */
+	region?: string,
+};
+
+/**  The open workspace, as the UI lists it. */
+export type WorkspaceInfo = WorkspaceInfo_Serialize | WorkspaceInfo_Deserialize;
+
+/**  The open workspace, as the UI lists it. */
+export type WorkspaceInfo_Deserialize = {
+	path: string,
+	settings: WorkspaceSettings_Deserialize,
+	workloads: WorkloadSpec_Deserialize[],
+	scenarios: ScenarioSummary[],
+	view: ViewState_Deserialize,
+	history: History_Deserialize,
+	catalog: CatalogStatus_Deserialize,
+};
+
+/**  The open workspace, as the UI lists it. */
+export type WorkspaceInfo_Serialize = {
+	path: string,
+	settings: WorkspaceSettings_Serialize,
+	workloads: WorkloadSpec_Serialize[],
+	scenarios: ScenarioSummary[],
+	view: ViewState_Serialize,
+	history: History_Serialize,
+	catalog: CatalogStatus_Serialize,
+};
+
+/**  Everything of a scenario file but its workloads and scenarios. */
+export type WorkspaceSettings = WorkspaceSettings_Serialize | WorkspaceSettings_Deserialize;
+
+/**  Everything of a scenario file but its workloads and scenarios. */
+export type WorkspaceSettings_Deserialize = {
+	title: string,
+	description?: string | null,
+	/**  ISO 4217 code of every amount. */
+	currency: string,
+	start: string,
+	horizon_months: number,
+	discount_rate: string,
+	price_point?: PricePoint,
+	fx?: FxRate[],
+};
+
+/**  Everything of a scenario file but its workloads and scenarios. */
+export type WorkspaceSettings_Serialize = {
+	title: string,
+	description?: string,
+	/**  ISO 4217 code of every amount. */
+	currency: string,
+	start: string,
+	horizon_months: number,
+	discount_rate: string,
+	price_point: PricePoint,
+	fx: FxRate[],
 };
 
 /* Tauri Specta runtime */

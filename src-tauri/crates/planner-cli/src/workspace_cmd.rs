@@ -1,0 +1,107 @@
+//! `planner workspace ...`: create a workspace file from a scenario file, show what one holds,
+//! export it back to JSON, and check its integrity, with the same store the app uses.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use planner_core::error::PlannerError;
+use planner_core::scenario_file;
+use planner_core::workspace::{ViewState, WorkspaceSettings, from_scenario_file};
+use planner_store::Workspace;
+
+/// Creates `out` with the shipped catalog's snapshot; with `from`, takes its settings, workloads
+/// and scenarios and compares its first (up to 8) scenarios.
+pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Path>) -> Result<String, PlannerError> {
+    let files = planner_store::read_catalog_dir(catalog_dir)?;
+    let source = from.map(planner_store::files::read_scenario_file).transpose()?;
+    let mut settings = match &source {
+        Some(file) => from_scenario_file(file.clone()).0,
+        None => WorkspaceSettings::new("Untitled workspace", planner_store::workspace::next_month()),
+    };
+    if let Some(t) = title {
+        t.clone_into(&mut settings.title);
+    }
+    let mut ws = Workspace::create(out, &settings, &files)?;
+    let mut text = format!("created {}\n", out.display());
+    if let (Some(file), Some(from)) = (&source, from) {
+        let name = from
+            .file_name()
+            .map_or_else(|| from.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let imported = ws.import(file, &name)?;
+        let selected: Vec<String> = file.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
+        ws.set_view(&ViewState {
+            selected,
+            baseline: None,
+            horizon_months: None,
+        })?;
+        let _ = writeln!(
+            text,
+            "imported {} workload(s) and {} scenario(s) from {}",
+            imported.workloads,
+            imported.scenarios,
+            from.display()
+        );
+    }
+    Ok(text)
+}
+
+/// What a workspace holds, as text.
+pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
+    let ws = Workspace::open(path)?;
+    let shipped = planner_store::load_catalog_dir(catalog_dir).ok();
+    let info = ws.info(shipped.as_ref())?;
+    let s = &info.settings;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n{}", s.title, path.display());
+    let _ = writeln!(
+        out,
+        "currency {}, start {}, horizon {} months, discount rate {}",
+        s.currency, s.start, s.horizon_months, s.discount_rate
+    );
+    let c = &info.catalog;
+    let _ = writeln!(out, "catalog snapshot {} (taken {} UTC)", c.version, c.taken);
+    if c.newer_available {
+        let _ = writeln!(
+            out,
+            "note: the app ships catalog {}; this workspace keeps computing with {} until it is updated",
+            c.shipped_version.as_deref().unwrap_or("?"),
+            c.version
+        );
+    }
+    let _ = writeln!(out, "{} workload(s):", info.workloads.len());
+    for w in &info.workloads {
+        let _ = writeln!(out, "  {:<24} {}", w.id, w.name);
+    }
+    let _ = writeln!(out, "{} scenario(s):", info.scenarios.len());
+    for sc in info.scenarios.iter().take(50) {
+        let _ = writeln!(out, "  {:<24} {}", sc.id, sc.name);
+    }
+    if info.scenarios.len() > 50 {
+        let _ = writeln!(out, "  ... and {} more", info.scenarios.len() - 50);
+    }
+    let _ = writeln!(out, "compared: {}", info.view.selected.join(", "));
+    if let Some(label) = &info.history.undo_label {
+        let _ = writeln!(out, "last edit: {label}");
+    }
+    Ok(out)
+}
+
+/// The workspace as a scenario file (JSON).
+pub fn export(path: &Path, out: Option<&Path>) -> Result<String, PlannerError> {
+    let ws = Workspace::open(path)?;
+    let json = scenario_file::to_json(&ws.export(None)?);
+    match out {
+        Some(out) => {
+            planner_store::files::write_atomic(out, json.as_bytes())?;
+            Ok(format!("wrote {}\n", out.display()))
+        }
+        None => Ok(json + "\n"),
+    }
+}
+
+/// SQLite's integrity check of a workspace.
+pub fn check(path: &Path) -> Result<String, PlannerError> {
+    let ws = Workspace::open(path)?;
+    ws.integrity_check()?;
+    Ok(format!("{}: ok\n", path.display()))
+}

@@ -1,0 +1,120 @@
+//! What the compare screen receives in one answer: the comparison and its two charts, drawn in
+//! Rust for the UI's theme, and the exports of that same comparison. The shell's commands call
+//! these, so the screen, the files and (later) the memo are drawn from one decision view.
+
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::evaluate::Evaluation;
+use planner_core::workspace::Comparison;
+use serde::Serialize;
+
+use crate::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
+use crate::export;
+
+/// The cumulative chart's size on screen (SVG user units; the UI scales it to its column).
+pub const CUMULATIVE_SIZE: ChartSize = ChartSize {
+    width: 960,
+    height: 420,
+};
+/// The monthly chart's size on screen.
+pub const MONTHLY_SIZE: ChartSize = ChartSize {
+    width: 960,
+    height: 380,
+};
+
+/// One scenario's monthly-cost chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioChart {
+    pub scenario: String,
+    pub svg: String,
+}
+
+/// The compare screen's content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CompareScreen {
+    pub comparison: Comparison,
+    /// Cumulative cash of every scenario with the break-even points; absent when nothing could
+    /// be evaluated.
+    pub cumulative_svg: Option<String>,
+    /// Cash per month by category, one chart per scenario.
+    pub monthly_svgs: Vec<ScenarioChart>,
+    /// Charts that could not be drawn, and why (the figures are still shown).
+    pub chart_errors: Vec<String>,
+    /// Milliseconds the back end spent (read, evaluate, draw), set by the shell.
+    pub backend_ms: String,
+}
+
+/// Draws the comparison's charts for `theme`.
+pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
+    let mut chart_errors = Vec::new();
+    let mut cumulative = None;
+    let mut monthly = Vec::new();
+    if let Some(view) = &comparison.view {
+        match cumulative_svg(view, theme, CUMULATIVE_SIZE) {
+            Ok(svg) => cumulative = Some(svg),
+            Err(e) => chart_errors.push(format!("cumulative cost chart: {e}")),
+        }
+        for s in &view.scenarios {
+            match monthly_svg(view, &s.id, theme, MONTHLY_SIZE) {
+                Ok(svg) => monthly.push(ScenarioChart {
+                    scenario: s.id.clone(),
+                    svg,
+                }),
+                Err(e) => chart_errors.push(format!("monthly cost chart of {}: {e}", s.name)),
+            }
+        }
+    }
+    CompareScreen {
+        comparison,
+        cumulative_svg: cumulative,
+        monthly_svgs: monthly,
+        chart_errors,
+        backend_ms: String::new(),
+    }
+}
+
+fn nothing_to_export(c: &Comparison) -> PlannerError {
+    let why = if c.problems.is_empty() {
+        "choose 2 to 8 scenarios on the compare screen first".to_owned()
+    } else {
+        format!(
+            "no scenario could be evaluated ({} problem{}); fix them on the scenario screen",
+            c.problems.len(),
+            if c.problems.len() == 1 { "" } else { "s" }
+        )
+    };
+    PlannerError::new(ErrorCode::InvalidInput, format!("Nothing to export: {why}."))
+}
+
+fn export_error(e: &export::ExportError) -> PlannerError {
+    PlannerError::new(ErrorCode::InvalidInput, format!("The export failed: {e}."))
+}
+
+/// The comparison as an XLSX workbook (`xlsx`) or CSV text, as bytes to write.
+pub fn export_bytes(
+    comparison: &Comparison,
+    evaluation: Option<&Evaluation>,
+    xlsx: bool,
+) -> Result<Vec<u8>, PlannerError> {
+    let (Some(view), Some(eval)) = (&comparison.view, evaluation) else {
+        return Err(nothing_to_export(comparison));
+    };
+    if xlsx {
+        export::comparison_xlsx(view, eval).map_err(|e| export_error(&e))
+    } else {
+        Ok(export::comparison_csv(view).into_bytes())
+    }
+}
+
+/// One scenario's monthly ledger as CSV.
+pub fn ledger_csv(
+    comparison: &Comparison,
+    evaluation: Option<&Evaluation>,
+    scenario: &str,
+) -> Result<String, PlannerError> {
+    let (Some(view), Some(eval)) = (&comparison.view, evaluation) else {
+        return Err(nothing_to_export(comparison));
+    };
+    export::ledger_csv(view, eval, scenario).map_err(|e| export_error(&e))
+}

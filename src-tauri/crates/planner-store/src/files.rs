@@ -1,0 +1,92 @@
+//! Reading and writing the files a person picks: scenario JSON for import and export, and
+//! exported tables. Writes go to a temporary file beside the target and are renamed over it, so
+//! an interrupted export never leaves half a file under the chosen name.
+
+use std::fs;
+use std::path::Path;
+
+use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
+use planner_core::scenario_file::{self, ScenarioFile};
+
+fn io(path: &Path, what: &str, e: &std::io::Error) -> PlannerError {
+    let code = if e.kind() == std::io::ErrorKind::NotFound {
+        ErrorCode::NotFound
+    } else {
+        ErrorCode::Io
+    };
+    PlannerError::new(code, format!("{}: cannot {what}: {e}", path.display()))
+}
+
+/// Reads and parses a scenario file; a file that does not parse is refused with its path and the
+/// field (or JSON position) at fault.
+pub fn read_scenario_file(path: &Path) -> Result<ScenarioFile, PlannerError> {
+    let text = fs::read_to_string(path).map_err(|e| io(path, "read the scenario file", &e))?;
+    scenario_file::parse(&text).map_err(|p| {
+        let shown = path.display().to_string();
+        let at = if p.path.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{}`", p.path)
+        };
+        PlannerError {
+            code: ErrorCode::InvalidInput,
+            message: format!("{shown}{at}: {}. Nothing was imported.", p.message),
+            details: vec![ErrorDetail {
+                file: Some(shown),
+                line: None,
+                column: None,
+                field: (!p.path.is_empty()).then_some(p.path),
+                kind: Some("invalid-input".to_owned()),
+                message: p.message,
+            }],
+        }
+    })
+}
+
+/// Writes `bytes` to `path` atomically (temporary file, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PlannerError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.is_empty() {
+        return Err(PlannerError::new(
+            ErrorCode::Io,
+            format!("{}: choose a file name, not a folder", path.display()),
+        ));
+    }
+    let temp = path.with_file_name(format!(".{name}.partial"));
+    fs::write(&temp, bytes).map_err(|e| io(path, "write the file", &e))?;
+    fs::rename(&temp, path).map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        io(path, "replace the file", &e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_scenario_file_names_its_path_and_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.json");
+        fs::write(&path, r#"{"format_version": 1, "title": 5}"#).unwrap();
+        let err = read_scenario_file(&path).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+        assert!(err.message.contains("bad.json at `title`"), "{}", err.message);
+        assert!(err.message.contains("Nothing was imported"), "{}", err.message);
+        let missing = read_scenario_file(&dir.path().join("none.json")).unwrap_err();
+        assert_eq!(missing.code, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn writes_replace_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    }
+}

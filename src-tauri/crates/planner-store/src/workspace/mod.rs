@@ -1,0 +1,908 @@
+//! The workspace file: one SQLite database per client or RFP, the source of truth for its
+//! workloads, scenarios, the compare view and the catalog snapshot its numbers come from.
+//!
+//! Design:
+//! - **Every edit is saved as it is made**, in one transaction with its journal entry, in WAL
+//!   mode with `synchronous = FULL`: a crash (or `kill -9`) loses at most the edit in flight,
+//!   and the file always opens (tests/tests/workspace_crash.rs kills a writer 100 times).
+//! - **Undo and redo are the journal** (`edits`): each entry holds every item before and after,
+//!   so undo writes the befores and redo the afters; a new edit drops the undone entries. The
+//!   journal lives in the file, so undo survives closing the app. It keeps the last
+//!   [`JOURNAL_LIMIT`] steps.
+//! - **The catalog is a snapshot of its TOML text**, loaded by the same loader as the shipped
+//!   catalog, so a workspace computes the same numbers after the shipped catalog changes. Taking
+//!   the newer catalog is a deliberate, undoable edit.
+//! - **Opening never writes before the file is known**: the header (application id, schema
+//!   version) is read with plain file IO first; a file that is not a workspace or is newer than
+//!   this build is refused untouched. Older files are migrated, each step in a transaction.
+//! - **One writer**: the file is held in SQLite's exclusive locking mode, so a second window or
+//!   program that opens it is told it is busy instead of interleaving edits.
+
+mod history;
+pub mod schema;
+mod types;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use planner_core::catalog::{self, Catalog};
+use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
+use planner_core::evaluate::Evaluation;
+use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::workspace::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+
+pub use history::JOURNAL_LIMIT;
+pub use types::{
+    Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, ScenarioSummary, WorkspaceInfo,
+};
+
+use history::{Change, Positioned, Snapshot};
+
+/// The file extension offered for workspaces.
+pub const EXTENSION: &str = "cpw";
+
+/// Milliseconds since the Unix epoch, from the system clock (0 if the clock is before 1970).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The calendar month after the current one (UTC): where a new workspace's horizon starts.
+pub fn next_month() -> planner_core::calendar::YearMonth {
+    let today = format_utc(now_ms());
+    let year = today.get(0..4).and_then(|y| y.parse().ok()).unwrap_or(2027);
+    let month = today.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(1);
+    planner_core::calendar::YearMonth::new(year, month)
+        .map_or(planner_core::calendar::YearMonth { year: 2027, month: 1 }, |m| {
+            m.plus(1)
+        })
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of a Unix time in milliseconds.
+pub fn format_utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, (rem % 3600) / 60)
+}
+
+pub(crate) fn db_error(path: &Path, e: &rusqlite::Error) -> PlannerError {
+    let shown = path.display();
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy => PlannerError::new(
+            ErrorCode::WorkspaceBusy,
+            format!("{shown} is open in another window or program. Close it there, then open it here."),
+        ),
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(
+                f.code,
+                rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt
+            ) =>
+        {
+            PlannerError::new(
+                ErrorCode::WorkspaceInvalid,
+                format!("{shown} is damaged ({e}). Open a backup copy; nothing more was written to this file."),
+            )
+        }
+        _ => PlannerError::new(ErrorCode::Io, format!("{shown}: {e}")),
+    }
+}
+
+fn bad_body(path: &Path, what: &str, e: &serde_json::Error) -> PlannerError {
+    PlannerError::new(
+        ErrorCode::WorkspaceInvalid,
+        format!(
+            "{}: {what} cannot be read ({e}); the file was changed outside Compute Planner. Open a backup copy.",
+            path.display()
+        ),
+    )
+}
+
+fn invalid(field: &str, message: &str) -> PlannerError {
+    PlannerError {
+        code: ErrorCode::InvalidInput,
+        message: format!("{field}: {message}"),
+        details: vec![ErrorDetail {
+            file: None,
+            line: None,
+            column: None,
+            field: Some(field.to_owned()),
+            kind: Some("invalid-input".to_owned()),
+            message: message.to_owned(),
+        }],
+    }
+}
+
+/// Ids name items in files and error paths: letters, digits, `-`, `_`, `.`; 1 to 80 of them.
+pub fn check_id(field: &str, id: &str) -> Result<(), PlannerError> {
+    if id.is_empty() || id.len() > 80 {
+        return Err(invalid(field, "an id needs 1 to 80 characters"));
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        return Err(invalid(
+            field,
+            &format!("`{c}` cannot be part of an id; use letters, digits, `-`, `_` or `.`"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
+    if s.title.trim().is_empty() {
+        return Err(invalid("settings.title", "give the workspace a title"));
+    }
+    if s.currency.len() != 3 || !s.currency.chars().all(|c| c.is_ascii_uppercase()) {
+        return Err(invalid(
+            "settings.currency",
+            "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
+        ));
+    }
+    if !(1..=120).contains(&s.horizon_months) {
+        return Err(invalid("settings.horizon_months", "the horizon is 1 to 120 months"));
+    }
+    Ok(())
+}
+
+/// The data version of a set of catalog files: the highest `version` among them.
+fn catalog_version(c: &Catalog) -> String {
+    c.files
+        .iter()
+        .map(|f| f.version.clone())
+        .max_by(|a, b| compare_versions(a, b))
+        .unwrap_or_default()
+}
+
+/// Compares dotted versions ("2026.11.0") number by number.
+pub fn compare_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    let parts = |s: &str| s.split('.').map(|p| p.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
+    parts(a).cmp(&parts(b))
+}
+
+/// Strips the folder from catalog file names, so the snapshot reads the same on any machine.
+fn snapshot_files(files: &[(String, String)]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .map(|(name, text)| {
+            let base = Path::new(name)
+                .file_name()
+                .map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned());
+            (base, text.clone())
+        })
+        .collect()
+}
+
+/// An open workspace file.
+#[derive(Debug)]
+pub struct Workspace {
+    conn: Connection,
+    path: PathBuf,
+    catalog: Catalog,
+    snapshot_version: String,
+    snapshot_taken_ms: i64,
+    settings: WorkspaceSettings,
+    workloads: Vec<WorkloadSpec>,
+    revision: u32,
+}
+
+impl Workspace {
+    fn connect(path: &Path, create: bool) -> Result<Connection, PlannerError> {
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| db_error(path, &e))?;
+        // Exclusive locking before the first read: no shared-memory file, and one writer.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+            .map_err(|e| db_error(path, &e))?;
+        Ok(conn)
+    }
+
+    fn configure(conn: &Connection, path: &Path) -> Result<(), PlannerError> {
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .and_then(|()| conn.pragma_update(None, "synchronous", "FULL"))
+            .map_err(|e| db_error(path, &e))
+    }
+
+    /// Creates a workspace at `path` (which must not exist) with `settings` and a snapshot of
+    /// the catalog `files` (name, TOML text), which must load without errors.
+    pub fn create(
+        path: &Path,
+        settings: &WorkspaceSettings,
+        catalog_files: &[(String, String)],
+    ) -> Result<Workspace, PlannerError> {
+        check_settings(settings)?;
+        if path.exists() {
+            return Err(PlannerError::new(
+                ErrorCode::Io,
+                format!(
+                    "{} already exists; choose another name, or open it instead.",
+                    path.display()
+                ),
+            ));
+        }
+        let files = snapshot_files(catalog_files);
+        let catalog = catalog::load(&files).map_err(PlannerError::from)?;
+        let result = Self::create_inner(path, settings, &files, &catalog);
+        if result.is_err() {
+            // Leave no half-made file behind.
+            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(format!("{}-wal", path.display()));
+        }
+        result
+    }
+
+    fn create_inner(
+        path: &Path,
+        settings: &WorkspaceSettings,
+        files: &[(String, String)],
+        catalog: &Catalog,
+    ) -> Result<Workspace, PlannerError> {
+        let mut conn = Self::connect(path, true)?;
+        let e = |e: rusqlite::Error| db_error(path, &e);
+        // The first transaction runs with a rollback journal, so the header (application id,
+        // schema version) lands in the main file itself, where `open` reads it before SQLite
+        // does; only then does the file switch to write-ahead logging.
+        let version = catalog_version(catalog);
+        let taken = now_ms();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(e)?;
+        schema::migrate(&tx, 0).map_err(e)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('created_by', ?1), ('created_ms', ?2)",
+            params![
+                concat!("Compute Planner ", env!("CARGO_PKG_VERSION")),
+                taken.to_string()
+            ],
+        )
+        .map_err(e)?;
+        let body = serde_json::to_string(settings).map_err(|x| bad_body(path, "the settings", &x))?;
+        tx.execute("INSERT INTO settings (id, body) VALUES (1, ?1)", [body])
+            .map_err(e)?;
+        let view = serde_json::to_string(&ViewState::default()).map_err(|x| bad_body(path, "the view", &x))?;
+        tx.execute("INSERT INTO view_state (id, body) VALUES (1, ?1)", [view])
+            .map_err(e)?;
+        history::write_snapshot(
+            &tx,
+            &Snapshot {
+                version,
+                taken_ms: taken,
+                files: files.to_vec(),
+            },
+        )
+        .map_err(e)?;
+        tx.commit().map_err(e)?;
+        Self::configure(&conn, path)?;
+        Self::load(conn, path)
+    }
+
+    /// Opens an existing workspace, migrating an older one. A file that is not a workspace or
+    /// is newer than this build is refused and left untouched.
+    pub fn open(path: &Path) -> Result<Workspace, PlannerError> {
+        let header = schema::read_header(path)?;
+        // A header of zeros with a write-ahead log beside it may be a file whose first
+        // transaction is still in the log: let SQLite read it (checked again below).
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        let pending = header.application_id == 0 && header.user_version == 0 && wal.is_file();
+        if !pending {
+            schema::check_header(path, header)?;
+        }
+        let mut conn = Self::connect(path, false)?;
+        let e = |e: rusqlite::Error| db_error(path, &e);
+        // The header on disk can lag a write-ahead log; ask SQLite before writing anything.
+        let app: i64 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(e)?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(e)?;
+        schema::check_header(
+            path,
+            schema::Header {
+                application_id: u32::try_from(app).unwrap_or(0),
+                user_version: u32::try_from(version).unwrap_or(u32::MAX),
+            },
+        )?;
+        Self::configure(&conn, path)?;
+        let from = u32::try_from(version).unwrap_or(0);
+        if from < schema::SCHEMA_VERSION {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(e)?;
+            schema::migrate(&tx, from).map_err(e)?;
+            tx.commit().map_err(e)?;
+            // Move the new header into the main file, where the next open reads it first.
+            conn.pragma_update(None, "wal_checkpoint", "TRUNCATE").map_err(e)?;
+        }
+        Self::load(conn, path)
+    }
+
+    fn load(conn: Connection, path: &Path) -> Result<Workspace, PlannerError> {
+        let e = |e: rusqlite::Error| db_error(path, &e);
+        let settings_body: String = conn
+            .query_row("SELECT body FROM settings WHERE id = 1", [], |r| r.get(0))
+            .map_err(e)?;
+        let settings: WorkspaceSettings =
+            serde_json::from_str(&settings_body).map_err(|x| bad_body(path, "the settings", &x))?;
+        let mut workloads = Vec::new();
+        {
+            let mut stmt = conn
+                .prepare("SELECT id, body FROM workloads ORDER BY position, id")
+                .map_err(e)?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+                .map_err(e)?;
+            for row in rows {
+                let (id, body) = row.map_err(e)?;
+                workloads
+                    .push(serde_json::from_str(&body).map_err(|x| bad_body(path, &format!("workload `{id}`"), &x))?);
+            }
+        }
+        let snapshot = history::read_snapshot(&conn).map_err(e)?;
+        let catalog = catalog::load(&snapshot.files).map_err(|err| {
+            let mut p = PlannerError::from(err);
+            p.message = format!(
+                "{}: the workspace's catalog snapshot does not load. {}",
+                path.display(),
+                p.message
+            );
+            p
+        })?;
+        let revision = conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM edits", [], |r| r.get::<_, i64>(0))
+            .map_err(e)?;
+        Ok(Workspace {
+            conn,
+            path: path.to_path_buf(),
+            catalog,
+            snapshot_version: snapshot.version,
+            snapshot_taken_ms: snapshot.taken_ms,
+            settings,
+            workloads,
+            revision: u32::try_from(revision).unwrap_or(0),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The catalog the workspace computes with (its snapshot).
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn settings(&self) -> &WorkspaceSettings {
+        &self.settings
+    }
+
+    pub fn workloads(&self) -> &[WorkloadSpec] {
+        &self.workloads
+    }
+
+    fn err(&self, e: &rusqlite::Error) -> PlannerError {
+        db_error(&self.path, e)
+    }
+
+    /// Every scenario's summary, in list order.
+    pub fn scenario_summaries(&self) -> Result<Vec<ScenarioSummary>, PlannerError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, summary FROM scenarios ORDER BY position, id")
+            .map_err(|e| self.err(&e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(&e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, summary) = row.map_err(|e| self.err(&e))?;
+            out.push(
+                serde_json::from_str(&summary).map_err(|x| bad_body(&self.path, &format!("scenario `{id}`"), &x))?,
+            );
+        }
+        Ok(out)
+    }
+
+    /// One scenario, whole.
+    pub fn scenario(&self, id: &str) -> Result<ScenarioSpec, PlannerError> {
+        history::read_scenario(&self.conn, id)
+            .map_err(|e| self.err(&e))?
+            .map(|p| p.item)
+            .ok_or_else(|| {
+                PlannerError::new(
+                    ErrorCode::NotFound,
+                    format!("there is no scenario `{id}` in {}", self.path.display()),
+                )
+            })
+    }
+
+    /// Every scenario, whole, in list order.
+    pub fn all_scenarios(&self) -> Result<Vec<ScenarioSpec>, PlannerError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, body FROM scenarios ORDER BY position, id")
+            .map_err(|e| self.err(&e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(&e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, body) = row.map_err(|e| self.err(&e))?;
+            out.push(serde_json::from_str(&body).map_err(|x| bad_body(&self.path, &format!("scenario `{id}`"), &x))?);
+        }
+        Ok(out)
+    }
+
+    /// The compare view as saved, cleaned of scenarios that no longer exist.
+    pub fn view(&self) -> Result<ViewState, PlannerError> {
+        let body: Option<String> = self
+            .conn
+            .query_row("SELECT body FROM view_state WHERE id = 1", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(&e))?;
+        // A view that cannot be read is only a view: start from the default rather than refuse.
+        let view: ViewState = body.and_then(|b| serde_json::from_str(&b).ok()).unwrap_or_default();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT 1 FROM scenarios WHERE id = ?1")
+            .map_err(|e| self.err(&e))?;
+        Ok(view.cleaned(|id| stmt.exists([id]).unwrap_or(false)))
+    }
+
+    /// Saves the compare view (not an undo step: choosing what to look at changes no figure).
+    pub fn set_view(&mut self, view: &ViewState) -> Result<ViewState, PlannerError> {
+        let body = serde_json::to_string(view).map_err(|x| bad_body(&self.path, "the view", &x))?;
+        self.conn
+            .execute(
+                "INSERT INTO view_state (id, body) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+                [body],
+            )
+            .map_err(|e| self.err(&e))?;
+        self.view()
+    }
+
+    /// The snapshot's status against the catalog the app ships (`shipped`, when it loads).
+    pub fn catalog_status(&self, shipped: Option<&Catalog>) -> CatalogStatus {
+        let shipped_version = shipped.map(catalog_version);
+        let newer_available = shipped_version
+            .as_deref()
+            .is_some_and(|v| compare_versions(v, &self.snapshot_version).is_gt());
+        CatalogStatus {
+            version: self.snapshot_version.clone(),
+            taken: format_utc(self.snapshot_taken_ms),
+            shipped_version,
+            newer_available,
+        }
+    }
+
+    pub fn history(&self) -> Result<History, PlannerError> {
+        history::state(&self.conn, self.revision).map_err(|e| self.err(&e))
+    }
+
+    /// Everything the UI lists.
+    pub fn info(&self, shipped: Option<&Catalog>) -> Result<WorkspaceInfo, PlannerError> {
+        Ok(WorkspaceInfo {
+            path: self.path.display().to_string(),
+            settings: self.settings.clone(),
+            workloads: self.workloads.clone(),
+            scenarios: self.scenario_summaries()?,
+            view: self.view()?,
+            history: self.history()?,
+            catalog: self.catalog_status(shipped),
+        })
+    }
+
+    /// Turns an edit into the changes it makes, checking ids and that what it names exists.
+    fn changes_for(&self, edit: &Edit) -> Result<Vec<Change>, PlannerError> {
+        let e = |e: rusqlite::Error| self.err(&e);
+        Ok(match edit {
+            Edit::Settings { settings } => {
+                check_settings(settings)?;
+                vec![Change::Settings {
+                    before: self.settings.clone(),
+                    after: settings.clone(),
+                }]
+            }
+            Edit::PutWorkload { workload } => {
+                check_id("workload.id", &workload.id)?;
+                let before = history::read_workload(&self.conn, &workload.id).map_err(e)?;
+                let position = match &before {
+                    Some(b) => b.position,
+                    None => history::next_position(&self.conn, "workloads").map_err(e)?,
+                };
+                vec![Change::Workload {
+                    id: workload.id.clone(),
+                    before,
+                    after: Some(Positioned {
+                        position,
+                        item: workload.clone(),
+                    }),
+                }]
+            }
+            Edit::DeleteWorkload { id } => {
+                let before = history::read_workload(&self.conn, id).map_err(e)?;
+                if before.is_none() {
+                    return Err(PlannerError::new(
+                        ErrorCode::NotFound,
+                        format!("there is no workload `{id}`"),
+                    ));
+                }
+                vec![Change::Workload {
+                    id: id.clone(),
+                    before,
+                    after: None,
+                }]
+            }
+            Edit::PutScenario { scenario } => {
+                check_id("scenario.id", &scenario.id)?;
+                if scenario.name.trim().is_empty() {
+                    return Err(invalid("scenario.name", "give the scenario a name"));
+                }
+                let before = history::read_scenario(&self.conn, &scenario.id).map_err(e)?;
+                let position = match &before {
+                    Some(b) => b.position,
+                    None => history::next_position(&self.conn, "scenarios").map_err(e)?,
+                };
+                vec![Change::Scenario {
+                    id: scenario.id.clone(),
+                    before,
+                    after: Some(Positioned {
+                        position,
+                        item: scenario.clone(),
+                    }),
+                }]
+            }
+            Edit::DeleteScenario { id } => {
+                let before = history::read_scenario(&self.conn, id).map_err(e)?;
+                if before.is_none() {
+                    return Err(PlannerError::new(
+                        ErrorCode::NotFound,
+                        format!("there is no scenario `{id}`"),
+                    ));
+                }
+                vec![Change::Scenario {
+                    id: id.clone(),
+                    before,
+                    after: None,
+                }]
+            }
+        })
+    }
+
+    /// Applies and saves an edit as one undo step.
+    pub fn apply(&mut self, request: &EditRequest) -> Result<Applied, PlannerError> {
+        self.apply_at(request, now_ms())
+    }
+
+    /// [`Workspace::apply`] at a given time (for tests of coalescing).
+    pub fn apply_at(&mut self, request: &EditRequest, at_ms: i64) -> Result<Applied, PlannerError> {
+        let changes = self.changes_for(&request.edit)?;
+        self.commit(&request.label, request.coalesce.as_deref(), changes, at_ms)
+    }
+
+    fn commit(
+        &mut self,
+        label: &str,
+        coalesce: Option<&str>,
+        changes: Vec<Change>,
+        at_ms: i64,
+    ) -> Result<Applied, PlannerError> {
+        let path = self.path.clone();
+        let e = |e: rusqlite::Error| db_error(&path, &e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(e)?;
+        for c in &changes {
+            history::write_after(&tx, c).map_err(e)?;
+        }
+        history::record(&tx, label, coalesce, &changes, at_ms).map_err(e)?;
+        tx.commit().map_err(e)?;
+        self.revision = self.revision.wrapping_add(1);
+        self.after_write(&changes, false)?;
+        Ok(Applied {
+            history: self.history()?,
+            label: label.to_owned(),
+            changed: self.changed(&changes, false),
+        })
+    }
+
+    /// Takes back the last edit; `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Result<Option<Applied>, PlannerError> {
+        self.step(true)
+    }
+
+    /// Applies again the last edit undone; `None` when there is nothing to redo.
+    pub fn redo(&mut self) -> Result<Option<Applied>, PlannerError> {
+        self.step(false)
+    }
+
+    fn step(&mut self, undo: bool) -> Result<Option<Applied>, PlannerError> {
+        let path = self.path.clone();
+        let e = |e: rusqlite::Error| db_error(&path, &e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(e)?;
+        let Some((label, changes)) = history::step(&tx, undo).map_err(|err| match err {
+            history::StepError::Db(x) => db_error(&path, &x),
+            history::StepError::Body(x) => bad_body(&path, "the undo journal", &x),
+        })?
+        else {
+            return Ok(None);
+        };
+        tx.commit().map_err(e)?;
+        self.revision = self.revision.wrapping_add(1);
+        self.after_write(&changes, undo)?;
+        Ok(Some(Applied {
+            history: self.history()?,
+            label,
+            changed: self.changed(&changes, undo),
+        }))
+    }
+
+    /// Refreshes the in-memory copies after changes were written (`backwards`: their befores).
+    fn after_write(&mut self, changes: &[Change], backwards: bool) -> Result<(), PlannerError> {
+        for c in changes {
+            match c {
+                Change::Settings { before, after } => {
+                    self.settings = if backwards { before } else { after }.clone();
+                }
+                Change::Workload { .. } => {
+                    let snapshot = self.reload_workloads()?;
+                    self.workloads = snapshot;
+                }
+                Change::Catalog { before, after } => {
+                    let s = if backwards { before } else { after };
+                    self.catalog = catalog::load(&s.files).map_err(PlannerError::from)?;
+                    self.snapshot_version = s.version.clone();
+                    self.snapshot_taken_ms = s.taken_ms;
+                }
+                Change::Scenario { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn reload_workloads(&self) -> Result<Vec<WorkloadSpec>, PlannerError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, body FROM workloads ORDER BY position, id")
+            .map_err(|e| self.err(&e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(&e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, body) = row.map_err(|e| self.err(&e))?;
+            out.push(serde_json::from_str(&body).map_err(|x| bad_body(&self.path, &format!("workload `{id}`"), &x))?);
+        }
+        Ok(out)
+    }
+
+    fn changed(&self, changes: &[Change], backwards: bool) -> Vec<Changed> {
+        changes
+            .iter()
+            .map(|c| match c {
+                Change::Settings { before, after } => Changed::Settings {
+                    settings: if backwards { before } else { after }.clone(),
+                },
+                Change::Workload { id, before, after } => Changed::Workload {
+                    id: id.clone(),
+                    workload: if backwards { before } else { after }.as_ref().map(|p| p.item.clone()),
+                },
+                Change::Scenario { id, before, after } => Changed::Scenario {
+                    id: id.clone(),
+                    summary: if backwards { before } else { after }
+                        .as_ref()
+                        .map(|p| ScenarioSummary::of(&p.item)),
+                },
+                Change::Catalog { .. } => Changed::Catalog {
+                    status: self.catalog_status(None),
+                },
+            })
+            .collect()
+    }
+
+    /// Replaces the catalog snapshot with `files` (the catalog the app ships), as an undo step.
+    pub fn update_catalog(&mut self, files: &[(String, String)]) -> Result<Applied, PlannerError> {
+        let files = snapshot_files(files);
+        let fresh = catalog::load(&files).map_err(PlannerError::from)?;
+        let before = history::read_snapshot(&self.conn).map_err(|e| self.err(&e))?;
+        let after = Snapshot {
+            version: catalog_version(&fresh),
+            taken_ms: now_ms(),
+            files,
+        };
+        let label = format!("Update catalog {} → {}", before.version, after.version);
+        self.commit(&label, None, vec![Change::Catalog { before, after }], now_ms())
+    }
+
+    /// Adds the workloads and scenarios of a scenario file as one undo step. Ids already taken
+    /// get a suffix (`-2`, `-3`, ...). The file's currency must be the workspace's.
+    pub fn import(&mut self, file: &ScenarioFile, source: &str) -> Result<Imported, PlannerError> {
+        if file.currency != self.settings.currency {
+            return Err(invalid(
+                "currency",
+                &format!(
+                    "{source} is in {} but this workspace is in {}; its amounts would be misread. Convert the file or import it into a {} workspace.",
+                    file.currency, self.settings.currency, file.currency
+                ),
+            ));
+        }
+        let e = |e: rusqlite::Error| self.err(&e);
+        let mut renamed = Vec::new();
+        let mut changes = Vec::new();
+        let first_w = history::next_position(&self.conn, "workloads").map_err(e)?;
+        let mut taken_w: Vec<String> = self.workloads.iter().map(|w| w.id.clone()).collect();
+        let mut workload_ids = std::collections::HashMap::new();
+        for (position, w) in (first_w..).zip(&file.workloads) {
+            check_id("workloads[].id", &w.id)?;
+            let id = free_id(&w.id, |c| taken_w.iter().any(|t| t == c));
+            if id != w.id {
+                renamed.push(format!("workload {} → {id}", w.id));
+            }
+            taken_w.push(id.clone());
+            workload_ids.insert(w.id.clone(), id.clone());
+            let mut item = w.clone();
+            item.id.clone_from(&id);
+            changes.push(Change::Workload {
+                id,
+                before: None,
+                after: Some(Positioned { position, item }),
+            });
+        }
+        let first_s = history::next_position(&self.conn, "scenarios").map_err(e)?;
+        let mut exists = self.conn.prepare("SELECT 1 FROM scenarios WHERE id = ?1").map_err(e)?;
+        let mut new_ids: Vec<String> = Vec::new();
+        for (position, s) in (first_s..).zip(&file.scenarios) {
+            check_id("scenarios[].id", &s.id)?;
+            let id = free_id(&s.id, |c| {
+                new_ids.iter().any(|t| t == c) || exists.exists([c]).unwrap_or(true)
+            });
+            if id != s.id {
+                renamed.push(format!("scenario {} → {id}", s.id));
+            }
+            new_ids.push(id.clone());
+            let mut item = s.clone();
+            item.id.clone_from(&id);
+            changes.push(Change::Scenario {
+                id,
+                before: None,
+                after: Some(Positioned { position, item }),
+            });
+        }
+        drop(exists);
+        let (workloads, scenarios) = (file.workloads.len(), file.scenarios.len());
+        let label = format!("Import {source}");
+        let applied = self.commit(&label, None, changes, now_ms())?;
+        Ok(Imported {
+            applied,
+            workloads: u32::try_from(workloads).unwrap_or(u32::MAX),
+            scenarios: u32::try_from(scenarios).unwrap_or(u32::MAX),
+            renamed,
+        })
+    }
+
+    /// The workspace (or the scenarios `ids` of it, in that order) as a scenario file.
+    pub fn export(&self, ids: Option<&[String]>) -> Result<ScenarioFile, PlannerError> {
+        let scenarios = match ids {
+            Some(ids) => ids.iter().map(|id| self.scenario(id)).collect::<Result<Vec<_>, _>>()?,
+            None => self.all_scenarios()?,
+        };
+        Ok(core_ws::to_scenario_file(&self.settings, &self.workloads, &scenarios))
+    }
+
+    /// Evaluates the compare view's selection.
+    pub fn compare(&self) -> Result<(Comparison, Option<Evaluation>, ViewState), PlannerError> {
+        let view = self.view()?;
+        let selected = view
+            .selected
+            .iter()
+            .map(|id| self.scenario(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (comparison, evaluation) =
+            core_ws::compare_selection(&self.catalog, &self.settings, &self.workloads, &selected, &view);
+        Ok((comparison, evaluation, view))
+    }
+
+    /// Writes a compacted copy to `target` (which must not exist) and opens it; this file stays
+    /// as it is. The undo journal goes along.
+    pub fn save_as(&self, target: &Path) -> Result<Workspace, PlannerError> {
+        if target.exists() {
+            return Err(PlannerError::new(
+                ErrorCode::Io,
+                format!("{} already exists; choose another name.", target.display()),
+            ));
+        }
+        let target_text = target.to_str().ok_or_else(|| {
+            PlannerError::new(
+                ErrorCode::Io,
+                format!(
+                    "{}: the path is not valid UTF-8; choose another name.",
+                    target.display()
+                ),
+            )
+        })?;
+        self.conn
+            .execute("VACUUM INTO ?1", [target_text])
+            .map_err(|e| db_error(target, &e))?;
+        Workspace::open(target)
+    }
+
+    /// Runs SQLite's full integrity check; `Ok(())` when it reports "ok".
+    pub fn integrity_check(&self) -> Result<(), PlannerError> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check").map_err(|e| self.err(&e))?;
+        let rows: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .map_err(|e| self.err(&e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.err(&e))?;
+        if rows == ["ok"] {
+            Ok(())
+        } else {
+            Err(PlannerError::new(
+                ErrorCode::WorkspaceInvalid,
+                format!(
+                    "{} fails SQLite's integrity check: {}",
+                    self.path.display(),
+                    rows.join("; ")
+                ),
+            ))
+        }
+    }
+}
+
+/// `id`, or `id-2`, `id-3`, ... whichever is not taken.
+fn free_id(id: &str, mut taken: impl FnMut(&str) -> bool) -> String {
+    if !taken(id) {
+        return id.to_owned();
+    }
+    (2u32..)
+        .map(|n| format!("{id}-{n}"))
+        .find(|c| !taken(c))
+        .unwrap_or_else(|| id.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_formatting_matches_known_dates() {
+        assert_eq!(format_utc(0), "1970-01-01 00:00");
+        // 2026-11-21 12:34:56 UTC
+        assert_eq!(format_utc(1_795_264_496_000), "2026-11-21 12:34");
+        // 2024-02-29 23:59 UTC (a leap day)
+        assert_eq!(format_utc(1_709_251_140_000), "2024-02-29 23:59");
+    }
+
+    #[test]
+    fn versions_compare_by_number() {
+        assert!(compare_versions("2026.11.0", "2026.9.3").is_gt());
+        assert!(compare_versions("2026.11.0", "2026.11.0").is_eq());
+        assert!(compare_versions("2026.11", "2026.11.1").is_lt());
+    }
+
+    #[test]
+    fn ids_are_checked_and_freed() {
+        assert!(check_id("f", "buy-h100_v1.2").is_ok());
+        assert!(check_id("f", "").is_err());
+        assert!(check_id("f", "a b").is_err());
+        assert_eq!(free_id("a", |c| c == "a" || c == "a-2"), "a-3");
+        assert_eq!(free_id("b", |_| false), "b");
+    }
+}

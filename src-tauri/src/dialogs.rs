@@ -1,0 +1,72 @@
+//! The system's file dialogs (GTK on Linux, through tauri-plugin-dialog), called from Rust so the
+//! UI keeps to the app's own commands and needs no plugin permission.
+
+use serde::{Deserialize, Serialize};
+use tauri_plugin_dialog::DialogExt;
+
+/// What a file is being chosen for; it sets the dialog's title, filter and open-or-save mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum FilePurpose {
+    OpenWorkspace,
+    NewWorkspace,
+    SaveWorkspaceAs,
+    ImportScenarios,
+    ExportScenarios,
+    ExportXlsx,
+    ExportCsv,
+}
+
+impl FilePurpose {
+    fn title(self) -> &'static str {
+        match self {
+            FilePurpose::OpenWorkspace => "Open workspace",
+            FilePurpose::NewWorkspace => "New workspace",
+            FilePurpose::SaveWorkspaceAs => "Save workspace as",
+            FilePurpose::ImportScenarios => "Import scenarios (JSON)",
+            FilePurpose::ExportScenarios => "Export scenarios (JSON)",
+            FilePurpose::ExportXlsx => "Export comparison (Excel workbook)",
+            FilePurpose::ExportCsv => "Export CSV",
+        }
+    }
+
+    fn filter(self) -> (&'static str, &'static [&'static str]) {
+        match self {
+            FilePurpose::OpenWorkspace | FilePurpose::NewWorkspace | FilePurpose::SaveWorkspaceAs => {
+                ("Compute Planner workspace", &["cpw"])
+            }
+            FilePurpose::ImportScenarios | FilePurpose::ExportScenarios => ("Scenario file", &["json"]),
+            FilePurpose::ExportXlsx => ("Excel workbook", &["xlsx"]),
+            FilePurpose::ExportCsv => ("CSV", &["csv"]),
+        }
+    }
+
+    fn saves(self) -> bool {
+        !matches!(self, FilePurpose::OpenWorkspace | FilePurpose::ImportScenarios)
+    }
+}
+
+/// Shows the dialog and waits for it (on a worker thread: commands are async); `None` when
+/// the user cancels or the choice is not a local path.
+pub fn choose(app: &tauri::AppHandle, purpose: FilePurpose) -> Option<String> {
+    let (name, extensions) = purpose.filter();
+    let dialog = app
+        .dialog()
+        .file()
+        .set_title(purpose.title())
+        .add_filter(name, extensions);
+    let chosen = if purpose.saves() {
+        dialog.blocking_save_file()
+    } else {
+        dialog.blocking_pick_file()
+    }?;
+    let mut path = chosen.into_path().ok()?;
+    // A typed name without the extension gets it, so the file opens with the app later.
+    if purpose.saves()
+        && path.extension().is_none()
+        && let Some(ext) = extensions.first()
+    {
+        path.set_extension(ext);
+    }
+    Some(path.display().to_string())
+}
