@@ -416,8 +416,8 @@ fn y_label_area(area: &Area<'_>, axis: &ValueAxis, style: &TextStyle<'_>) -> Res
     Ok(widest + 14 + 22)
 }
 
-/// A linear axis over `lo..hi` whose ticks (grid lines and labels) are exactly `ticks`: plotters'
-/// own `with_key_points` loses the label formatter on `f64` axes.
+/// A linear axis over `lo..hi` whose ticks (grid lines and labels) are exactly `ticks`. (plotters'
+/// own `with_key_points` on an `f64` range has no label formatter, so no mesh can be drawn.)
 struct TickedAxis {
     lo: f64,
     hi: f64,

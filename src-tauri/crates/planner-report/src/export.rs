@@ -29,9 +29,9 @@
 //! # CSV
 //!
 //! RFC 4180: comma separated, CRLF line ends, fields quoted when they hold a comma, quote or line
-//! break. Numbers are plain decimals with a dot and no thousands separators. [`comparison_csv`]
-//! is the Comparison table alone (no notes); [`ledger_csv`] is a ledger sheet without its `Total`
-//! row, so every data row is a month.
+//! break. Numbers are plain decimals with a dot and no thousands separators; money always has two
+//! decimals. [`comparison_csv`] is the Comparison table alone (no notes); [`ledger_csv`] is a
+//! ledger sheet without its `Total` row, so every data row is a month.
 
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::{Evaluation, ScenarioResult};
@@ -440,6 +440,13 @@ pub fn comparison_xlsx(view: &DecisionView, eval: &Evaluation) -> Result<Vec<u8>
 // ---------------------------------------------------------------------------------------------
 // CSV
 
+/// Money as CSV text: always two decimals (`2500.00`, `-0.50`), no thousands separators.
+fn cents(d: Decimal) -> String {
+    let mut d = d;
+    d.rescale(2);
+    d.to_string()
+}
+
 fn csv_field(out: &mut String, field: &str) {
     if field.contains([',', '"', '\r', '\n']) {
         out.push('"');
@@ -469,10 +476,14 @@ pub fn comparison_csv(view: &DecisionView) -> String {
         std::iter::once("Figure").chain(view.scenarios.iter().map(|s| s.name.as_str())),
     );
     for fig in &FIGURES {
-        let values = view
-            .scenarios
-            .iter()
-            .map(|s| (fig.value)(s).map(|v| v.to_string()).unwrap_or_default());
+        let values = view.scenarios.iter().map(|s| {
+            (fig.value)(s)
+                .map(|v| match fig.kind {
+                    FigureKind::Money => cents(v),
+                    _ => v.normalize().to_string(),
+                })
+                .unwrap_or_default()
+        });
         csv_row(&mut out, std::iter::once(fig.header(&view.currency)).chain(values));
     }
     out
@@ -491,9 +502,9 @@ pub fn ledger_csv(view: &DecisionView, eval: &Evaluation, scenario_id: &str) -> 
     for m in &r.ledger.months {
         let mut fields = Vec::with_capacity(Category::ALL.len() + 3);
         fields.push(m.month.to_string());
-        fields.extend(Category::ALL.iter().map(|&c| present(m.cash.get(c)).to_string()));
-        fields.push(present(m.cash.total()).to_string());
-        fields.push(present(m.cumulative_cash).to_string());
+        fields.extend(Category::ALL.iter().map(|&c| cents(present(m.cash.get(c)))));
+        fields.push(cents(present(m.cash.total())));
+        fields.push(cents(present(m.cumulative_cash)));
         csv_row(&mut out, fields);
     }
     Ok(out)
@@ -525,6 +536,14 @@ mod tests {
         let mut out = String::new();
         csv_row(&mut out, ["plain", "a,b", "say \"hi\"", "two\nlines"]);
         assert_eq!(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
+    }
+
+    #[test]
+    fn money_in_csv_has_two_decimals() {
+        assert_eq!(cents(Decimal::new(79_960, 0)), "79960.00");
+        assert_eq!(cents(Decimal::new(25_000, 1)), "2500.00");
+        assert_eq!(cents(Decimal::new(-5, 1)), "-0.50");
+        assert_eq!(cents(Decimal::ZERO), "0.00");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //!   for the screen now and the PDF memo later.
 //! - [`export`]: the comparison as an XLSX workbook (with one ledger sheet per scenario) and as
 //!   CSV, and one scenario's ledger as CSV.
+//! - [`screen`]: what the shell's compare-screen and export commands return, built from the two.
 //!
 //! Money stays `Decimal` until the last step: the view's presented values (cents, half-even) are
 //! converted to `f64` only for a chart coordinate or a spreadsheet cell.
@@ -39,7 +40,7 @@ pub fn category_label(c: Category) -> &'static str {
         Category::TerminationFees => "Termination fees",
         Category::Adaptation => "Adaptation",
         Category::Depreciation => "Depreciation",
-        Category::Residual => "Residual (resale)",
+        Category::Residual => "Residual value",
     }
 }
 

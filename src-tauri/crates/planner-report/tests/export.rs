@@ -315,6 +315,14 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `-1234.50`: digits, a dot, exactly two decimals.
+fn two_decimals(field: &str) -> bool {
+    let digits = field.strip_prefix('-').unwrap_or(field);
+    digits.split_once('.').is_some_and(|(a, b)| {
+        !a.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.len() == 2 && b.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
 #[test]
 fn comparison_csv_parses_back_to_the_view() {
     let (_, mut view) = common::sample("enterprise-hybrid");
@@ -332,6 +340,9 @@ fn comparison_csv_parses_back_to_the_view() {
             match value(s) {
                 Some(v) => {
                     assert!(!field.contains(['e', 'E', ' ']), "plain decimal: {field}");
+                    if label.ends_with("USD)") {
+                        assert!(two_decimals(field), "{label}: money with cents, got {field}");
+                    }
                     assert_eq!(Decimal::from_str(field).unwrap(), v, "{label} / {}", s.id);
                 }
                 None => assert_eq!(field, "", "{label} / {}", s.id),
@@ -356,6 +367,7 @@ fn ledger_csv_is_the_engine_ledger_month_by_month() {
     for (m, row) in r.ledger.months.iter().zip(&rows[1..]) {
         assert_eq!(row.len(), 21);
         assert_eq!(row[0], m.month.to_string());
+        assert!(row[1..].iter().all(|f| two_decimals(f)), "{row:?}");
         for (c, &cat) in Category::ALL.iter().enumerate() {
             let v = Decimal::from_str(&row[c + 1]).unwrap();
             assert_eq!(v, present(m.cash.get(cat)), "{} {cat:?}", m.month);
