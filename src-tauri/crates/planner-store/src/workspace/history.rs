@@ -68,39 +68,52 @@ fn from_json<T: for<'de> Deserialize<'de>>(body: &str, column: usize) -> rusqlit
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e)))
 }
 
-pub fn read_workload(conn: &Connection, id: &str) -> rusqlite::Result<Option<Positioned<WorkloadSpec>>> {
-    conn.query_row("SELECT position, body FROM workloads WHERE id = ?1", [id], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-    })
-    .optional()?
-    .map(|(position, body)| {
-        Ok(Positioned {
-            position,
-            item: from_json(&body, 1)?,
+/// The two lists of items that have an id and a place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    Workloads,
+    Scenarios,
+}
+
+impl Table {
+    pub fn noun(self) -> &'static str {
+        match self {
+            Table::Workloads => "workload",
+            Table::Scenarios => "scenario",
+        }
+    }
+}
+
+/// One item of `table` with its position, if it exists.
+pub fn read_item<T: for<'de> Deserialize<'de>>(
+    conn: &Connection,
+    table: Table,
+    id: &str,
+) -> rusqlite::Result<Option<Positioned<T>>> {
+    let sql = match table {
+        Table::Workloads => "SELECT position, body FROM workloads WHERE id = ?1",
+        Table::Scenarios => "SELECT position, body FROM scenarios WHERE id = ?1",
+    };
+    conn.query_row(sql, [id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+        .optional()?
+        .map(|(position, body)| {
+            Ok(Positioned {
+                position,
+                item: from_json(&body, 1)?,
+            })
         })
-    })
-    .transpose()
+        .transpose()
 }
 
 pub fn read_scenario(conn: &Connection, id: &str) -> rusqlite::Result<Option<Positioned<ScenarioSpec>>> {
-    conn.query_row("SELECT position, body FROM scenarios WHERE id = ?1", [id], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-    })
-    .optional()?
-    .map(|(position, body)| {
-        Ok(Positioned {
-            position,
-            item: from_json(&body, 1)?,
-        })
-    })
-    .transpose()
+    read_item(conn, Table::Scenarios, id)
 }
 
-/// One past the highest position in `table` (`workloads` or `scenarios`).
-pub fn next_position(conn: &Connection, table: &str) -> rusqlite::Result<i64> {
+/// One past the highest position in `table`.
+pub fn next_position(conn: &Connection, table: Table) -> rusqlite::Result<i64> {
     let sql = match table {
-        "workloads" => "SELECT COALESCE(MAX(position), -1) + 1 FROM workloads",
-        _ => "SELECT COALESCE(MAX(position), -1) + 1 FROM scenarios",
+        Table::Workloads => "SELECT COALESCE(MAX(position), -1) + 1 FROM workloads",
+        Table::Scenarios => "SELECT COALESCE(MAX(position), -1) + 1 FROM scenarios",
     };
     conn.query_row(sql, [], |r| r.get(0))
 }

@@ -37,7 +37,7 @@ pub use types::{
     Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, ScenarioSummary, WorkspaceInfo,
 };
 
-use history::{Change, Positioned, Snapshot};
+use history::{Change, Positioned, Snapshot, Table};
 
 /// The file extension offered for workspaces.
 pub const EXTENSION: &str = "cpw";
@@ -337,20 +337,7 @@ impl Workspace {
             .map_err(e)?;
         let settings: WorkspaceSettings =
             serde_json::from_str(&settings_body).map_err(|x| bad_body(path, "the settings", &x))?;
-        let mut workloads = Vec::new();
-        {
-            let mut stmt = conn
-                .prepare("SELECT id, body FROM workloads ORDER BY position, id")
-                .map_err(e)?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-                .map_err(e)?;
-            for row in rows {
-                let (id, body) = row.map_err(e)?;
-                workloads
-                    .push(serde_json::from_str(&body).map_err(|x| bad_body(path, &format!("workload `{id}`"), &x))?);
-            }
-        }
+        let workloads = read_list(&conn, path, WORKLOADS_SQL, "workload")?;
         let snapshot = history::read_snapshot(&conn).map_err(e)?;
         let catalog = catalog::load(&snapshot.files).map_err(|err| {
             let mut p = PlannerError::from(err);
@@ -399,21 +386,12 @@ impl Workspace {
 
     /// Every scenario's summary, in list order.
     pub fn scenario_summaries(&self) -> Result<Vec<ScenarioSummary>, PlannerError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, summary FROM scenarios ORDER BY position, id")
-            .map_err(|e| self.err(&e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(|e| self.err(&e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, summary) = row.map_err(|e| self.err(&e))?;
-            out.push(
-                serde_json::from_str(&summary).map_err(|x| bad_body(&self.path, &format!("scenario `{id}`"), &x))?,
-            );
-        }
-        Ok(out)
+        read_list(
+            &self.conn,
+            &self.path,
+            "SELECT id, summary FROM scenarios ORDER BY position, id",
+            "scenario",
+        )
     }
 
     /// One scenario, whole.
@@ -431,19 +409,12 @@ impl Workspace {
 
     /// Every scenario, whole, in list order.
     pub fn all_scenarios(&self) -> Result<Vec<ScenarioSpec>, PlannerError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, body FROM scenarios ORDER BY position, id")
-            .map_err(|e| self.err(&e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(|e| self.err(&e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, body) = row.map_err(|e| self.err(&e))?;
-            out.push(serde_json::from_str(&body).map_err(|x| bad_body(&self.path, &format!("scenario `{id}`"), &x))?);
-        }
-        Ok(out)
+        read_list(
+            &self.conn,
+            &self.path,
+            "SELECT id, body FROM scenarios ORDER BY position, id",
+            "scenario",
+        )
     }
 
     /// The compare view as saved, cleaned of scenarios that no longer exist.
@@ -505,9 +476,40 @@ impl Workspace {
         })
     }
 
+    /// The item `id` of `table` as it is, and `item` put in its place (or at the end).
+    fn put<T: Clone + for<'de> serde::Deserialize<'de>>(
+        &self,
+        table: Table,
+        id: &str,
+        item: &T,
+    ) -> Result<(Option<Positioned<T>>, Positioned<T>), PlannerError> {
+        let before: Option<Positioned<T>> = history::read_item(&self.conn, table, id).map_err(|e| self.err(&e))?;
+        let position = match &before {
+            Some(b) => b.position,
+            None => history::next_position(&self.conn, table).map_err(|e| self.err(&e))?,
+        };
+        Ok((
+            before,
+            Positioned {
+                position,
+                item: item.clone(),
+            },
+        ))
+    }
+
+    /// The item `id` of `table`, which must exist.
+    fn existing<T: for<'de> serde::Deserialize<'de>>(
+        &self,
+        table: Table,
+        id: &str,
+    ) -> Result<Positioned<T>, PlannerError> {
+        history::read_item(&self.conn, table, id)
+            .map_err(|e| self.err(&e))?
+            .ok_or_else(|| PlannerError::new(ErrorCode::NotFound, format!("there is no {} `{id}`", table.noun())))
+    }
+
     /// Turns an edit into the changes it makes, checking ids and that what it names exists.
     fn changes_for(&self, edit: &Edit) -> Result<Vec<Change>, PlannerError> {
-        let e = |e: rusqlite::Error| self.err(&e);
         Ok(match edit {
             Edit::Settings { settings } => {
                 check_settings(settings)?;
@@ -518,67 +520,35 @@ impl Workspace {
             }
             Edit::PutWorkload { workload } => {
                 check_id("workload.id", &workload.id)?;
-                let before = history::read_workload(&self.conn, &workload.id).map_err(e)?;
-                let position = match &before {
-                    Some(b) => b.position,
-                    None => history::next_position(&self.conn, "workloads").map_err(e)?,
-                };
+                let (before, after) = self.put(Table::Workloads, &workload.id, workload)?;
                 vec![Change::Workload {
                     id: workload.id.clone(),
                     before,
-                    after: Some(Positioned {
-                        position,
-                        item: workload.clone(),
-                    }),
+                    after: Some(after),
                 }]
             }
-            Edit::DeleteWorkload { id } => {
-                let before = history::read_workload(&self.conn, id).map_err(e)?;
-                if before.is_none() {
-                    return Err(PlannerError::new(
-                        ErrorCode::NotFound,
-                        format!("there is no workload `{id}`"),
-                    ));
-                }
-                vec![Change::Workload {
-                    id: id.clone(),
-                    before,
-                    after: None,
-                }]
-            }
+            Edit::DeleteWorkload { id } => vec![Change::Workload {
+                id: id.clone(),
+                before: Some(self.existing(Table::Workloads, id)?),
+                after: None,
+            }],
             Edit::PutScenario { scenario } => {
                 check_id("scenario.id", &scenario.id)?;
                 if scenario.name.trim().is_empty() {
                     return Err(invalid("scenario.name", "give the scenario a name"));
                 }
-                let before = history::read_scenario(&self.conn, &scenario.id).map_err(e)?;
-                let position = match &before {
-                    Some(b) => b.position,
-                    None => history::next_position(&self.conn, "scenarios").map_err(e)?,
-                };
+                let (before, after) = self.put(Table::Scenarios, &scenario.id, scenario)?;
                 vec![Change::Scenario {
                     id: scenario.id.clone(),
                     before,
-                    after: Some(Positioned {
-                        position,
-                        item: scenario.clone(),
-                    }),
+                    after: Some(after),
                 }]
             }
-            Edit::DeleteScenario { id } => {
-                let before = history::read_scenario(&self.conn, id).map_err(e)?;
-                if before.is_none() {
-                    return Err(PlannerError::new(
-                        ErrorCode::NotFound,
-                        format!("there is no scenario `{id}`"),
-                    ));
-                }
-                vec![Change::Scenario {
-                    id: id.clone(),
-                    before,
-                    after: None,
-                }]
-            }
+            Edit::DeleteScenario { id } => vec![Change::Scenario {
+                id: id.clone(),
+                before: Some(self.existing(Table::Scenarios, id)?),
+                after: None,
+            }],
         })
     }
 
@@ -678,19 +648,7 @@ impl Workspace {
     }
 
     fn reload_workloads(&self) -> Result<Vec<WorkloadSpec>, PlannerError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, body FROM workloads ORDER BY position, id")
-            .map_err(|e| self.err(&e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(|e| self.err(&e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, body) = row.map_err(|e| self.err(&e))?;
-            out.push(serde_json::from_str(&body).map_err(|x| bad_body(&self.path, &format!("workload `{id}`"), &x))?);
-        }
-        Ok(out)
+        read_list(&self.conn, &self.path, WORKLOADS_SQL, "workload")
     }
 
     fn changed(&self, changes: &[Change], backwards: bool) -> Vec<Changed> {
@@ -746,7 +704,7 @@ impl Workspace {
         let e = |e: rusqlite::Error| self.err(&e);
         let mut renamed = Vec::new();
         let mut changes = Vec::new();
-        let first_w = history::next_position(&self.conn, "workloads").map_err(e)?;
+        let first_w = history::next_position(&self.conn, Table::Workloads).map_err(e)?;
         let mut taken_w: Vec<String> = self.workloads.iter().map(|w| w.id.clone()).collect();
         let mut workload_ids = std::collections::HashMap::new();
         for (position, w) in (first_w..).zip(&file.workloads) {
@@ -765,7 +723,7 @@ impl Workspace {
                 after: Some(Positioned { position, item }),
             });
         }
-        let first_s = history::next_position(&self.conn, "scenarios").map_err(e)?;
+        let first_s = history::next_position(&self.conn, Table::Scenarios).map_err(e)?;
         let mut exists = self.conn.prepare("SELECT 1 FROM scenarios WHERE id = ?1").map_err(e)?;
         let mut new_ids: Vec<String> = Vec::new();
         for (position, s) in (first_s..).zip(&file.scenarios) {
@@ -864,6 +822,29 @@ impl Workspace {
             ))
         }
     }
+}
+
+const WORKLOADS_SQL: &str = "SELECT id, body FROM workloads ORDER BY position, id";
+
+/// Every row of a query of `(id, JSON)` read as `T`, in order; a row that does not read names
+/// its `noun` and id.
+fn read_list<T: for<'de> serde::Deserialize<'de>>(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    noun: &str,
+) -> Result<Vec<T>, PlannerError> {
+    let e = |e: rusqlite::Error| db_error(path, &e);
+    let mut stmt = conn.prepare_cached(sql).map_err(e)?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .map_err(e)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, body) = row.map_err(e)?;
+        out.push(serde_json::from_str(&body).map_err(|x| bad_body(path, &format!("{noun} `{id}`"), &x))?);
+    }
+    Ok(out)
 }
 
 /// `id`, or `id-2`, `id-3`, ... whichever is not taken.
