@@ -9,7 +9,9 @@ vi.mock("@tauri-apps/api/core", () => ({ invoke: (...args: unknown[]) => invoke(
 const { TauriBackend } = await import("../src/lib/ipc/tauri-backend");
 const { BackendError, IpcError, isPlannerError } = await import("../src/lib/backend");
 const { FakeBackend } = await import("../src/lib/ipc/fake-backend");
+const { normalizeWorkload } = await import("../src/lib/normalize");
 const { FIXTURE_CATALOG, FIXTURE_CATALOG_INVALID } = await import("./fixtures/catalog");
+const { EH_SCENARIOS, EH_SETTINGS, EH_WORKLOADS, WORKSPACE_CATALOG } = await import("./fixtures/enterprise-hybrid");
 
 /** The shell rejecting the call with `value` (as Tauri does with a command's Err). */
 const rejectWith = (value: unknown) =>
@@ -45,10 +47,113 @@ describe("TauriBackend", () => {
   });
 });
 
+describe("TauriBackend workspace commands", () => {
+  const info = {
+    path: "/w/plan.cpw",
+    settings: EH_SETTINGS,
+    workloads: EH_WORKLOADS,
+    scenarios: [{ id: "hybrid", name: "Hybrid", layers: ["owned", "spot", "on-demand"], supplies: ["dgx-h100"], overrides: 0 }],
+    view: { selected: ["hybrid"], baseline: null, horizon_months: null },
+    history: { can_undo: false, can_redo: false, undo_label: null, redo_label: null, revision: 0 },
+    catalog: { version: "2026.11.0", taken: "2026-11-21 10:00", shipped_version: "2026.11.0", newer_available: false },
+  };
+
+  it("passes the arguments by the names Rust gives them", async () => {
+    invoke.mockReset();
+    invoke.mockResolvedValue(null);
+    const b = new TauriBackend();
+    await b.exportComparison("/x.xlsx", "xlsx");
+    expect(invoke).toHaveBeenLastCalledWith("export_comparison", { path: "/x.xlsx", format: "xlsx" });
+    await b.exportLedger("/l.csv", "hybrid");
+    expect(invoke).toHaveBeenLastCalledWith("export_ledger", { path: "/l.csv", scenario: "hybrid" });
+    await b.exportScenarios("/s.json", null);
+    expect(invoke).toHaveBeenLastCalledWith("export_scenarios", { path: "/s.json", ids: null });
+    await b.chooseFile("new-workspace");
+    expect(invoke).toHaveBeenLastCalledWith("choose_file", { purpose: "new-workspace" });
+    invoke.mockResolvedValue(null);
+    await expect(b.undo()).resolves.toBeNull();
+    expect(invoke).toHaveBeenLastCalledWith("undo");
+    invoke.mockResolvedValue(null);
+    await b.sizeWorkload(normalizeWorkload(EH_WORKLOADS[0]!), "nvidia-h100-sxm", 8);
+    expect(invoke).toHaveBeenLastCalledWith("size_workload", expect.objectContaining({ accelerator: "nvidia-h100-sxm", gpusPerServer: 8 }));
+  });
+
+  it("fills in the options Rust leaves out of what it sends", async () => {
+    invoke.mockResolvedValue({ workspace: info, launch_error: null, recent: [] });
+    const session = await new TauriBackend().session();
+    expect(session.workspace?.settings.description).toBeNull();
+    expect(session.workspace?.workloads[1]?.tokens_per_month).toBeNull();
+    expect(session.workspace?.workloads[1]?.model?.layers).toBeNull();
+
+    invoke.mockResolvedValue(EH_SCENARIOS[1]);
+    const spec = await new TauriBackend().getScenario("all-cloud");
+    expect(invoke).toHaveBeenLastCalledWith("get_scenario", { id: "all-cloud" });
+    expect(spec.facility).toBeNull();
+    expect(spec.layers[0]!.term).toBe("3y");
+    expect(spec.layers[1]!.price_per_gpu_hour).toBeNull();
+  });
+
+  it("sends an edit request as it is and turns a refusal into a BackendError", async () => {
+    const request = { edit: { kind: "delete-scenario" as const, id: "hybrid" }, label: "Delete scenario Hybrid", coalesce: null };
+    invoke.mockImplementation(async () => {
+      throw { code: "not-found", message: "there is no scenario `hybrid`", details: [] };
+    });
+    const err = await new TauriBackend().applyEdit(request).catch((e: unknown) => e);
+    expect(invoke).toHaveBeenLastCalledWith("apply_edit", { request });
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as Error).message).toBe("there is no scenario `hybrid`");
+    invoke.mockImplementation(async () => {
+      throw { code: "no-workspace", message: "No workspace is open", details: [] };
+    });
+    expect(await new TauriBackend().compare("dark").catch((e: unknown) => e)).toBeInstanceOf(BackendError);
+  });
+});
+
+describe("FakeBackend workspace", () => {
+  const fake = () =>
+    new FakeBackend(
+      { catalog: WORKSPACE_CATALOG },
+      { workspace: { path: "/w/eh.cpw", settings: EH_SETTINGS, workloads: EH_WORKLOADS, scenarios: EH_SCENARIOS, catalog: WORKSPACE_CATALOG }, now: () => clock },
+    );
+  let clock = 0;
+
+  it("merges edits with one coalesce key within two seconds into one undo step, and undoes it", async () => {
+    clock = 1000;
+    const b = fake();
+    const base = await b.getScenario("hybrid");
+    const put = (name: string) => b.applyEdit({ edit: { kind: "put-scenario", scenario: { ...base, name } }, label: `Edit ${name}: name`, coalesce: "hybrid.name" });
+    await put("H");
+    clock = 1500;
+    await put("Hy");
+    clock = 2400;
+    const last = await put("Hyb");
+    expect(last.history).toMatchObject({ can_undo: true, undo_label: "Edit Hyb: name", revision: 3 });
+    expect(last.changed).toEqual([{ kind: "scenario", id: "hybrid", summary: expect.objectContaining({ name: "Hyb" }) }]);
+    const undone = await b.undo();
+    expect(undone?.changed[0]).toMatchObject({ kind: "scenario", id: "hybrid", summary: { name: base.name } });
+    expect(undone?.history.can_undo).toBe(false);
+    expect(undone?.history.redo_label).toBe("Edit Hyb: name");
+    expect(await b.undo()).toBeNull();
+    clock = 9000;
+    expect((await b.redo())?.changed[0]).toMatchObject({ summary: { name: "Hyb" } });
+  });
+
+  it("keeps deleted items' places for undo and cleans the view", async () => {
+    const b = fake();
+    await b.setView({ selected: ["hybrid", "all-cloud", "nope"], baseline: "nope", horizon_months: 48 });
+    expect(b.state?.view).toEqual({ selected: ["hybrid", "all-cloud"], baseline: null, horizon_months: null });
+    await b.applyEdit({ edit: { kind: "delete-scenario", id: "hybrid" }, label: "Delete", coalesce: null });
+    expect((await b.session()).workspace?.view.selected).toEqual(["all-cloud"]);
+    await b.undo();
+    expect((await b.session()).workspace?.scenarios.map((s) => s.id)).toEqual(["hybrid", "all-cloud"]);
+  });
+});
+
 describe("PlannerError shape check", () => {
   it("accepts the back end's error and refuses other values", () => {
     expect(isPlannerError(FIXTURE_CATALOG_INVALID)).toBe(true);
     expect(isPlannerError({ code: "io", message: "x", details: [] })).toBe(true);
+    expect(isPlannerError({ code: "workspace-busy", message: "x", details: [] })).toBe(true);
     expect(isPlannerError({ code: "weird", message: "x", details: [] })).toBe(false);
     expect(isPlannerError({ code: "io", message: "x" })).toBe(false);
     expect(isPlannerError("io")).toBe(false);

@@ -3,14 +3,71 @@
 // tests use FakeBackend (ipc/fake-backend.ts).
 
 import type { Catalog, PlannerError } from "./catalog-types";
+import type {
+  Applied,
+  CompareScreen,
+  EditRequest,
+  ExportFormat,
+  FilePurpose,
+  Imported,
+  ScenarioDetail,
+  ScenarioSpec,
+  Session,
+  SizingPreview,
+  Theme,
+  ViewState,
+  WorkloadSpec,
+  WorkspaceInfo,
+} from "./workspace-types";
 
+/**
+ * One method per back-end command. Every method:
+ * @throws BackendError when the back end refuses (its PlannerError is carried along);
+ * @throws IpcError when the back end could not be reached or answered something unexpected.
+ */
 export interface Backend {
-  /**
-   * The catalog, freshly read and checked by the back end.
-   * @throws BackendError when the back end refuses (its PlannerError is carried along);
-   * @throws IpcError when the back end could not be reached or answered something unexpected.
-   */
+  /** The catalog the app ships, freshly read and checked by the back end. */
   getCatalog(): Promise<Catalog>;
+  /** The open workspace (if any), why the launch workspace failed (if it did), the recent list. */
+  session(): Promise<Session>;
+  /** Creates a workspace file at `path` titled `title` and opens it. */
+  createWorkspace(path: string, title: string): Promise<WorkspaceInfo>;
+  /** Opens the workspace at `path`, closing the one open. */
+  openWorkspace(path: string): Promise<WorkspaceInfo>;
+  /** Copies the open workspace to `path` and continues in the copy. */
+  saveWorkspaceAs(path: string): Promise<WorkspaceInfo>;
+  /** Closes the open workspace (every edit is already saved). */
+  closeWorkspace(): Promise<void>;
+  /** The system file dialog for `purpose`; null when the user cancels. */
+  chooseFile(purpose: FilePurpose): Promise<string | null>;
+  /** The catalog snapshot the open workspace computes with. */
+  workspaceCatalog(): Promise<Catalog>;
+  /** One scenario, whole, for the editor. */
+  getScenario(id: string): Promise<ScenarioSpec>;
+  /** Applies and saves one edit (an undo step, or merged into the last one by `coalesce`). */
+  applyEdit(request: EditRequest): Promise<Applied>;
+  /** Takes back the last edit; null when there is nothing to undo. */
+  undo(): Promise<Applied | null>;
+  /** Applies the last undone edit again; null when there is nothing to redo. */
+  redo(): Promise<Applied | null>;
+  /** Saves what the compare screen shows (not an undo step); returns the view as kept. */
+  setView(view: ViewState): Promise<ViewState>;
+  /** The comparison of the view's scenarios, with charts drawn for `theme`. */
+  compare(theme: Theme): Promise<CompareScreen>;
+  /** One scenario evaluated on its own (it need not be saved). */
+  scenarioDetail(scenario: ScenarioSpec): Promise<ScenarioDetail>;
+  /** A workload's memory fit on an accelerator; null when it names no model or the accelerator is unknown. */
+  sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null>;
+  /** Replaces the workspace's catalog snapshot with the shipped catalog (an undo step). */
+  updateCatalog(): Promise<Applied>;
+  /** Adds the workloads and scenarios of a scenario JSON file (one undo step). */
+  importScenarios(path: string): Promise<Imported>;
+  /** Writes the workspace (or the scenarios `ids`) as a scenario JSON file. */
+  exportScenarios(path: string, ids: string[] | null): Promise<void>;
+  /** Exports the comparison (XLSX with every ledger, or CSV). */
+  exportComparison(path: string, format: ExportFormat): Promise<void>;
+  /** Exports one scenario's monthly ledger as CSV. */
+  exportLedger(path: string, scenario: string): Promise<void>;
 }
 
 /** A failure the back end reported, with its `{ code, message, details }`. */
@@ -39,7 +96,16 @@ export class IpcError extends Error {
   }
 }
 
-const ERROR_CODES: readonly string[] = ["catalog-invalid", "io", "invalid-input", "not-found"];
+const ERROR_CODES: readonly string[] = [
+  "catalog-invalid",
+  "io",
+  "invalid-input",
+  "not-found",
+  "workspace-invalid",
+  "workspace-newer",
+  "workspace-busy",
+  "no-workspace",
+];
 
 /** True when `value` has the shape of a PlannerError (as it arrives over IPC). */
 export function isPlannerError(value: unknown): value is PlannerError {

@@ -1,32 +1,508 @@
-// An in-memory Backend for tests and the dev-only fixture preview (dev/). It holds whatever
-// catalog or error the caller gives it; it has no data of its own. Production code must not
-// import it (tests/architecture.test.ts enforces this).
+// An in-memory Backend for tests and the dev-only fixture preview (dev/). It holds whatever the
+// caller gives it (a catalog, a workspace, canned engine answers); it has no data of its own and
+// computes nothing: `compare`, `scenarioDetail` and `sizeWorkload` return the caller's canned
+// answers. It does keep a workspace the way the store does: edits with coalescing, an undo/redo
+// stack, view cleaning, import with renamed ids. Production code must not import it
+// (tests/architecture.test.ts enforces this).
 
 import type { Catalog, PlannerError } from "../catalog-types";
 import { BackendError, type Backend } from "../backend";
+import {
+  normalizeScenario,
+  normalizeSettings,
+  normalizeWorkload,
+  type Sparse,
+} from "../normalize";
+import type {
+  Applied,
+  CatalogStatus,
+  Changed,
+  CompareScreen,
+  Comparison,
+  EditRequest,
+  ExportFormat,
+  FilePurpose,
+  History,
+  Imported,
+  RecentFile,
+  ScenarioDetail,
+  ScenarioSpec,
+  ScenarioSummary,
+  Session,
+  SizingPreview,
+  Theme,
+  ViewState,
+  WorkloadSpec,
+  WorkspaceInfo,
+  WorkspaceSettings,
+} from "../workspace-types";
 
-export type FakeAnswer =
-  | { catalog: Catalog }
-  | { error: PlannerError }
-  | { throws: unknown };
+export type FakeAnswer = { catalog: Catalog } | { error: PlannerError } | { throws: unknown };
+
+/** A workspace the fake starts with, or opens at `path`. Specs may be sparse, as the back end sends them. */
+export type FakeWorkspaceInit = {
+  path: string;
+  settings: Sparse<WorkspaceSettings>;
+  workloads?: Sparse<WorkloadSpec>[];
+  scenarios?: Sparse<ScenarioSpec>[];
+  view?: ViewState;
+  catalog: Catalog;
+  catalogStatus?: CatalogStatus;
+};
+
+export type FakeOptions = {
+  delayMs?: number;
+  /** Extra delay per method, e.g. `{ compare: 300 }`. */
+  delays?: Partial<Record<keyof Backend, number>>;
+  /** The workspace open at start. */
+  workspace?: FakeWorkspaceInit | null;
+  /** Workspaces `openWorkspace` can open, by path. */
+  files?: Record<string, FakeWorkspaceInit>;
+  recent?: RecentFile[];
+  launchError?: PlannerError | null;
+  /** What the file dialog answers, per purpose (absent: the user cancels). */
+  dialog?: Partial<Record<FilePurpose, string | null>>;
+  /** The catalog a new workspace gets (defaults to the shipped catalog of the answer). */
+  newWorkspaceCatalog?: Catalog;
+  /** Canned engine answers. */
+  comparison?: Comparison;
+  charts?: { cumulative_svg: string | null; monthly_svgs: { scenario: string; svg: string }[]; chart_errors?: string[] };
+  detail?: (scenario: ScenarioSpec) => ScenarioDetail;
+  sizing?: (workload: WorkloadSpec, accelerator: string, gpusPerServer: number) => SizingPreview | null;
+  /** Scenario files `importScenarios` can read, by path. */
+  scenarioFiles?: Record<string, { currency: string; workloads: Sparse<WorkloadSpec>[]; scenarios: Sparse<ScenarioSpec>[] }>;
+  /** Milliseconds of the edit clock (coalescing merges edits less than 2 s apart). */
+  now?: () => number;
+};
+
+type Item = { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
+type Change = { before: Item; after: Item };
+type Step = { label: string; coalesce: string | null; at: number; changes: Change[] };
+
+type State = {
+  path: string;
+  settings: WorkspaceSettings;
+  workloads: WorkloadSpec[];
+  scenarios: ScenarioSpec[];
+  view: ViewState;
+  catalog: Catalog;
+  catalogStatus: CatalogStatus;
+  undo: Step[];
+  redo: Step[];
+  revision: number;
+};
+
+const COALESCE_MS = 2000;
+const HORIZONS = [12, 24, 36, 60];
+const EMPTY_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], problems: [] };
+
+function refuse(code: PlannerError["code"], message: string, field?: string): BackendError {
+  return new BackendError({
+    code,
+    message,
+    details: field ? [{ file: null, line: null, column: null, field, kind: code, message }] : [],
+  });
+}
+
+function countOverrides(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countOverrides(x), 0);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    const own = Object.keys(o).length === 2 && "value" in o && "reason" in o ? 1 : 0;
+    return own + Object.values(o).reduce((n: number, x) => n + countOverrides(x), 0);
+  }
+  return 0;
+}
+
+/** A scenario as the list shows it (as the store's ScenarioSummary::of). */
+export function summaryOf(s: ScenarioSpec): ScenarioSummary {
+  return {
+    id: s.id,
+    name: s.name,
+    layers: s.layers.map((l) => l.kind),
+    supplies: s.layers.map((l) => l.accelerator ?? l.offer).filter((x): x is string => !!x),
+    overrides: countOverrides(s),
+  };
+}
 
 export class FakeBackend implements Backend {
   /** How many times getCatalog was called. */
   calls = 0;
+  /** Every call after getCatalog's, in order, with its arguments. */
+  readonly log: { method: string; args: unknown[] }[] = [];
   private readonly answer: FakeAnswer;
-  private readonly delayMs: number;
+  private readonly options: FakeOptions;
+  private ws: State | null;
+  private readonly files: Record<string, FakeWorkspaceInit>;
+  private recent: RecentFile[];
 
-  constructor(answer: FakeAnswer, options: { delayMs?: number } = {}) {
+  constructor(answer: FakeAnswer, options: FakeOptions = {}) {
     this.answer = answer;
-    this.delayMs = options.delayMs ?? 0;
+    this.options = options;
+    this.files = { ...(options.files ?? {}) };
+    this.recent = structuredClone(options.recent ?? []);
+    this.ws = options.workspace ? this.load(options.workspace) : null;
+  }
+
+  /** The calls to `method`, with their arguments. */
+  callsTo(method: keyof Backend): unknown[][] {
+    return this.log.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  /** The fake's current workspace state (for assertions). */
+  get state(): Readonly<State> | null {
+    return this.ws;
+  }
+
+  private load(init: FakeWorkspaceInit): State {
+    const catalogStatus = init.catalogStatus ?? {
+      version: init.catalog.files[0]?.version ?? "",
+      taken: "2026-11-21 10:00",
+      shipped_version: init.catalog.files[0]?.version ?? null,
+      newer_available: false,
+    };
+    return {
+      path: init.path,
+      settings: normalizeSettings(init.settings),
+      workloads: (init.workloads ?? []).map(normalizeWorkload),
+      scenarios: (init.scenarios ?? []).map(normalizeScenario),
+      view: structuredClone(init.view ?? { selected: [], baseline: null, horizon_months: null }),
+      catalog: structuredClone(init.catalog),
+      catalogStatus: { ...catalogStatus },
+      undo: [],
+      redo: [],
+      revision: 0,
+    };
+  }
+
+  private async enter(method: keyof Backend, args: unknown[]): Promise<void> {
+    this.log.push({ method, args: structuredClone(args) });
+    const delay = (this.options.delayMs ?? 0) + (this.options.delays?.[method] ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  }
+
+  private open(): State {
+    if (!this.ws) throw refuse("no-workspace", "No workspace is open: create one or open one from the start screen.");
+    return this.ws;
+  }
+
+  private history(s: State): History {
+    const u = s.undo[s.undo.length - 1];
+    const r = s.redo[s.redo.length - 1];
+    return {
+      can_undo: !!u,
+      can_redo: !!r,
+      undo_label: u?.label ?? null,
+      redo_label: r?.label ?? null,
+      revision: s.revision,
+    };
+  }
+
+  private info(s: State): WorkspaceInfo {
+    return structuredClone({
+      path: s.path,
+      settings: s.settings,
+      workloads: s.workloads,
+      scenarios: s.scenarios.map(summaryOf),
+      view: this.cleanView(s, s.view),
+      history: this.history(s),
+      catalog: s.catalogStatus,
+    });
+  }
+
+  private cleanView(s: State, v: ViewState): ViewState {
+    const selected: string[] = [];
+    for (const id of v.selected) {
+      if (s.scenarios.some((x) => x.id === id) && !selected.includes(id) && selected.length < 8) selected.push(id);
+    }
+    return {
+      selected,
+      baseline: v.baseline !== null && selected.includes(v.baseline) ? v.baseline : null,
+      horizon_months: v.horizon_months !== null && HORIZONS.includes(v.horizon_months) ? v.horizon_months : null,
+    };
+  }
+
+  private install(s: State): WorkspaceInfo {
+    this.ws = s;
+    this.recent = [
+      { path: s.path, title: s.settings.title, opened: "2026-11-21 10:00", exists: true },
+      ...this.recent.filter((r) => r.path !== s.path),
+    ].slice(0, 10);
+    return this.info(s);
+  }
+
+  private current(s: State, like: Item): Item {
+    switch (like.kind) {
+      case "settings":
+        return { kind: "settings", value: structuredClone(s.settings) };
+      case "workload": {
+        const i = s.workloads.findIndex((w) => w.id === like.id);
+        return { kind: "workload", id: like.id, value: i < 0 ? null : structuredClone(s.workloads[i]!), position: i < 0 ? s.workloads.length : i };
+      }
+      case "scenario": {
+        const i = s.scenarios.findIndex((w) => w.id === like.id);
+        return { kind: "scenario", id: like.id, value: i < 0 ? null : structuredClone(s.scenarios[i]!), position: i < 0 ? s.scenarios.length : i };
+      }
+      case "catalog":
+        return { kind: "catalog", value: structuredClone({ catalog: s.catalog, status: s.catalogStatus }) };
+    }
+  }
+
+  private write(s: State, item: Item): Changed {
+    switch (item.kind) {
+      case "settings":
+        s.settings = structuredClone(item.value);
+        return { kind: "settings", settings: structuredClone(item.value) };
+      case "workload": {
+        const i = s.workloads.findIndex((w) => w.id === item.id);
+        if (i >= 0) s.workloads.splice(i, 1);
+        if (item.value) s.workloads.splice(Math.min(i >= 0 ? i : item.position, s.workloads.length), 0, structuredClone(item.value));
+        return { kind: "workload", id: item.id, workload: structuredClone(item.value) };
+      }
+      case "scenario": {
+        const i = s.scenarios.findIndex((w) => w.id === item.id);
+        if (i >= 0) s.scenarios.splice(i, 1);
+        if (item.value) s.scenarios.splice(Math.min(i >= 0 ? i : item.position, s.scenarios.length), 0, structuredClone(item.value));
+        return { kind: "scenario", id: item.id, summary: item.value ? summaryOf(item.value) : null };
+      }
+      case "catalog":
+        s.catalog = structuredClone(item.value.catalog);
+        s.catalogStatus = { ...item.value.status };
+        return { kind: "catalog", status: { ...item.value.status } };
+    }
+  }
+
+  private commit(s: State, label: string, coalesce: string | null, afters: Item[]): Applied {
+    const now = (this.options.now ?? Date.now)();
+    const changes = afters.map((after) => ({ before: this.current(s, after), after }));
+    const changed = changes.map((c) => this.write(s, c.after));
+    const last = s.undo[s.undo.length - 1];
+    if (coalesce !== null && last && last.coalesce === coalesce && s.redo.length === 0 && now - last.at < COALESCE_MS) {
+      // Same field again within two seconds: one undo step, keeping the first "before".
+      last.changes = last.changes.map((c, i) => ({ before: c.before, after: changes[i]?.after ?? c.after }));
+      last.at = now;
+      last.label = label;
+    } else {
+      s.undo.push({ label, coalesce, at: now, changes });
+    }
+    s.redo = [];
+    s.revision += 1;
+    return { history: this.history(s), label, changed };
   }
 
   async getCatalog(): Promise<Catalog> {
     this.calls += 1;
-    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    const delay = this.options.delayMs ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     const a = this.answer;
     if ("catalog" in a) return structuredClone(a.catalog);
     if ("error" in a) throw new BackendError(structuredClone(a.error));
     throw a.throws;
+  }
+
+  async session(): Promise<Session> {
+    await this.enter("session", []);
+    return {
+      workspace: this.ws ? this.info(this.ws) : null,
+      launch_error: structuredClone(this.options.launchError ?? null),
+      recent: structuredClone(this.recent),
+    };
+  }
+
+  async createWorkspace(path: string, title: string): Promise<WorkspaceInfo> {
+    await this.enter("createWorkspace", [path, title]);
+    if (title.trim() === "") throw refuse("invalid-input", "settings.title: give the workspace a title", "settings.title");
+    const catalog = this.options.newWorkspaceCatalog ?? ("catalog" in this.answer ? this.answer.catalog : null);
+    if (!catalog) throw refuse("catalog-invalid", "The catalog could not be loaded.");
+    const init: FakeWorkspaceInit = {
+      path,
+      settings: { title, currency: "USD", start: "2027-01", horizon_months: 36, discount_rate: "0.08", price_point: "mid", fx: [] },
+      catalog,
+    };
+    this.files[path] = init;
+    return this.install(this.load(init));
+  }
+
+  async openWorkspace(path: string): Promise<WorkspaceInfo> {
+    await this.enter("openWorkspace", [path]);
+    const init = this.files[path];
+    if (!init) throw refuse("io", `${path}: cannot open the workspace: no such file.`);
+    return this.install(this.load(init));
+  }
+
+  async saveWorkspaceAs(path: string): Promise<WorkspaceInfo> {
+    await this.enter("saveWorkspaceAs", [path]);
+    const s = this.open();
+    s.path = path;
+    return this.install(s);
+  }
+
+  async closeWorkspace(): Promise<void> {
+    await this.enter("closeWorkspace", []);
+    this.ws = null;
+  }
+
+  async chooseFile(purpose: FilePurpose): Promise<string | null> {
+    await this.enter("chooseFile", [purpose]);
+    return this.options.dialog?.[purpose] ?? null;
+  }
+
+  async workspaceCatalog(): Promise<Catalog> {
+    await this.enter("workspaceCatalog", []);
+    return structuredClone(this.open().catalog);
+  }
+
+  async getScenario(id: string): Promise<ScenarioSpec> {
+    await this.enter("getScenario", [id]);
+    const found = this.open().scenarios.find((s) => s.id === id);
+    if (!found) throw refuse("not-found", `there is no scenario \`${id}\``);
+    return structuredClone(found);
+  }
+
+  async applyEdit(request: EditRequest): Promise<Applied> {
+    await this.enter("applyEdit", [request]);
+    const s = this.open();
+    const e = request.edit;
+    let after: Item;
+    switch (e.kind) {
+      case "settings":
+        if (e.settings.title.trim() === "") throw refuse("invalid-input", "settings.title: give the workspace a title", "settings.title");
+        if (!/^[A-Z]{3}$/.test(e.settings.currency)) {
+          throw refuse("invalid-input", "settings.currency: write an ISO 4217 code of three capital letters, e.g. USD or EUR", "settings.currency");
+        }
+        after = { kind: "settings", value: structuredClone(e.settings) };
+        break;
+      case "put-workload":
+        if (!/^[A-Za-z0-9._-]{1,80}$/.test(e.workload.id)) throw refuse("invalid-input", "workload.id: not a valid id", "workload.id");
+        after = { kind: "workload", id: e.workload.id, value: structuredClone(e.workload), position: s.workloads.length };
+        break;
+      case "delete-workload":
+        if (!s.workloads.some((w) => w.id === e.id)) throw refuse("not-found", `there is no workload \`${e.id}\``);
+        after = { kind: "workload", id: e.id, value: null, position: 0 };
+        break;
+      case "put-scenario":
+        if (!/^[A-Za-z0-9._-]{1,80}$/.test(e.scenario.id)) throw refuse("invalid-input", "scenario.id: not a valid id", "scenario.id");
+        if (e.scenario.name.trim() === "") throw refuse("invalid-input", "scenario.name: give the scenario a name", "scenario.name");
+        after = { kind: "scenario", id: e.scenario.id, value: structuredClone(e.scenario), position: s.scenarios.length };
+        break;
+      case "delete-scenario":
+        if (!s.scenarios.some((x) => x.id === e.id)) throw refuse("not-found", `there is no scenario \`${e.id}\``);
+        after = { kind: "scenario", id: e.id, value: null, position: 0 };
+        break;
+    }
+    return structuredClone(this.commit(s, request.label, request.coalesce, [after]));
+  }
+
+  private step(undo: boolean): Applied | null {
+    const s = this.open();
+    const from = undo ? s.undo : s.redo;
+    const to = undo ? s.redo : s.undo;
+    const step = from.pop();
+    if (!step) return null;
+    const changed = (undo ? [...step.changes].reverse() : step.changes).map((c) => this.write(s, undo ? c.before : c.after));
+    to.push(step);
+    s.revision += 1;
+    return structuredClone({ history: this.history(s), label: step.label, changed });
+  }
+
+  async undo(): Promise<Applied | null> {
+    await this.enter("undo", []);
+    return this.step(true);
+  }
+
+  async redo(): Promise<Applied | null> {
+    await this.enter("redo", []);
+    return this.step(false);
+  }
+
+  async setView(view: ViewState): Promise<ViewState> {
+    await this.enter("setView", [view]);
+    const s = this.open();
+    s.view = this.cleanView(s, view);
+    return structuredClone(s.view);
+  }
+
+  async compare(theme: Theme): Promise<CompareScreen> {
+    await this.enter("compare", [theme]);
+    this.open();
+    const comparison: Comparison = this.options.comparison ?? { view: null, problems: [] };
+    return structuredClone({
+      comparison,
+      cumulative_svg: this.options.charts?.cumulative_svg ?? null,
+      monthly_svgs: this.options.charts?.monthly_svgs ?? [],
+      chart_errors: this.options.charts?.chart_errors ?? [],
+      backend_ms: "1.0",
+    });
+  }
+
+  async scenarioDetail(scenario: ScenarioSpec): Promise<ScenarioDetail> {
+    await this.enter("scenarioDetail", [scenario]);
+    this.open();
+    return structuredClone(this.options.detail?.(scenario) ?? EMPTY_DETAIL);
+  }
+
+  async sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null> {
+    await this.enter("sizeWorkload", [workload, accelerator, gpusPerServer]);
+    this.open();
+    return structuredClone(this.options.sizing?.(workload, accelerator, gpusPerServer) ?? null);
+  }
+
+  async updateCatalog(): Promise<Applied> {
+    await this.enter("updateCatalog", []);
+    const s = this.open();
+    const shipped = "catalog" in this.answer ? this.answer.catalog : null;
+    if (!shipped) throw refuse("catalog-invalid", "The catalog could not be loaded.");
+    const version = s.catalogStatus.shipped_version ?? s.catalogStatus.version;
+    const status: CatalogStatus = { version, taken: "2026-11-21 10:05", shipped_version: null, newer_available: false };
+    const label = `Update catalog ${s.catalogStatus.version} → ${version}`;
+    return structuredClone(this.commit(s, label, null, [{ kind: "catalog", value: { catalog: shipped, status } }]));
+  }
+
+  async importScenarios(path: string): Promise<Imported> {
+    await this.enter("importScenarios", [path]);
+    const s = this.open();
+    const file = this.options.scenarioFiles?.[path];
+    if (!file) throw refuse("io", `Could not read the scenario file ${path}.`);
+    if (file.currency !== s.settings.currency) {
+      throw refuse("invalid-input", `currency: ${path} is in ${file.currency} but this workspace is in ${s.settings.currency}.`, "currency");
+    }
+    const renamed: string[] = [];
+    const free = (id: string, taken: (x: string) => boolean) => {
+      if (!taken(id)) return id;
+      for (let n = 2; ; n += 1) if (!taken(`${id}-${n}`)) return `${id}-${n}`;
+    };
+    const items: Item[] = [];
+    const wIds = s.workloads.map((w) => w.id);
+    for (const w of file.workloads.map(normalizeWorkload)) {
+      const id = free(w.id, (x) => wIds.includes(x));
+      if (id !== w.id) renamed.push(`workload ${w.id} → ${id}`);
+      wIds.push(id);
+      items.push({ kind: "workload", id, value: { ...w, id }, position: s.workloads.length });
+    }
+    const sIds = s.scenarios.map((x) => x.id);
+    for (const x of file.scenarios.map(normalizeScenario)) {
+      const id = free(x.id, (y) => sIds.includes(y));
+      if (id !== x.id) renamed.push(`scenario ${x.id} → ${id}`);
+      sIds.push(id);
+      items.push({ kind: "scenario", id, value: { ...x, id }, position: s.scenarios.length });
+    }
+    const name = path.split(/[\\/]/).pop() ?? path;
+    const applied = this.commit(s, `Import ${name}`, null, items);
+    return structuredClone({ applied, workloads: file.workloads.length, scenarios: file.scenarios.length, renamed });
+  }
+
+  async exportScenarios(path: string, ids: string[] | null): Promise<void> {
+    await this.enter("exportScenarios", [path, ids]);
+    this.open();
+  }
+
+  async exportComparison(path: string, format: ExportFormat): Promise<void> {
+    await this.enter("exportComparison", [path, format]);
+    this.open();
+  }
+
+  async exportLedger(path: string, scenario: string): Promise<void> {
+    await this.enter("exportLedger", [path, scenario]);
+    this.open();
   }
 }

@@ -4,20 +4,138 @@
 import { commands } from "./bindings";
 import type { Catalog } from "../catalog-types";
 import { BackendError, IpcError, describeUnknown, isPlannerError, type Backend } from "../backend";
+import {
+  normalizeApplied,
+  normalizeImported,
+  normalizeInfo,
+  normalizeScenario,
+  normalizeSession,
+  type Sparse,
+} from "../normalize";
+import type {
+  Applied,
+  CompareScreen,
+  EditRequest,
+  ExportFormat,
+  FilePurpose,
+  Imported,
+  ScenarioDetail,
+  ScenarioSpec,
+  Session,
+  SizingPreview,
+  Theme,
+  ViewState,
+  WorkloadSpec,
+  WorkspaceInfo,
+} from "../workspace-types";
+
+type Answer<T> = { status: "ok"; data: T } | { status: "error"; error: unknown };
+
+/**
+ * Runs one generated command. A PlannerError becomes a BackendError; anything else (the shell
+ * not answering, an unknown command, a denied permission, usually a string) an IpcError naming
+ * the command.
+ */
+async function call<T>(command: string, run: () => Promise<Answer<T>>): Promise<T> {
+  let result: Answer<T>;
+  try {
+    result = await run();
+  } catch (e) {
+    throw new IpcError(`The desktop shell did not answer ${command}: ${describeUnknown(e)}`, e);
+  }
+  if (result.status === "ok") return result.data;
+  // The generated wrapper types every rejection as PlannerError; a failure of the IPC layer
+  // itself arrives here too.
+  const error: unknown = result.error;
+  if (isPlannerError(error)) throw new BackendError(error);
+  throw new IpcError(`The desktop shell refused ${command}: ${describeUnknown(error)}`, error);
+}
 
 export class TauriBackend implements Backend {
-  async getCatalog(): Promise<Catalog> {
-    let result: Awaited<ReturnType<typeof commands.getCatalog>>;
-    try {
-      result = await commands.getCatalog();
-    } catch (e) {
-      throw new IpcError(`The desktop shell did not answer get_catalog: ${describeUnknown(e)}`, e);
-    }
-    if (result.status === "ok") return result.data;
-    // The generated wrapper types every rejection as PlannerError; a failure of the IPC layer
-    // itself (unknown command, denied permission) arrives here too, usually as a string.
-    const error: unknown = result.error;
-    if (isPlannerError(error)) throw new BackendError(error);
-    throw new IpcError(`The desktop shell refused get_catalog: ${describeUnknown(error)}`, error);
+  getCatalog(): Promise<Catalog> {
+    return call("get_catalog", () => commands.getCatalog());
+  }
+
+  async session(): Promise<Session> {
+    return normalizeSession((await call("session", () => commands.session())) as Sparse<Session>);
+  }
+
+  async createWorkspace(path: string, title: string): Promise<WorkspaceInfo> {
+    return normalizeInfo((await call("create_workspace", () => commands.createWorkspace(path, title))) as Sparse<WorkspaceInfo>);
+  }
+
+  async openWorkspace(path: string): Promise<WorkspaceInfo> {
+    return normalizeInfo((await call("open_workspace", () => commands.openWorkspace(path))) as Sparse<WorkspaceInfo>);
+  }
+
+  async saveWorkspaceAs(path: string): Promise<WorkspaceInfo> {
+    return normalizeInfo((await call("save_workspace_as", () => commands.saveWorkspaceAs(path))) as Sparse<WorkspaceInfo>);
+  }
+
+  async closeWorkspace(): Promise<void> {
+    await call("close_workspace", () => commands.closeWorkspace());
+  }
+
+  chooseFile(purpose: FilePurpose): Promise<string | null> {
+    return call("choose_file", () => commands.chooseFile(purpose));
+  }
+
+  workspaceCatalog(): Promise<Catalog> {
+    return call("workspace_catalog", () => commands.workspaceCatalog());
+  }
+
+  async getScenario(id: string): Promise<ScenarioSpec> {
+    return normalizeScenario((await call("get_scenario", () => commands.getScenario(id))) as Sparse<ScenarioSpec>);
+  }
+
+  async applyEdit(request: EditRequest): Promise<Applied> {
+    return normalizeApplied((await call("apply_edit", () => commands.applyEdit(request))) as Sparse<Applied>);
+  }
+
+  async undo(): Promise<Applied | null> {
+    const a = await call("undo", () => commands.undo());
+    return a ? normalizeApplied(a as Sparse<Applied>) : null;
+  }
+
+  async redo(): Promise<Applied | null> {
+    const a = await call("redo", () => commands.redo());
+    return a ? normalizeApplied(a as Sparse<Applied>) : null;
+  }
+
+  async setView(view: ViewState): Promise<ViewState> {
+    const v = await call("set_view", () => commands.setView(view));
+    return { selected: v.selected ?? [], baseline: v.baseline ?? null, horizon_months: v.horizon_months ?? null };
+  }
+
+  compare(theme: Theme): Promise<CompareScreen> {
+    return call("compare", () => commands.compare(theme));
+  }
+
+  scenarioDetail(scenario: ScenarioSpec): Promise<ScenarioDetail> {
+    return call("scenario_detail", () => commands.scenarioDetail(scenario));
+  }
+
+  sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null> {
+    return call("size_workload", () => commands.sizeWorkload(workload, accelerator, gpusPerServer));
+  }
+
+  async updateCatalog(): Promise<Applied> {
+    return normalizeApplied((await call("update_catalog", () => commands.updateCatalog())) as Sparse<Applied>);
+  }
+
+  async importScenarios(path: string): Promise<Imported> {
+    return normalizeImported((await call("import_scenarios", () => commands.importScenarios(path))) as Sparse<Imported>);
+  }
+
+  async exportScenarios(path: string, ids: string[] | null): Promise<void> {
+    await call("export_scenarios", () => commands.exportScenarios(path, ids));
+  }
+
+  async exportComparison(path: string, format: ExportFormat): Promise<void> {
+    await call("export_comparison", () => commands.exportComparison(path, format));
+  }
+
+  async exportLedger(path: string, scenario: string): Promise<void> {
+    await call("export_ledger", () => commands.exportLedger(path, scenario));
   }
 }

@@ -1,0 +1,185 @@
+// The back end leaves absent options out of workload, scenario and settings specs
+// (`skip_serializing_if = "Option::is_none"`): `{"model": {"parameters_billion": "70"}}`. The UI
+// works on total objects (every key present, `null` when absent), so the Backend implementations
+// pass every spec they receive through these functions. Sending a total object back is fine:
+// serde reads `null` as an absent option.
+
+import type {
+  FacilitySpec,
+  LayerSpec,
+  ModelSpec,
+  NetworkSpec,
+  ScenarioSpec,
+  WorkloadSpec,
+  WorkspaceInfo,
+  WorkspaceSettings,
+  Changed,
+  Applied,
+  Imported,
+  Session,
+} from "./workspace-types";
+import { emptyLayer } from "./layers";
+
+/** Keys serde may leave out: options (`None`) and lists (`skip_serializing_if = "Vec::is_empty"`). */
+type Skippable<V> = null extends V ? true : V extends unknown[] ? true : false;
+
+/** `T` as it may arrive: options and lists may be missing, at any depth. */
+export type Sparse<T> = T extends (infer U)[]
+  ? Sparse<U>[]
+  : T extends object
+    ? { [K in keyof T as Skippable<T[K]> extends true ? K : never]?: Sparse<T[K]> } & {
+        [K in keyof T as Skippable<T[K]> extends true ? never : K]: Sparse<T[K]>;
+      }
+    : T;
+
+const n = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+export function normalizeModel(m: Sparse<ModelSpec>): ModelSpec {
+  return {
+    parameters_billion: m.parameters_billion,
+    layers: n(m.layers),
+    kv_heads: n(m.kv_heads),
+    head_dim: n(m.head_dim),
+    context_tokens: n(m.context_tokens),
+    batch: n(m.batch),
+  };
+}
+
+export function normalizeWorkload(w: Sparse<WorkloadSpec>): WorkloadSpec {
+  return {
+    id: w.id,
+    name: w.name,
+    kind: w.kind,
+    method: n(w.method),
+    class: w.class,
+    precision: w.precision ?? "bf16",
+    model: w.model ? normalizeModel(w.model) : null,
+    tokens_per_month: n(w.tokens_per_month),
+    gpu_hours_per_day: n(w.gpu_hours_per_day),
+    gpu_hours_on: n(w.gpu_hours_on),
+    mfu: w.mfu ?? "0.4",
+    monthly_growth: w.monthly_growth ?? "0",
+    active_from_month: w.active_from_month ?? 0,
+    active_months: n(w.active_months),
+    interruptible: w.interruptible ?? false,
+    data_classification: w.data_classification ?? "internal",
+    region: n(w.region),
+  };
+}
+
+export function normalizeLayer(l: Sparse<LayerSpec>): LayerSpec {
+  const base = emptyLayer(l.id, l.kind);
+  const out: LayerSpec = { ...base };
+  for (const key of Object.keys(base) as (keyof LayerSpec)[]) {
+    const v = (l as Record<string, unknown>)[key];
+    if (v !== undefined) (out as Record<string, unknown>)[key] = v;
+  }
+  // emptyLayer gives a reserved layer a default term; an absent term stays absent.
+  out.term = n(l.term);
+  out.payment_milestones = l.payment_milestones ?? [];
+  return out;
+}
+
+function normalizeFacility(f: Sparse<FacilitySpec>): FacilitySpec {
+  return {
+    region: f.region,
+    tariff_per_kwh: n(f.tariff_per_kwh),
+    grid_gco2_per_kwh: n(f.grid_gco2_per_kwh),
+    cooling: f.cooling,
+    pue: n(f.pue),
+    kw_per_rack_limit: f.kw_per_rack_limit,
+    colocation: n(f.colocation),
+    colocation_per_kw_month: n(f.colocation_per_kw_month),
+    power_distribution_upgrade: n(f.power_distribution_upgrade),
+    cooling_upgrade: n(f.cooling_upgrade),
+  };
+}
+
+function normalizeNetwork(x: Sparse<NetworkSpec>): NetworkSpec {
+  return { fabric: x.fabric, per_port_cost: n(x.per_port_cost) };
+}
+
+export function normalizeScenario(s: Sparse<ScenarioSpec>): ScenarioSpec {
+  return {
+    id: s.id,
+    name: s.name,
+    description: n(s.description),
+    price_point: n(s.price_point),
+    layers: (s.layers ?? []).map(normalizeLayer),
+    facility: s.facility ? normalizeFacility(s.facility) : null,
+    network: s.network ? normalizeNetwork(s.network) : null,
+    staff_fte: s.staff_fte ?? "0",
+    staff_cost_per_fte_year: s.staff_cost_per_fte_year ?? "0",
+    engineer_month_cost: s.engineer_month_cost ?? "0",
+    software_per_month: s.software_per_month ?? "0",
+    storage_per_month: s.storage_per_month ?? "0",
+    egress_tb_per_month: s.egress_tb_per_month ?? "0",
+    egress_per_tb: s.egress_per_tb ?? "0",
+  };
+}
+
+export function normalizeSettings(s: Sparse<WorkspaceSettings>): WorkspaceSettings {
+  return {
+    title: s.title,
+    description: n(s.description),
+    currency: s.currency,
+    start: s.start,
+    horizon_months: s.horizon_months,
+    discount_rate: s.discount_rate,
+    price_point: s.price_point ?? "mid",
+    fx: s.fx ?? [],
+  };
+}
+
+export function normalizeInfo(info: Sparse<WorkspaceInfo>): WorkspaceInfo {
+  return {
+    path: info.path,
+    settings: normalizeSettings(info.settings),
+    workloads: (info.workloads ?? []).map(normalizeWorkload),
+    scenarios: (info.scenarios ?? []) as WorkspaceInfo["scenarios"],
+    view: {
+      selected: info.view.selected ?? [],
+      baseline: n(info.view.baseline),
+      horizon_months: n(info.view.horizon_months),
+    },
+    history: {
+      ...info.history,
+      undo_label: n(info.history.undo_label),
+      redo_label: n(info.history.redo_label),
+    },
+    catalog: { ...info.catalog, shipped_version: n(info.catalog.shipped_version) },
+  };
+}
+
+export function normalizeChanged(c: Sparse<Changed>): Changed {
+  switch (c.kind) {
+    case "settings":
+      return { kind: "settings", settings: normalizeSettings(c.settings) };
+    case "workload":
+      return { kind: "workload", id: c.id, workload: c.workload ? normalizeWorkload(c.workload) : null };
+    case "scenario":
+      return { kind: "scenario", id: c.id, summary: n(c.summary) as Extract<Changed, { kind: "scenario" }>["summary"] };
+    case "catalog":
+      return { kind: "catalog", status: { ...c.status, shipped_version: n(c.status.shipped_version) } };
+  }
+}
+
+export function normalizeApplied(a: Sparse<Applied>): Applied {
+  return {
+    history: { ...a.history, undo_label: n(a.history.undo_label), redo_label: n(a.history.redo_label) },
+    label: a.label,
+    changed: (a.changed ?? []).map(normalizeChanged),
+  };
+}
+
+export function normalizeImported(i: Sparse<Imported>): Imported {
+  return { ...i, applied: normalizeApplied(i.applied), renamed: i.renamed ?? [] };
+}
+
+export function normalizeSession(s: Sparse<Session>): Session {
+  return {
+    workspace: s.workspace ? normalizeInfo(s.workspace) : null,
+    launch_error: n(s.launch_error) as Session["launch_error"],
+    recent: (s.recent ?? []) as Session["recent"],
+  };
+}

@@ -1,0 +1,150 @@
+// The workspace data types the UI works with, from the generated IPC bindings (type-only).
+//
+// Two forms, as for the catalog (catalog-types.ts):
+// - Answers the UI only reads (decision view, scenario detail, sizing, compare screen) are the
+//   `_Serialize` forms: what Rust sends.
+// - Things the UI edits and sends back (settings, workloads, scenarios, the view, edits) and the
+//   containers that carry them (workspace info, applied edits, session) are TOTAL objects: every
+//   key present, `null` for an absent option. They are made from the `_Deserialize` forms (what
+//   Rust accepts), so every total object is accepted as it is. Rust leaves absent options out
+//   when it sends them; the Backend implementations fill them in (normalize.ts).
+
+import type {
+  Applied_Deserialize,
+  Assumption_Serialize,
+  BreakEven,
+  CatalogStatus_Deserialize,
+  Category,
+  CategorySeries,
+  Changed_Deserialize,
+  CommitTerm,
+  CompareScreen_Serialize,
+  Comparison_Serialize,
+  DataClassification,
+  DecisionView_Serialize,
+  Difference_Serialize,
+  EditRequest_Deserialize,
+  Edit_Deserialize,
+  ExitSpec_Deserialize,
+  ExportFormat,
+  FacilitySpec_Deserialize,
+  FilePurpose,
+  FinancingMethod,
+  FinancingSpec_Deserialize,
+  FxRate,
+  History_Deserialize,
+  Imported_Deserialize,
+  LayerKind,
+  LayerPlan,
+  LayerSpec_Deserialize,
+  MemoryNeed,
+  Milestone,
+  ModelSpec_Deserialize,
+  NetworkPlan,
+  NetworkSpec_Deserialize,
+  Origin_Serialize,
+  Override,
+  OverrideUsed,
+  Parallelism,
+  PlacedProblem,
+  Precision,
+  PricePoint,
+  RackPlan,
+  RecentFile_Deserialize,
+  ScenarioChart,
+  ScenarioDetail_Serialize,
+  ScenarioFigures_Serialize,
+  ScenarioSpec_Deserialize,
+  ScenarioSummary,
+  Session_Deserialize,
+  SizingNote,
+  SizingPreview,
+  Subject,
+  Theme,
+  TuningMethod,
+  ViewState_Deserialize,
+  WorkloadClass,
+  WorkloadKind,
+  WorkloadSpec_Deserialize,
+  WorkspaceInfo_Deserialize,
+  WorkspaceSettings_Deserialize,
+} from "./ipc/bindings";
+
+/** `T` with every key present: optional keys become required, keeping `null` where allowed. */
+export type Total<T> = T extends (infer U)[]
+  ? Total<U>[]
+  : T extends object
+    ? { [K in keyof T]-?: Total<Exclude<T[K], undefined>> }
+    : T;
+
+/** A decimal number as text, e.g. "6.88" (money, rates and fractions never cross as floats). */
+export type Decimal = string;
+/** A calendar month, "YYYY-MM". */
+export type YearMonth = string;
+
+export type {
+  BreakEven,
+  Category,
+  CategorySeries,
+  CommitTerm,
+  DataClassification,
+  ExportFormat,
+  FilePurpose,
+  FinancingMethod,
+  FxRate,
+  LayerKind,
+  LayerPlan,
+  MemoryNeed,
+  Milestone,
+  NetworkPlan,
+  Override,
+  OverrideUsed,
+  Parallelism,
+  PlacedProblem,
+  Precision,
+  PricePoint,
+  RackPlan,
+  ScenarioSummary,
+  SizingNote,
+  SizingPreview,
+  Subject,
+  Theme,
+  TuningMethod,
+  WorkloadClass,
+  WorkloadKind,
+};
+
+// Edited and sent back: total forms.
+export type WorkspaceSettings = Total<WorkspaceSettings_Deserialize>;
+export type ViewState = Total<ViewState_Deserialize>;
+export type ModelSpec = Total<ModelSpec_Deserialize>;
+export type WorkloadSpec = Total<WorkloadSpec_Deserialize>;
+export type FinancingSpec = Total<FinancingSpec_Deserialize>;
+export type ExitSpec = Total<ExitSpec_Deserialize>;
+export type LayerSpec = Total<LayerSpec_Deserialize>;
+export type FacilitySpec = Total<FacilitySpec_Deserialize>;
+export type NetworkSpec = Total<NetworkSpec_Deserialize>;
+export type ScenarioSpec = Total<ScenarioSpec_Deserialize>;
+export type Edit = Total<Edit_Deserialize>;
+export type EditRequest = Total<EditRequest_Deserialize>;
+
+// Containers of edited things: total forms too.
+export type History = Total<History_Deserialize>;
+export type CatalogStatus = Total<CatalogStatus_Deserialize>;
+export type WorkspaceInfo = Total<WorkspaceInfo_Deserialize>;
+export type Changed = Total<Changed_Deserialize>;
+export type Applied = Total<Applied_Deserialize>;
+export type Imported = Total<Imported_Deserialize>;
+export type RecentFile = Total<RecentFile_Deserialize>;
+export type Session = Total<Session_Deserialize>;
+
+// Read-only answers: as Rust sends them.
+export type Difference = Difference_Serialize;
+export type ScenarioFigures = ScenarioFigures_Serialize;
+export type DecisionView = DecisionView_Serialize;
+export type Comparison = Comparison_Serialize;
+export type Origin = Origin_Serialize;
+export type Assumption = Assumption_Serialize;
+export type ScenarioDetail = ScenarioDetail_Serialize;
+export type MonthlyChart = ScenarioChart;
+export type CompareScreen = CompareScreen_Serialize;

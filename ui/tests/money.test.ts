@@ -1,0 +1,86 @@
+// Results as shown: money in the workspace currency and the user's locale, exactly as the
+// engine rounded it; shares, tonnes; the decision table's wording.
+
+import { describe, expect, it } from "vitest";
+import { DECISION_ROWS, breakEvenText, type RowContext } from "../src/lib/compare-view";
+import { addMonths, formatCurrency, formatShare, formatTonnes } from "../src/lib/money";
+import { normalizeScenario, normalizeWorkload } from "../src/lib/normalize";
+import { EH_COMPARISON, EH_SCENARIOS, EH_WORKLOADS } from "./fixtures/enterprise-hybrid";
+
+describe("formatCurrency", () => {
+  it("formats the engine's decimal strings exactly in the currency and locale", () => {
+    expect(formatCurrency("2043891.89", "USD", "en-US")).toBe("$2,043,891.89");
+    expect(formatCurrency("2043891.89", "EUR", "de-DE")).toBe("2.043.891,89\u00a0€");
+    expect(formatCurrency("-621937.87", "USD", "en-US")).toBe("-$621,937.87");
+    expect(formatCurrency("621937.87", "USD", "en-US", { signed: true })).toBe("+$621,937.87");
+    expect(formatCurrency("0", "USD", "en-US", { signed: true })).toBe("$0.00");
+    // Beyond a double's 15–17 significant digits, still exact.
+    expect(formatCurrency("98765432109876543.21", "USD", "en-US")).toBe("$98,765,432,109,876,543.21");
+    expect(formatCurrency("0.3512", "USD", "en-US", { unit: true })).toBe("$0.3512");
+    expect(formatCurrency("4.08", "USD", "en-US", { unit: true })).toBe("$4.08");
+    expect(formatCurrency(null, "USD", "en-US")).toBe("—");
+  });
+
+  it("shares, tonnes and months", () => {
+    expect(formatShare("0.8653", "en-US")).toBe("86.53 %");
+    expect(formatTonnes("209129", "en-US")).toBe("209.129 t");
+    expect(formatTonnes("209129", "de-DE")).toBe("209,129 t");
+    expect(addMonths("2027-01", 18)).toBe("2028-07");
+    expect(addMonths("2027-12", 1)).toBe("2028-01");
+  });
+});
+
+describe("decision table", () => {
+  const view = EH_COMPARISON.view!;
+  const ctx: RowContext = { view, locale: "en-US", name: (id) => view.scenarios.find((s) => s.id === id)?.name ?? id };
+  const [hybrid, cloud] = view.scenarios;
+
+  it("says the break-even in months and calendar", () => {
+    expect(breakEvenText(hybrid!, ctx)).toBe("reference");
+    expect(breakEvenText(cloud!, ctx)).toBe("month 19 (2028-07), Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
+  });
+
+  it("colours a difference by its sign: dearer is bad", () => {
+    const row = DECISION_ROWS.find((r) => r.key === "difference_total")!;
+    expect(row.cell(cloud!, ctx)).toEqual({ text: "+$621,937.87", tone: "bad" });
+    expect(row.cell(hybrid!, ctx).text).toBe("reference");
+    const cheaper = { ...cloud!, difference: { ...cloud!.difference!, total: "-5.00" } };
+    expect(row.cell(cheaper, ctx)).toEqual({ text: "-$5.00", tone: "good" });
+  });
+
+  it("has the figures a buyer compares, in order", () => {
+    expect(DECISION_ROWS.map((r) => r.key)).toEqual([
+      "total_cash",
+      "npv",
+      "cost_per_gpu_hour",
+      "cost_per_useful_pflop_hour",
+      "cost_per_million_tokens",
+      "owned_utilisation",
+      "idle_cost",
+      "energy_kwh",
+      "emissions_kg",
+      "unmet_pflop_h",
+      "residual_value",
+      "commitments_after_horizon",
+      "difference_total",
+      "difference_npv",
+      "break_even",
+      "buy_vs_rent_hours_per_day",
+    ]);
+  });
+});
+
+describe("normalisation of specs as the back end sends them", () => {
+  it("fills every absent option with null and keeps every value", () => {
+    const s = normalizeScenario(EH_SCENARIOS[0]!);
+    expect(Object.keys(s.layers[1]!).length).toBe(31);
+    expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });
+    expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });
+    expect(s.description).toBeNull();
+    expect(s.facility).toMatchObject({ colocation: "north-america-2024h2", pue: null, power_distribution_upgrade: null });
+    const w = normalizeWorkload(EH_WORKLOADS[1]!);
+    expect(w.model).toEqual({ parameters_billion: "70", layers: null, kv_heads: null, head_dim: null, context_tokens: null, batch: null });
+    expect(w.tokens_per_month).toBeNull();
+    expect(w.region).toBeNull();
+  });
+});
