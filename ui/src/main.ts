@@ -1,9 +1,9 @@
-// Entry point. Inside the desktop shell (Tauri injects window.__TAURI_INTERNALS__) the
-// browser talks to the Rust back end; anywhere else it says so and shows no data.
+// Entry point. Inside the desktop shell (Tauri injects window.__TAURI_INTERNALS__) the app
+// talks to the Rust back end; anywhere else it says so and shows no data.
 
 import { mount } from "svelte";
 import "./app.css";
-import Browser from "./lib/components/Browser.svelte";
+import App from "./lib/components/App.svelte";
 import ShellRequired from "./lib/components/ShellRequired.svelte";
 import { TauriBackend } from "./lib/ipc/tauri-backend";
 import { applyTheme, loadTheme } from "./lib/theme";
@@ -21,7 +21,7 @@ if (!target) throw new Error("index.html has no #app element");
 
 const app =
   window.__TAURI_INTERNALS__ !== undefined
-    ? mount(Browser, { target, props: { backend: new TauriBackend() } })
+    ? mount(App, { target, props: { backend: new TauriBackend() } })
     : mount(ShellRequired, { target });
 
 export default app;

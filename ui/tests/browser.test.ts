@@ -174,7 +174,7 @@ describe("catalog browser", () => {
     expect(rowIds(container, "acc-row-")).toHaveLength(4);
   });
 
-  it("switches tabs by click, arrow keys and Ctrl+number, and focuses the filter with /", async () => {
+  it("switches tabs by click, arrow keys and Alt+number (Ctrl+number belongs to the workspace tabs), and focuses the filter with /", async () => {
     renderBrowser();
     await screen.findByTestId("acc-row-nvidia-h100-sxm");
     const tabs = screen.getByRole("tablist");
@@ -195,12 +195,14 @@ describe("catalog browser", () => {
     expect(screen.getByTestId("lead-time-row-switchgear").textContent).toContain("46–48");
 
     await fireEvent.keyDown(window, { key: "5", ctrlKey: true });
+    expect(screen.getByTestId("tab-facility").getAttribute("aria-selected")).toBe("true");
+    await fireEvent.keyDown(window, { key: "5", altKey: true });
     expect(screen.getByTestId("tab-regions").getAttribute("aria-selected")).toBe("true");
     expect(screen.getByTestId("region-row-de").textContent).toContain("0.1346");
     expect(screen.getByTestId("region-row-de").textContent).toContain("EUR");
     expect(screen.getByTestId("fig-us-va-grid_gco2_per_kwh").textContent).toBe("—");
 
-    await fireEvent.keyDown(window, { key: "4", metaKey: true });
+    await fireEvent.keyDown(window, { key: "4", altKey: true });
     expect(screen.getByTestId("fabric-row-ib-ndr-400").textContent).toContain("InfiniBand");
 
     await fireEvent.keyDown(document.body, { key: "/" });

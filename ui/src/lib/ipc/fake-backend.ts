@@ -141,7 +141,9 @@ export class FakeBackend implements Backend {
     this.options = options;
     this.files = { ...(options.files ?? {}) };
     this.recent = structuredClone(options.recent ?? []);
-    this.ws = options.workspace ? this.load(options.workspace) : null;
+    this.ws = null;
+    // As the shell does for a workspace opened at launch: it is open and first in the recent list.
+    if (options.workspace) this.install(this.load(options.workspace));
   }
 
   /** The calls to `method`, with their arguments. */
