@@ -374,3 +374,50 @@ describe("frame", () => {
     expect(screen.getByTestId("recent-0").textContent).toContain("Enterprise hybrid");
   });
 });
+
+describe("keyboard", () => {
+  it("Ctrl+N opens the new-scenario menu on the first template; arrows and Enter choose", async () => {
+    const { backend } = await openApp();
+    await fireEvent.click(screen.getByTestId("tab-workloads"));
+    await fireEvent.keyDown(document.body, { key: "n", ctrlKey: true });
+    const first = await screen.findByTestId("new-menu-buy");
+    expect(screen.getByTestId("tab-scenarios").getAttribute("aria-selected")).toBe("true");
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    await fireEvent.keyDown(first, { key: "ArrowDown" });
+    await fireEvent.keyDown(document.activeElement!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(screen.getByTestId("new-menu-hybrid"));
+    await fireEvent.click(document.activeElement!);
+    await screen.findByTestId("scenario-row-hybrid-8-nvidia-h100-sxm5-owned-on-demand-aws");
+    const put = edits(backend).at(-1)!;
+    expect((put.edit as { scenario: ScenarioSpec }).scenario.layers.map((l) => l.kind)).toEqual(["owned", "on-demand"]);
+  });
+
+  it("/ focuses the list filter of the screen on view; Escape clears it", async () => {
+    await openApp();
+    await fireEvent.keyDown(document.body, { key: "/" });
+    const filter = input("scenario-filter");
+    expect(document.activeElement).toBe(filter);
+    await fireEvent.input(filter, { target: { value: "reserved" } });
+    expect(screen.queryByTestId("scenario-row-hybrid")).toBeNull();
+    await fireEvent.keyDown(filter, { key: "Escape" });
+    expect(filter.value).toBe("");
+    await screen.findByTestId("scenario-row-hybrid");
+    await fireEvent.keyDown(document.body, { key: "3", ctrlKey: true });
+    await screen.findByTestId("compare-table");
+    await fireEvent.keyDown(document.body, { key: "/" });
+    expect(document.activeElement).toBe(screen.getByTestId("compare-filter"));
+  });
+
+  it("edits the settings in the panel, saved as one step per field", async () => {
+    const { backend } = await openApp();
+    await fireEvent.click(screen.getByTestId("settings-open"));
+    const panel = screen.getByTestId("settings-panel");
+    const discount = within(panel).getByTestId("settings-discount") as HTMLInputElement;
+    expect(discount.value).toBe("8");
+    await type(discount, "7.5");
+    await waitFor(() => expect(edits(backend).at(-1)?.edit).toEqual({ kind: "settings", settings: expect.objectContaining({ discount_rate: "0.075" }) }));
+    expect(new Set(edits(backend).map((e) => e.coalesce))).toEqual(new Set(["settings.discount_rate"]));
+    await fireEvent.keyDown(panel, { key: "Escape" });
+    expect(screen.queryByTestId("settings-panel")).toBeNull();
+  });
+});

@@ -60,6 +60,18 @@ export function formatQuantity(value: string | null | undefined, locale: string,
   return unit ? `${text} ${unit}` : text;
 }
 
+/**
+ * A quantity rounded for reading, e.g. GB of memory: "80.73741824" → "80.7" with one decimal.
+ * Rounds the decimal text itself (Intl on the string, half away from zero), not a float.
+ */
+export function formatRounded(value: string | null | undefined, locale: string, maxFraction: number, unit?: string): string {
+  if (value === null || value === undefined) return MISSING;
+  if (!isDecimal(value)) return value;
+  const nf = new Intl.NumberFormat(locale, { maximumFractionDigits: maxFraction });
+  const text = (nf.format as unknown as Exact)(value);
+  return unit ? `${text} ${unit}` : text;
+}
+
 /** A fraction as a percentage, exactly: "0.8123" → "81.23 %". */
 export function formatShare(value: string | null | undefined, locale: string): string {
   if (value === null || value === undefined) return MISSING;

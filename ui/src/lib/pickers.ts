@@ -45,10 +45,18 @@ export function offerOptions(catalog: Catalog, accelerator: string | null, kind:
     });
 }
 
-/** "catalog: 25,000–40,000 USD (mid point)" for a figure; the point is the one the scenario uses. */
-export function catalogHint(figure: Figure | null | undefined, locale: string, point: PricePoint, unit?: { currency?: string; unit?: string }): string {
+/**
+ * "catalog: 25,000–40,000 USD per GPU (mid point used) · as of 2025-01" for a figure; the point
+ * is the one the scenario uses.
+ */
+export function catalogHint(
+  figure: Figure | null | undefined,
+  locale: string,
+  point: PricePoint,
+  unit?: { currency?: string; unit?: string; per?: string },
+): string {
   if (!figure) return "no catalog figure: a value is required";
   const text = unit?.currency ? formatMoney(figure, unit.currency, locale) : `${formatFigure(figure, locale)}${unit?.unit ? ` ${unit.unit}` : ""}`;
   const ranged = figure.low !== figure.high;
-  return `catalog: ${text}${ranged ? ` (${point} point used)` : ""} · as of ${figure.provenance.as_of}`;
+  return `catalog: ${text}${unit?.per ? ` ${unit.per}` : ""}${ranged ? ` (${point} point used)` : ""} · as of ${figure.provenance.as_of}`;
 }
