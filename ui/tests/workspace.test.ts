@@ -6,6 +6,7 @@ import App from "../src/lib/components/App.svelte";
 import { FakeBackend } from "../src/lib/ipc/fake-backend";
 import { themeState } from "../src/lib/theme-state.svelte";
 import type { EditRequest, ScenarioSpec } from "../src/lib/workspace-types";
+import { FIXTURE_CATALOG_INVALID } from "./fixtures/catalog";
 import { EH_SETTINGS, WORKSPACE_CATALOG } from "./fixtures/enterprise-hybrid";
 import { workspaceBackend } from "./support/workspace";
 
@@ -61,6 +62,22 @@ describe("start screen", () => {
     expect(backend.callsTo("createWorkspace")).toEqual([["/home/ana/plans/new.cpw", "Research cluster 2027"]]);
     expect(screen.getByTestId("ws-title").textContent).toContain("Research cluster 2027");
     expect(screen.getByTestId("ws-path").textContent).toBe("new.cpw");
+  });
+
+  it("says up front when the shipped catalog is broken, and browses it when it is not", async () => {
+    const broken = new FakeBackend({ error: FIXTURE_CATALOG_INVALID });
+    const first = render(App, { props: { backend: broken, locale: "en-US" } });
+    const card = await screen.findByTestId("error-screen");
+    expect(card.textContent).toContain("The catalog the app ships cannot be loaded");
+    expect(card.textContent).toContain("accelerator[3].price_usd.low");
+    expect(card.textContent).toContain("42");
+    first.unmount();
+
+    render(App, { props: { backend: new FakeBackend({ catalog: WORKSPACE_CATALOG }), locale: "en-US" } });
+    await fireEvent.click(await screen.findByTestId("start-catalog"));
+    await screen.findByTestId("acc-row-nvidia-h100-sxm");
+    await fireEvent.click(screen.getByTestId("catalog-back"));
+    await screen.findByTestId("start-screen");
   });
 
   it("goes straight to the workspace the session has open", async () => {
