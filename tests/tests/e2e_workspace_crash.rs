@@ -48,7 +48,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
 }
@@ -105,15 +108,21 @@ async fn killing_the_app_mid_burst_leaves_a_whole_file_with_every_saved_edit() {
         app.close().await;
         acknowledged_total += acked;
 
-        let ws = Workspace::open(&path).unwrap_or_else(|e| panic!("round {round}: the file does not open: {}", e.message));
-        ws.integrity_check().unwrap_or_else(|e| panic!("round {round}: {}", e.message));
+        let ws =
+            Workspace::open(&path).unwrap_or_else(|e| panic!("round {round}: the file does not open: {}", e.message));
+        ws.integrity_check()
+            .unwrap_or_else(|e| panic!("round {round}: {}", e.message));
         let held = ws.scenario("hybrid").unwrap().software_per_month;
         assert!(
             held >= Decimal::from(acked),
             "round {round}: the window had {acked} edits saved before the kill, but the file holds edit {held}"
         );
         let label = ws.history().unwrap().undo_label.unwrap();
-        assert_eq!(label, format!("burst {held}"), "round {round}: the journal names the edit held");
+        assert_eq!(
+            label,
+            format!("burst {held}"),
+            "round {round}: the journal names the edit held"
+        );
     }
     println!(
         "{KILLS} kills of the app, {acknowledged_total} edits acknowledged before the kills, none lost; {:.0} s in all",
