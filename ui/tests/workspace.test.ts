@@ -143,6 +143,7 @@ describe("scenario editor", () => {
   it("shows the engine's problems next to the field they name and in a list", async () => {
     await openApp();
     await fireEvent.click(await screen.findByTestId("scenario-row-all-cloud"));
+    await waitFor(() => expect(screen.getByTestId("scenario-id").textContent).toBe("all-cloud"));
     const offer = (await screen.findByTestId("layer-1-offer")) as HTMLSelectElement;
     // Pick an offer id the catalog lacks: only reachable by data, so set the value directly.
     const option = document.createElement("option");
@@ -168,6 +169,7 @@ describe("scenario editor", () => {
     expect(detail.textContent).toContain("north-america-2024h2.per_kw_month");
 
     await fireEvent.click(screen.getByTestId("scenario-row-all-cloud"));
+    await waitFor(() => expect(screen.getByTestId("scenario-id").textContent).toBe("all-cloud"));
     await waitFor(() => expect(screen.getByTestId("layer-0-price-per-gpu-hour-badge").textContent).toBe("override"));
     expect(input("layer-0-price-per-gpu-hour-value").value).toBe("3.44");
   });
