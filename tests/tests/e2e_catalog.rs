@@ -1,5 +1,6 @@
-//! End to end: the real app opens on the catalog browser, shows the H100 with its source, and a
-//! broken catalog gives the error screen instead of a crash.
+//! End to end: from the start screen the real app browses the catalog it ships and shows the H100
+//! with its source, and a broken catalog is listed on the start screen, error by error, instead
+//! of a crash.
 
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -18,7 +19,13 @@ async fn catalog_browser_shows_h100_with_its_source() {
         .accelerator("nvidia-h100-sxm")
         .expect("the catalog has the H100 SXM");
 
-    let app = App::launch(&["--catalog".to_owned(), catalog_dir.display().to_string()]).await;
+    let config = tempfile::tempdir().unwrap();
+    let app = App::launch_with_env(
+        &["--catalog".to_owned(), catalog_dir.display().to_string()],
+        &[("PLANNER_CONFIG_DIR", config.path())],
+    )
+    .await;
+    app.click("[data-testid='start-catalog']").await;
     let row = app.text_of("[data-testid='acc-row-nvidia-h100-sxm']").await;
     assert!(row.contains(&h100.name), "the H100 row shows its name: {row}");
 
@@ -57,8 +64,15 @@ async fn a_broken_catalog_shows_every_error_instead_of_crashing() {
     std::fs::copy(&broken, work.path().join("accelerators.toml")).unwrap();
     let expected = planner_store::load_catalog_dir(work.path()).expect_err("broken");
 
-    let app = App::launch(&["--catalog".to_owned(), work.path().display().to_string()]).await;
-    let screen = app.text_of("[data-testid='error-screen']").await;
+    let config = tempfile::tempdir().unwrap();
+    let app = App::launch_with_env(
+        &["--catalog".to_owned(), work.path().display().to_string()],
+        &[("PLANNER_CONFIG_DIR", config.path())],
+    )
+    .await;
+    let screen = app
+        .text_of("[data-testid='start-screen'] [data-testid='error-screen']")
+        .await;
     for detail in &expected.details {
         let line = detail.line.unwrap().to_string();
         assert!(
