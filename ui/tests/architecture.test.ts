@@ -81,6 +81,13 @@ describe("architecture rules", () => {
     expect(bad.join("\n")).toMatch(/demo\.ts:1 .*tests only/);
   });
 
+  it("renders HTML from a string in one place only: the back end's charts in ChartFrame", () => {
+    const withHtml = Object.entries(files)
+      .filter(([, text]) => text.includes("{@html"))
+      .map(([name]) => name);
+    expect(withHtml).toEqual(["lib/components/ChartFrame.svelte"]);
+  });
+
   it("allows type-only imports of the bindings anywhere, and ignores imports in comments and strings", () => {
     expect(
       violations({
