@@ -44,7 +44,7 @@ fn scenario_ids(session: &Value) -> Vec<(String, String)> {
 }
 
 async fn wait_saved(app: &App) {
-    app.wait_text("[data-testid='saved-state']", "saved").await;
+    app.wait_text("[data-testid='saved-state']", "All changes saved").await;
 }
 
 /// Reads an XLSX comparison sheet with openpyxl: the header row and the "Total cash" row.

@@ -1,0 +1,206 @@
+//! Measurements of the real app (printed, never asserted: timings belong in a report, not in a
+//! pass/fail test). What it asserts is only that each measured change really reached the screen.
+//!
+//! - One change to a repainted comparison of 8 scenarios: a click on the horizon control, through
+//!   `set_view` and `compare` (engine, 9 charts drawn as SVG, IPC) to the frame after the decision
+//!   table shows the new total; timed in the page with `performance.now()` and two animation
+//!   frames.
+//! - One edit saved and the comparison of 8 recomputed, as IPC round trips from the page.
+//! - Opening a workspace of 10,000 scenarios through the `open_workspace` command.
+//!
+//! Run alone with: `xvfb-run -a cargo test -p planner-tests --test e2e_measure -- --include-ignored --nocapture`.
+
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "e2e/driver.rs"]
+mod driver;
+
+use std::path::Path;
+
+use driver::{App, workspace_root};
+use planner_core::scenario_file::{self, ScenarioFile};
+use planner_core::workspace::{ViewState, from_scenario_file};
+use planner_store::Workspace;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+fn sample() -> ScenarioFile {
+    let text = std::fs::read_to_string(workspace_root().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
+    scenario_file::parse(&text).unwrap()
+}
+
+/// A workspace of `n` variants of the sample's two scenarios, the first 8 compared.
+fn build(path: &Path, n: usize) -> Vec<String> {
+    let file = sample();
+    let files = planner_store::read_catalog_dir(&workspace_root().join("catalogs")).unwrap();
+    let (settings, _, _) = from_scenario_file(file.clone());
+    let mut ws = Workspace::create(path, &settings, &files).unwrap();
+    let mut big = file.clone();
+    big.scenarios = (0..n)
+        .map(|i| {
+            let mut s = file.scenarios[i % 2].clone();
+            s.id = format!("{}-{i}", s.id);
+            s.name = format!("{} ({i})", s.name);
+            s.staff_fte += Decimal::new(i as i64 % 20, 1);
+            s
+        })
+        .collect();
+    ws.import(&big, "generated").unwrap();
+    let selected: Vec<String> = big.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
+    ws.set_view(&ViewState {
+        selected: selected.clone(),
+        baseline: None,
+        horizon_months: Some(36),
+    })
+    .unwrap();
+    selected
+}
+
+fn summary(name: &str, times: &Value) -> String {
+    let mut t: Vec<f64> = times.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!(!t.is_empty(), "{name}: no samples");
+    t.sort_by(f64::total_cmp);
+    let pick = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "{name}: n={} min {:.1} ms, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+        t.len(),
+        t[0],
+        pick(0.5),
+        pick(0.9),
+        t[t.len() - 1]
+    )
+}
+
+const REPAINT: &str = r#"
+const [id, rounds, done] = arguments;
+(async () => {
+  const times = [];
+  const cell = () => document.querySelector(`[data-testid='figure-${id}-total_cash']`);
+  for (let i = 0; i < rounds; i++) {
+    const before = cell() ? cell().textContent : null;
+    const button = document.querySelector(`[data-testid='horizon-${i % 2 === 0 ? 24 : 36}']`);
+    const t0 = performance.now();
+    button.click();
+    await new Promise((resolve, reject) => {
+      const give_up = setTimeout(() => reject(new Error("the table did not change")), 10000);
+      const check = () => {
+        const c = cell();
+        if (c && c.textContent !== before) {
+          clearTimeout(give_up);
+          requestAnimationFrame(() => requestAnimationFrame(resolve));
+        } else requestAnimationFrame(check);
+      };
+      check();
+    });
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return times;
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
+const ROUND_TRIP: &str = r#"
+const [id, rounds, done] = arguments;
+const invoke = window.__TAURI_INTERNALS__.invoke;
+(async () => {
+  const times = [];
+  const scenario = await invoke("get_scenario", { id });
+  for (let i = 0; i < rounds; i++) {
+    scenario.software_per_month = String(1000 + i);
+    const t0 = performance.now();
+    await invoke("apply_edit", { request: { edit: { kind: "put-scenario", scenario }, label: "measure", coalesce: "measure" } });
+    const screen = await invoke("compare", { theme: "light" });
+    if (!screen.comparison.view || screen.comparison.view.scenarios.length !== 8) throw new Error("not 8 scenarios");
+    times.push(performance.now() - t0);
+  }
+  return times;
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
+const COMPARE_ONLY: &str = r#"
+const [rounds, done] = arguments;
+const invoke = window.__TAURI_INTERNALS__.invoke;
+(async () => {
+  const times = [];
+  let bytes = 0;
+  let svg = 0;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const screen = await invoke("compare", { theme: "light" });
+    times.push(performance.now() - t0);
+    bytes = JSON.stringify(screen).length;
+    svg = (screen.cumulative_svg || "").length + screen.monthly_svgs.reduce((n, m) => n + m.svg.length, 0);
+  }
+  return { times, bytes, svg };
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
+const OPEN: &str = r#"
+const [path, done] = arguments;
+const invoke = window.__TAURI_INTERNALS__.invoke;
+(async () => {
+  const t0 = performance.now();
+  const info = await invoke("open_workspace", { path });
+  return { ms: performance.now() - t0, scenarios: info.scenarios.length };
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
+async fn run_async(app: &App, script: &str, args: Vec<Value>) -> Value {
+    let call = app.client.execute_async(script, args);
+    let v = tokio::time::timeout(std::time::Duration::from_secs(120), call)
+        .await
+        .expect("the measurement finished within 2 minutes")
+        .expect("the measurement script ran");
+    assert!(v.get("error").is_none(), "{v}");
+    v
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "end-to-end: needs Xvfb, tauri-driver and the built app; run by `cargo xtask test`"]
+async fn measure_repaint_edit_and_open() {
+    let work = tempfile::tempdir().unwrap();
+    let eight = work.path().join("eight.cpw");
+    let large = work.path().join("large.cpw");
+    let selected = build(&eight, 8);
+    build(&large, 10_000);
+    let config = work.path().join("config");
+    let args = vec![
+        "--catalog".to_owned(),
+        workspace_root().join("catalogs").display().to_string(),
+        "--workspace".to_owned(),
+        eight.display().to_string(),
+    ];
+    let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+    app.click("[data-testid='tab-compare']").await;
+    let last = selected.last().unwrap();
+    app.text_of(&format!("[data-testid='figure-{last}-total_cash']")).await;
+
+    let repaint = run_async(&app, REPAINT, vec![json!(last), json!(20)]).await;
+    let round_trip = run_async(&app, ROUND_TRIP, vec![json!(selected[0]), json!(30)]).await;
+    let compare_only = run_async(&app, COMPARE_ONLY, vec![json!(30)]).await;
+    let open = run_async(&app, OPEN, vec![json!(large.display().to_string())]).await;
+    assert_eq!(open["scenarios"], 10_000);
+    println!(
+        "{}",
+        summary("horizon click → repainted comparison of 8 scenarios", &repaint)
+    );
+    println!(
+        "{}",
+        summary(
+            "edit saved + 8 scenarios compared with charts (IPC round trips)",
+            &round_trip
+        )
+    );
+    println!(
+        "{}; answer {} bytes of JSON, {} bytes of it SVG",
+        summary("compare of 8 scenarios with charts alone (IPC round trip)", &compare_only["times"]),
+        compare_only["bytes"],
+        compare_only["svg"]
+    );
+    println!(
+        "open_workspace of 10,000 scenarios (IPC round trip): {:.1} ms",
+        open["ms"].as_f64().unwrap()
+    );
+    app.close().await;
+}
