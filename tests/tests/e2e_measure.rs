@@ -123,16 +123,20 @@ const [rounds, done] = arguments;
 const invoke = window.__TAURI_INTERNALS__.invoke;
 (async () => {
   const times = [];
+  const view_times = [];
   let bytes = 0;
   let svg = 0;
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
     const screen = await invoke("compare", { theme: "light" });
     times.push(performance.now() - t0);
+    const t1 = performance.now();
+    await invoke("set_view", { view: { selected: screen.comparison.view.scenarios.map((s) => s.id), baseline: null, horizon_months: 36 } });
+    view_times.push(performance.now() - t1);
     bytes = JSON.stringify(screen).length;
     svg = (screen.cumulative_svg || "").length + screen.monthly_svgs.reduce((n, m) => n + m.svg.length, 0);
   }
-  return { times, bytes, svg };
+  return { times, view_times, bytes, svg };
 })().then(done, (e) => done({ error: String(e) }));
 "#;
 
@@ -194,9 +198,16 @@ async fn measure_repaint_edit_and_open() {
     );
     println!(
         "{}; answer {} bytes of JSON, {} bytes of it SVG",
-        summary("compare of 8 scenarios with charts alone (IPC round trip)", &compare_only["times"]),
+        summary(
+            "compare of 8 scenarios with charts alone (IPC round trip)",
+            &compare_only["times"]
+        ),
         compare_only["bytes"],
         compare_only["svg"]
+    );
+    println!(
+        "{}",
+        summary("set_view alone (IPC round trip)", &compare_only["view_times"])
     );
     println!(
         "open_workspace of 10,000 scenarios (IPC round trip): {:.1} ms",

@@ -209,3 +209,65 @@ async fn create_edit_compare_undo_close_and_reopen() {
         .collect();
     assert_eq!(engine, [digits(&buy_total), digits(&rent_total)]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "end-to-end: needs Xvfb, tauri-driver and the built app; run by `cargo xtask test`"]
+async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untouched() {
+    let work = tempfile::tempdir().unwrap();
+    let config = work.path().join("config");
+    let catalog_dir = workspace_root().join("catalogs");
+    // A workspace from a "newer version": schema 2 in its header.
+    let newer = work.path().join("newer.cpw");
+    {
+        let files = planner_store::read_catalog_dir(&catalog_dir).unwrap();
+        let settings = planner_core::workspace::WorkspaceSettings::new(
+            "From the future",
+            planner_core::calendar::YearMonth::new(2027, 1).unwrap(),
+        );
+        drop(Workspace::create(&newer, &settings, &files).unwrap());
+        let conn = rusqlite::Connection::open(&newer).unwrap();
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    }
+    let notes = work.path().join("notes.cpw");
+    std::fs::write(&notes, "minutes of the steering committee\n".repeat(10)).unwrap();
+    for (file, expected, shot) in [
+        (&newer, "newer version of Compute Planner", "workspace-refused-newer"),
+        (
+            &notes,
+            "is not a Compute Planner workspace",
+            "workspace-refused-foreign",
+        ),
+    ] {
+        let before = std::fs::read(file).unwrap();
+        let args = vec![
+            "--catalog".to_owned(),
+            catalog_dir.display().to_string(),
+            "--workspace".to_owned(),
+            file.display().to_string(),
+        ];
+        let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+        let card = app
+            .wait_text("[data-testid='start-screen'] [data-testid='error-screen']", expected)
+            .await;
+        assert!(card.contains("Nothing was changed"), "{card}");
+        app.screenshot(shot).await;
+        app.close().await;
+        assert_eq!(
+            std::fs::read(file).unwrap(),
+            before,
+            "{} is byte for byte unchanged",
+            file.display()
+        );
+    }
+    let mut left: Vec<String> = std::fs::read_dir(work.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["config", "newer.cpw", "notes.cpw"],
+        "no journal or lock file left beside them"
+    );
+}

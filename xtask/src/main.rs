@@ -25,7 +25,11 @@ const TAURI_DRIVER_VERSION: &str = "2.1.0";
 type Step = Result<(), String>;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = env::args().skip(1).collect();
+    let mut args: Vec<String> = env::args().skip(1).collect();
+    // `cargo xtask run -- --workspace F` hands the `--` on: it separates, it is not an app argument.
+    if args.get(1).is_some_and(|a| a == "--") {
+        args.remove(1);
+    }
     let result = match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("test") => test(),

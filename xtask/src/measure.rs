@@ -24,8 +24,15 @@ pub fn measure(root: &Path, app_args: &[String]) -> Result<(), String> {
                 .to_owned(),
         );
     }
-    let binary = crate::target_dir(root).join("debug/compute-planner");
+    // PLANNER_APP_BINARY measures another build (a release build, say).
+    let binary = std::env::var_os("PLANNER_APP_BINARY").map_or_else(
+        || crate::target_dir(root).join("debug/compute-planner"),
+        std::path::PathBuf::from,
+    );
     let mut app = Command::new(&binary);
+    // The recent list goes to a throwaway folder, not the user's configuration.
+    let config = std::env::temp_dir().join(format!("planner-measure-{}", std::process::id()));
+    app.env("PLANNER_CONFIG_DIR", &config);
     if app_args.is_empty() {
         app.arg("--catalog").arg(root.join("catalogs"));
     } else {
@@ -49,6 +56,7 @@ pub fn measure(root: &Path, app_args: &[String]) -> Result<(), String> {
     let (rss, pss, processes) = tree_memory(child.id());
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&config);
     match first_paint {
         Some(t) => println!(
             "first paint: {} ms after launch (screenshot polling, ~100 ms resolution)",
