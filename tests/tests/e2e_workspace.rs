@@ -264,10 +264,12 @@ async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untou
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
+    // The recent list's folder may or may not have been made; only the files beside the two count.
+    left.retain(|name| name != "config");
     left.sort();
     assert_eq!(
         left,
-        ["config", "newer.cpw", "notes.cpw"],
+        ["newer.cpw", "notes.cpw"],
         "no journal or lock file left beside them"
     );
 }
