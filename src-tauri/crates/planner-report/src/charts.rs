@@ -487,6 +487,53 @@ fn segment_hits_rect(a: (i32, i32), b: (i32, i32), r: Rect) -> bool {
     true
 }
 
+type MonthMoneyChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<TickedAxis, TickedAxis>>;
+
+/// The frame both charts share: months across (`x` = first, last, ticks), money up (`axis`),
+/// horizontal grid lines only, month and compact money labels, the money axis described.
+fn month_money_chart<'a, 'b>(
+    plot_area: &'a Area<'b>,
+    view: &DecisionView,
+    x: (f64, f64, Vec<f64>),
+    axis: &ValueAxis,
+    (col, label, y_desc): (&Colours, &TextStyle<'_>, &str),
+    (x_label_h, y_label_w): (i32, i32),
+) -> Result<MonthMoneyChart<'a, 'b>, ChartError> {
+    let (lo, hi, ticks) = x;
+    let mut chart = ChartBuilder::on(plot_area)
+        .margin_top(MARGIN + 4)
+        .margin_right(2 * MARGIN)
+        .margin_left(MARGIN / 2)
+        .x_label_area_size(x_label_h)
+        .y_label_area_size(y_label_w)
+        .build_cartesian_2d(
+            TickedAxis { lo, hi, ticks },
+            TickedAxis {
+                lo: axis.lo,
+                hi: axis.hi,
+                ticks: axis.ticks.clone(),
+            },
+        )
+        .map_err(drawing)?;
+    let x_fmt = |v: &f64| month_label(view, *v);
+    let y_fmt = |v: &f64| compact(*v, axis.step);
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .max_light_lines(0)
+        .bold_line_style(col.grid.stroke_width(1))
+        .axis_style(col.axis.stroke_width(1))
+        .set_all_tick_mark_size(4)
+        .label_style(label.clone())
+        .axis_desc_style(label.clone())
+        .y_desc(y_desc)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .draw()
+        .map_err(drawing)?;
+    Ok(chart)
+}
+
 /// "What (USD)", or just the currency when that is taller than the plot.
 fn axis_description(
     area: &Area<'_>,
@@ -583,41 +630,14 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
         let x_max = (n.max(2) - 1) as f64;
         let x_ticks = month_ticks(n, width - y_label_w - 3 * MARGIN);
 
-        let mut chart = ChartBuilder::on(&plot_area)
-            .margin_top(MARGIN + 4)
-            .margin_right(2 * MARGIN)
-            .margin_left(MARGIN / 2)
-            .x_label_area_size(x_label_h)
-            .y_label_area_size(y_label_w)
-            .build_cartesian_2d(
-                TickedAxis {
-                    lo: 0.0,
-                    hi: x_max,
-                    ticks: x_ticks,
-                },
-                TickedAxis {
-                    lo: axis.lo,
-                    hi: axis.hi,
-                    ticks: axis.ticks.clone(),
-                },
-            )
-            .map_err(drawing)?;
-        let x_fmt = |v: &f64| month_label(view, *v);
-        let y_fmt = |v: &f64| compact(*v, axis.step);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .max_light_lines(0)
-            .bold_line_style(col.grid.stroke_width(1))
-            .axis_style(col.axis.stroke_width(1))
-            .set_all_tick_mark_size(4)
-            .label_style(label.clone())
-            .axis_desc_style(label.clone())
-            .y_desc(y_desc)
-            .x_label_formatter(&x_fmt)
-            .y_label_formatter(&y_fmt)
-            .draw()
-            .map_err(drawing)?;
+        let mut chart = month_money_chart(
+            &plot_area,
+            view,
+            (0.0, x_max, x_ticks),
+            &axis,
+            (&col, &label, &y_desc),
+            (x_label_h, y_label_w),
+        )?;
         if axis.lo < 0.0 {
             chart
                 .draw_series(std::iter::once(PathElement::new(
@@ -808,41 +828,14 @@ pub fn monthly_svg(
         let x_ticks = month_ticks(n, width - y_label_w - 3 * MARGIN);
         let x_end = n as f64 - 0.5;
 
-        let mut chart = ChartBuilder::on(&plot_area)
-            .margin_top(MARGIN + 4)
-            .margin_right(2 * MARGIN)
-            .margin_left(MARGIN / 2)
-            .x_label_area_size(x_label_h)
-            .y_label_area_size(y_label_w)
-            .build_cartesian_2d(
-                TickedAxis {
-                    lo: -0.5,
-                    hi: x_end,
-                    ticks: x_ticks,
-                },
-                TickedAxis {
-                    lo: axis.lo,
-                    hi: axis.hi,
-                    ticks: axis.ticks.clone(),
-                },
-            )
-            .map_err(drawing)?;
-        let x_fmt = |v: &f64| month_label(view, *v);
-        let y_fmt = |v: &f64| compact(*v, axis.step);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .max_light_lines(0)
-            .bold_line_style(col.grid.stroke_width(1))
-            .axis_style(col.axis.stroke_width(1))
-            .set_all_tick_mark_size(4)
-            .label_style(label.clone())
-            .axis_desc_style(label.clone())
-            .y_desc(y_desc)
-            .x_label_formatter(&x_fmt)
-            .y_label_formatter(&y_fmt)
-            .draw()
-            .map_err(drawing)?;
+        let mut chart = month_money_chart(
+            &plot_area,
+            view,
+            (-0.5, x_end, x_ticks),
+            &axis,
+            (&col, &label, &y_desc),
+            (x_label_h, y_label_w),
+        )?;
         chart
             .draw_series(bars.iter().map(|&(c, k, from, to)| {
                 let x = k as f64;
