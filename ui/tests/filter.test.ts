@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterRows, matchesTerms, queryTerms, searchText } from "../src/lib/filter";
+import { cachedHaystack, filterRows, matchRows, matchesTerms, queryTerms, searchText } from "../src/lib/filter";
 import { FIXTURE_CATALOG } from "./fixtures/catalog";
 import { acceleratorSearchText, offerSearchText, regionSearchText } from "../src/lib/tables";
 
@@ -46,5 +46,17 @@ describe("filtering", () => {
   it("does not match across the boundary of two fields", () => {
     expect(matchesTerms(searchText("NVIDIA", "H100"), ["nvidiah100"])).toBe(false);
     expect(searchText("a", null, undefined, "", ["b", "c"], 3)).toBe("a \u241f b \u241f c \u241f 3");
+  });
+});
+
+describe("matchRows and cachedHaystack", () => {
+  it("keeps the rows holding every word, in order, and returns the rows themselves for a blank query", () => {
+    const rows = [{ n: "Éclair GPU" }, { n: "TPU pod" }, { n: "gpu farm" }];
+    const calls: string[] = [];
+    const haystack = cachedHaystack((r: { n: string }) => (calls.push(r.n), r.n));
+    expect(matchRows(rows, "  ", haystack)).toBe(rows);
+    expect(matchRows(rows, "gpu", haystack)).toEqual([rows[0], rows[2]]);
+    expect(matchRows(rows, "ECLAIR gpu", haystack)).toEqual([rows[0]]);
+    expect(calls).toEqual(["Éclair GPU", "TPU pod", "gpu farm"]);
   });
 });

@@ -32,3 +32,33 @@ export function searchText(...parts: (string | number | null | undefined | reado
     .filter((p) => p !== null && p !== undefined && p !== "")
     .join(" \u241f ");
 }
+
+/**
+ * The rows whose already-normalized text (`haystack`) contains every word of the query, in
+ * their original order; `rows` itself for a blank query.
+ */
+export function matchRows<T>(rows: T[], query: string, haystack: (row: T) => string): T[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return rows;
+  return rows.filter((row) => {
+    const h = haystack(row);
+    return terms.every((t) => h.includes(t));
+  });
+}
+
+/**
+ * A row's normalized searchable text, made once per row object and kept while the object
+ * lives (an edit replaces one row, so the others keep theirs): for filtering 10,000 rows per
+ * keystroke.
+ */
+export function cachedHaystack<T extends object>(text: (row: T) => string): (row: T) => string {
+  const cache = new WeakMap<T, string>();
+  return (row) => {
+    let h = cache.get(row);
+    if (h === undefined) {
+      h = normalize(text(row));
+      cache.set(row, h);
+    }
+    return h;
+  };
+}
