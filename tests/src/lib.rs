@@ -1,1 +1,47 @@
-//! Integration tests live in tests/tests/.
+//! Integration tests live in tests/tests/; this library holds what several of them share.
+
+use std::path::{Path, PathBuf};
+
+use planner_core::error::PlannerError;
+use planner_core::scenario_file::{self, ScenarioFile};
+use planner_core::workspace::from_scenario_file;
+use planner_store::Workspace;
+
+/// The repository's root folder.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from(".."), Path::to_path_buf)
+}
+
+/// The enterprise-hybrid sample scenario file, parsed.
+pub fn sample_file() -> Result<ScenarioFile, String> {
+    let path = repo_root().join("catalogs/samples/enterprise-hybrid.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    scenario_file::parse(&text).map_err(|p| format!("{}: {}", path.display(), p.message))
+}
+
+/// Creates a workspace at `path` with the shipped catalog and the settings, workloads and
+/// scenarios of `file`.
+pub fn create_workspace_from(path: &Path, file: &ScenarioFile) -> Result<Workspace, PlannerError> {
+    let files = planner_store::read_catalog_dir(&repo_root().join("catalogs"))?;
+    let (settings, _, _) = from_scenario_file(file.clone());
+    let mut ws = Workspace::create(path, &settings, &files)?;
+    ws.import(file, "enterprise-hybrid.json")?;
+    Ok(ws)
+}
+
+/// A small linear congruential generator: the same "random" moments on every run, so a failure
+/// can be replayed.
+#[derive(Debug)]
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}

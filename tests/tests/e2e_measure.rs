@@ -19,23 +19,14 @@ mod driver;
 use std::path::Path;
 
 use driver::{App, workspace_root};
-use planner_core::scenario_file::{self, ScenarioFile};
-use planner_core::workspace::{ViewState, from_scenario_file};
-use planner_store::Workspace;
+use planner_core::workspace::ViewState;
+use planner_tests::{create_workspace_from, sample_file};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-fn sample() -> ScenarioFile {
-    let text = std::fs::read_to_string(workspace_root().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
-    scenario_file::parse(&text).unwrap()
-}
-
 /// A workspace of `n` variants of the sample's two scenarios, the first 8 compared.
 fn build(path: &Path, n: usize) -> Vec<String> {
-    let file = sample();
-    let files = planner_store::read_catalog_dir(&workspace_root().join("catalogs")).unwrap();
-    let (settings, _, _) = from_scenario_file(file.clone());
-    let mut ws = Workspace::create(path, &settings, &files).unwrap();
+    let file = sample_file().unwrap();
     let mut big = file.clone();
     big.scenarios = (0..n)
         .map(|i| {
@@ -46,7 +37,7 @@ fn build(path: &Path, n: usize) -> Vec<String> {
             s
         })
         .collect();
-    ws.import(&big, "generated").unwrap();
+    let mut ws = create_workspace_from(path, &big).unwrap();
     let selected: Vec<String> = big.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
     ws.set_view(&ViewState {
         selected: selected.clone(),

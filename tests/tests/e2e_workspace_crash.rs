@@ -18,8 +18,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use driver::{App, workspace_root};
-use planner_core::scenario_file;
 use planner_store::Workspace;
+use planner_tests::{Lcg, create_workspace_from, sample_file};
 use rust_decimal::Decimal;
 
 const KILLS: u32 = 100;
@@ -44,18 +44,6 @@ window.__burstError = null;
 return true;
 "#;
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "end-to-end: needs Xvfb, tauri-driver and the built app; run by `cargo xtask test`"]
 async fn killing_the_app_mid_burst_leaves_a_whole_file_with_every_saved_edit() {
@@ -63,14 +51,7 @@ async fn killing_the_app_mid_burst_leaves_a_whole_file_with_every_saved_edit() {
     let config = work.path().join("config");
     let path = work.path().join("crash.cpw");
     let catalog_dir = workspace_root().join("catalogs");
-    {
-        let files = planner_store::read_catalog_dir(&catalog_dir).unwrap();
-        let text = std::fs::read_to_string(workspace_root().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
-        let file = scenario_file::parse(&text).unwrap();
-        let (settings, _, _) = planner_core::workspace::from_scenario_file(file.clone());
-        let mut ws = Workspace::create(&path, &settings, &files).unwrap();
-        ws.import(&file, "enterprise-hybrid.json").unwrap();
-    }
+    drop(create_workspace_from(&path, &sample_file().unwrap()).unwrap());
     let args = vec![
         "--catalog".to_owned(),
         catalog_dir.display().to_string(),
@@ -95,7 +76,7 @@ async fn killing_the_app_mid_burst_leaves_a_whole_file_with_every_saved_edit() {
             assert!(Instant::now() < deadline, "round {round}: no edit saved within 20 s");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        tokio::time::sleep(Duration::from_millis(10 + rng.next() % 150)).await;
+        tokio::time::sleep(Duration::from_millis(10 + rng.next_u64() % 150)).await;
         let pid = app.app_pid();
         let acked = app.exec("return window.__acked;", vec![]).await.as_u64().unwrap();
         let status = Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();

@@ -9,46 +9,21 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use planner_core::scenario_file;
 use planner_store::Workspace;
+use planner_tests::{Lcg, create_workspace_from, sample_file};
 use rust_decimal::Decimal;
 
 const KILLS: u32 = 100;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A small linear congruential generator: the same kill times on every run.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
 
 #[test]
 fn killing_the_writer_mid_burst_never_loses_a_saved_edit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crash.cpw");
-    {
-        let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
-        let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
-        let file = scenario_file::parse(&text).unwrap();
-        let (settings, _, _) = planner_core::workspace::from_scenario_file(file.clone());
-        let mut ws = Workspace::create(&path, &settings, &files).unwrap();
-        ws.import(&file, "enterprise-hybrid.json").unwrap();
-    }
+    drop(create_workspace_from(&path, &sample_file().unwrap()).unwrap());
     let mut rng = Lcg(0x5eed);
     let mut committed_unacknowledged = 0;
     let mut acknowledged_total = 0u64;
@@ -75,7 +50,7 @@ fn killing_the_writer_mid_burst_never_loses_a_saved_edit() {
         // Wait for the burst to start, then kill at a random moment inside it.
         let first = rx.recv_timeout(Duration::from_secs(30));
         assert!(first.is_ok(), "round {round}: the writer saved nothing in 30 s");
-        std::thread::sleep(Duration::from_millis(1 + rng.next() % 40));
+        std::thread::sleep(Duration::from_millis(1 + rng.next_u64() % 40));
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
         assert!(!status.success(), "round {round}: the writer must die by the signal");

@@ -19,10 +19,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 const WAIT: Duration = Duration::from_secs(20);
 
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
+    planner_tests::repo_root()
 }
 
 pub fn artifacts_dir() -> PathBuf {

@@ -626,14 +626,15 @@ impl Workspace {
 
     /// Refreshes the in-memory copies after changes were written (`backwards`: their befores).
     fn after_write(&mut self, changes: &[Change], backwards: bool) -> Result<(), PlannerError> {
+        // The workload list is read back once, however many workloads the step touched (an
+        // import adds them all in one step).
+        if changes.iter().any(|c| matches!(c, Change::Workload { .. })) {
+            self.workloads = read_list(&self.conn, &self.path, WORKLOADS_SQL, "workload")?;
+        }
         for c in changes {
             match c {
                 Change::Settings { before, after } => {
                     self.settings = if backwards { before } else { after }.clone();
-                }
-                Change::Workload { .. } => {
-                    let snapshot = self.reload_workloads()?;
-                    self.workloads = snapshot;
                 }
                 Change::Catalog { before, after } => {
                     let s = if backwards { before } else { after };
@@ -641,14 +642,10 @@ impl Workspace {
                     self.snapshot_version = s.version.clone();
                     self.snapshot_taken_ms = s.taken_ms;
                 }
-                Change::Scenario { .. } => {}
+                Change::Workload { .. } | Change::Scenario { .. } => {}
             }
         }
         Ok(())
-    }
-
-    fn reload_workloads(&self) -> Result<Vec<WorkloadSpec>, PlannerError> {
-        read_list(&self.conn, &self.path, WORKLOADS_SQL, "workload")
     }
 
     fn changed(&self, changes: &[Change], backwards: bool) -> Vec<Changed> {
