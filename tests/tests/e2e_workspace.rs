@@ -216,7 +216,7 @@ async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untou
     let work = tempfile::tempdir().unwrap();
     let config = work.path().join("config");
     let catalog_dir = workspace_root().join("catalogs");
-    // A workspace from a "newer version": schema 2 in its header.
+    // A workspace from a "newer version": one schema past this build's in its header.
     let newer = work.path().join("newer.cpw");
     {
         let files = planner_store::read_catalog_dir(&catalog_dir).unwrap();
@@ -226,7 +226,8 @@ async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untou
         );
         drop(Workspace::create(&newer, &settings, &files).unwrap());
         let conn = rusqlite::Connection::open(&newer).unwrap();
-        conn.pragma_update(None, "user_version", 2).unwrap();
+        let future = planner_store::workspace::SCHEMA_VERSION + 1;
+        conn.pragma_update(None, "user_version", future).unwrap();
         conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
     }
     let notes = work.path().join("notes.cpw");

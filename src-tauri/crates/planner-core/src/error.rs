@@ -52,12 +52,36 @@ pub struct PlannerError {
     pub details: Vec<ErrorDetail>,
 }
 
+impl ErrorDetail {
+    /// A problem with one input field, not located in a file.
+    pub fn field(field: &str, message: &str) -> ErrorDetail {
+        ErrorDetail {
+            file: None,
+            line: None,
+            column: None,
+            field: Some(field.to_owned()),
+            kind: Some("invalid-input".to_owned()),
+            message: message.to_owned(),
+        }
+    }
+}
+
 impl PlannerError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> PlannerError {
         PlannerError {
             code,
             message: message.into(),
             details: Vec::new(),
+        }
+    }
+
+    /// An input refused because of one field: "field: message", with the field as its detail.
+    pub fn invalid(field: &str, message: impl Into<String>) -> PlannerError {
+        let message = message.into();
+        PlannerError {
+            code: ErrorCode::InvalidInput,
+            message: format!("{field}: {message}"),
+            details: vec![ErrorDetail::field(field, &message)],
         }
     }
 }

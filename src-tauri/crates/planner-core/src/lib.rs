@@ -22,6 +22,7 @@ pub mod error;
 pub mod evaluate;
 pub mod finance;
 pub mod ledger;
+pub mod memo;
 pub mod network;
 pub mod provenance;
 pub mod rack;

@@ -182,6 +182,8 @@ pub enum Origin {
         currency: Option<String>,
         as_of: String,
         confidence: Confidence,
+        /// The figure's sources as a reader cites them: "title (date)".
+        sources: Vec<String>,
     },
     /// A value the user set, and why.
     Override { reason: String },

@@ -240,6 +240,12 @@ impl Resolver<'_> {
                 currency: currency.map(str::to_owned),
                 as_of: figure.provenance.as_of.to_string(),
                 confidence: figure.provenance.confidence,
+                sources: figure
+                    .provenance
+                    .sources
+                    .iter()
+                    .map(|s| format!("{} ({})", s.title, s.as_of))
+                    .collect(),
             },
         });
         value

@@ -229,7 +229,8 @@ fn a_newer_workspace_is_refused_untouched() {
     std::fs::rename(dir.path().join("client.cpw"), &path).unwrap();
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.pragma_update(None, "user_version", planner_store::workspace::SCHEMA_VERSION + 1)
+            .unwrap();
         conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
     }
     let before = bytes(&path);
@@ -237,7 +238,8 @@ fn a_newer_workspace_is_refused_untouched() {
     let err = Workspace::open(&path).unwrap_err();
     assert_eq!(err.code, ErrorCode::WorkspaceNewer);
     assert!(err.message.contains("newer version"), "{}", err.message);
-    assert!(err.message.contains("schema 2"), "{}", err.message);
+    let future = format!("schema {}", planner_store::workspace::SCHEMA_VERSION + 1);
+    assert!(err.message.contains(&future), "{}", err.message);
     assert!(err.message.contains("Nothing was changed"), "{}", err.message);
     assert_eq!(bytes(&path), before);
     assert_eq!(
@@ -374,4 +376,102 @@ fn bad_edits_are_refused_and_change_nothing() {
         ws.history().unwrap().undo_label.as_deref(),
         Some("Import enterprise-hybrid.json")
     );
+}
+
+fn memo_edit(ws: &mut Workspace, draft: &planner_core::memo::MemoDraft, at: i64) {
+    ws.apply_at(
+        &EditRequest {
+            edit: Edit::Memo { memo: draft.clone() },
+            label: "Edit memo: decision".to_owned(),
+            coalesce: Some("memo:decision".to_owned()),
+        },
+        at,
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_memo_draft_is_saved_typed_as_one_step_and_undone() {
+    use planner_core::memo::{MemoDraft, Paper};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("client.cpw");
+    {
+        let mut ws = new_workspace(dir.path());
+        assert_eq!(ws.memo_draft().unwrap(), MemoDraft::default(), "a new workspace has an empty draft");
+        let mut d = MemoDraft {
+            author: "Ada Example".into(),
+            paper: Paper::Letter,
+            ..MemoDraft::default()
+        };
+        // Typing "Buy" a key at a time, within the coalescing window, is one undo step.
+        for (i, text) in ["B", "Bu", "Buy"].iter().enumerate() {
+            d.decision = (*text).to_owned();
+            memo_edit(&mut ws, &d, 1_000 + i as i64 * 300);
+        }
+        assert_eq!(ws.memo_draft().unwrap().decision, "Buy");
+        let undone = ws.undo().unwrap().unwrap();
+        assert_eq!(undone.label, "Edit memo: decision");
+        assert_eq!(ws.memo_draft().unwrap(), MemoDraft::default());
+        match &undone.changed[..] {
+            [planner_store::workspace::Changed::Memo { memo }] => assert_eq!(memo, &MemoDraft::default()),
+            other => panic!("undo reported {other:?}"),
+        }
+        ws.redo().unwrap().unwrap();
+    }
+    let ws = Workspace::open(&path).unwrap();
+    let d = ws.memo_draft().unwrap();
+    assert_eq!((d.decision.as_str(), d.author.as_str(), d.paper), ("Buy", "Ada Example", Paper::Letter));
+}
+
+#[test]
+fn memo_records_are_kept_in_order_and_are_not_undone() {
+    use planner_core::memo::{MemoEvent, MemoRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("client.cpw");
+    let record = |event, sha: &str, signatures| MemoRecord {
+        event,
+        at: "2026-11-22 10:00:00".into(),
+        file: "/tmp/memo.pdf".into(),
+        sha256: sha.into(),
+        pages: 9,
+        scenarios: vec!["owned-burst".into(), "cloud-reserved".into()],
+        signer: (signatures > 0).then(|| "Ada Example, Example Ltd".to_owned()),
+        certificate_sha256: None,
+        reason: None,
+        signatures,
+    };
+    {
+        let mut ws = new_workspace(dir.path());
+        ws.record_memo(&record(MemoEvent::Generated, "aa", 0)).unwrap();
+        ws.record_memo(&record(MemoEvent::Signed, "bb", 1)).unwrap();
+        // The last undo step is the import; undoing it leaves the records alone.
+        ws.undo().unwrap().unwrap();
+        assert_eq!(ws.memos().unwrap().len(), 2);
+    }
+    let memos = Workspace::open(&path).unwrap().memos().unwrap();
+    assert_eq!(memos, vec![record(MemoEvent::Generated, "aa", 0), record(MemoEvent::Signed, "bb", 1)]);
+}
+
+#[test]
+fn a_schema_1_workspace_is_migrated_and_keeps_its_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.cpw");
+    {
+        new_workspace(dir.path());
+    }
+    std::fs::rename(dir.path().join("client.cpw"), &path).unwrap();
+    // Take the file back to schema 1: drop what migration 2 added and set the version.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("DROP TABLE memo_draft; DROP TABLE memos; PRAGMA user_version = 1;")
+            .unwrap();
+    }
+    let ws = Workspace::open(&path).unwrap();
+    assert_eq!(ws.scenario_summaries().unwrap().len(), 2);
+    assert_eq!(ws.memo_draft().unwrap(), planner_core::memo::MemoDraft::default());
+    assert!(ws.memos().unwrap().is_empty());
+    drop(ws);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(v, 2);
 }

@@ -5,6 +5,7 @@
 //! on the side being written is deleted. Undone entries stay (flagged) until a new edit drops
 //! them, so redo works across a restart.
 
+use planner_core::memo::MemoDraft;
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::WorkspaceSettings;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -56,6 +57,10 @@ pub enum Change {
     Catalog {
         before: Snapshot,
         after: Snapshot,
+    },
+    Memo {
+        before: MemoDraft,
+        after: MemoDraft,
     },
 }
 
@@ -158,6 +163,22 @@ fn write_settings(tx: &Transaction<'_>, s: &WorkspaceSettings) -> rusqlite::Resu
     Ok(())
 }
 
+/// The memo draft; a workspace that never had one reads as the empty draft.
+pub fn read_memo_draft(conn: &Connection) -> rusqlite::Result<MemoDraft> {
+    conn.query_row("SELECT body FROM memo_draft WHERE id = 1", [], |r| r.get::<_, String>(0))
+        .optional()?
+        .map_or_else(|| Ok(MemoDraft::default()), |body| from_json(&body, 0))
+}
+
+fn write_memo_draft(tx: &Transaction<'_>, m: &MemoDraft) -> rusqlite::Result<()> {
+    let body = serde_json::to_string(m).map_err(to_sql_error)?;
+    tx.execute(
+        "INSERT INTO memo_draft (id, body) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+        [body],
+    )?;
+    Ok(())
+}
+
 fn write_workload(tx: &Transaction<'_>, id: &str, w: Option<&Positioned<WorkloadSpec>>) -> rusqlite::Result<()> {
     match w {
         None => {
@@ -204,6 +225,7 @@ fn write_side(tx: &Transaction<'_>, c: &Change, backwards: bool) -> rusqlite::Re
             write_scenario(tx, id, if backwards { before } else { after }.as_ref())
         }
         Change::Catalog { before, after } => write_snapshot(tx, if backwards { before } else { after }),
+        Change::Memo { before, after } => write_memo_draft(tx, if backwards { before } else { after }),
     }
 }
 
@@ -265,6 +287,10 @@ fn merge(earlier: &[Change], later: &[Change]) -> Option<Vec<Change>> {
         .zip(later)
         .map(|(a, b)| match (a, b) {
             (Change::Settings { before, .. }, Change::Settings { after, .. }) => Some(Change::Settings {
+                before: before.clone(),
+                after: after.clone(),
+            }),
+            (Change::Memo { before, .. }, Change::Memo { after, .. }) => Some(Change::Memo {
                 before: before.clone(),
                 after: after.clone(),
             }),

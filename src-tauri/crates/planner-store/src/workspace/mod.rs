@@ -26,13 +26,15 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use planner_core::catalog::{self, Catalog};
-use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
+use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
+use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 pub use history::JOURNAL_LIMIT;
+pub use schema::SCHEMA_VERSION;
 pub use types::{
     Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, ScenarioSummary, WorkspaceInfo,
 };
@@ -51,31 +53,68 @@ pub fn now_ms() -> i64 {
 
 /// The calendar month after the current one (UTC): where a new workspace's horizon starts.
 pub fn next_month() -> planner_core::calendar::YearMonth {
-    let today = format_utc(now_ms());
-    let year = today.get(0..4).and_then(|y| y.parse().ok()).unwrap_or(2027);
-    let month = today.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(1);
-    planner_core::calendar::YearMonth::new(year, month)
+    let today = UtcTime::from_ms(now_ms());
+    let year = u16::try_from(today.year).unwrap_or(2027);
+    planner_core::calendar::YearMonth::new(year, today.month)
         .map_or(planner_core::calendar::YearMonth { year: 2027, month: 1 }, |m| {
             m.plus(1)
         })
 }
 
+/// A moment in UTC, split into its calendar parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UtcTime {
+    pub year: i64,
+    pub month: u8,
+    pub day: u8,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+}
+
+impl UtcTime {
+    /// The calendar parts of a Unix time in milliseconds.
+    pub fn from_ms(ms: i64) -> UtcTime {
+        let secs = ms.div_euclid(1000);
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        // Every part is in range by construction (month 1..=12, day 1..=31, rem < 86,400).
+        let part = |v: i64| u8::try_from(v).unwrap_or(0);
+        UtcTime {
+            year: y,
+            month: part(m),
+            day: part(d),
+            hour: part(rem / 3600),
+            minute: part((rem % 3600) / 60),
+            second: part(rem % 60),
+        }
+    }
+
+    /// `YYYY-MM-DD`.
+    pub fn date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS`.
+    pub fn seconds(&self) -> String {
+        format!("{} {:02}:{:02}:{:02}", self.date(), self.hour, self.minute, self.second)
+    }
+}
+
 /// `YYYY-MM-DD HH:MM` (UTC) of a Unix time in milliseconds.
 pub fn format_utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, (rem % 3600) / 60)
+    let t = UtcTime::from_ms(ms);
+    format!("{} {:02}:{:02}", t.date(), t.hour, t.minute)
 }
 
 pub(crate) fn db_error(path: &Path, e: &rusqlite::Error) -> PlannerError {
@@ -111,18 +150,7 @@ fn bad_body(path: &Path, what: &str, e: &serde_json::Error) -> PlannerError {
 }
 
 fn invalid(field: &str, message: &str) -> PlannerError {
-    PlannerError {
-        code: ErrorCode::InvalidInput,
-        message: format!("{field}: {message}"),
-        details: vec![ErrorDetail {
-            file: None,
-            line: None,
-            column: None,
-            field: Some(field.to_owned()),
-            kind: Some("invalid-input".to_owned()),
-            message: message.to_owned(),
-        }],
-    }
+    PlannerError::invalid(field, message)
 }
 
 /// Ids name items in files and error paths: letters, digits, `-`, `_`, `.`; 1 to 80 of them.
@@ -159,7 +187,8 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
 }
 
 /// The data version of a set of catalog files: the highest `version` among them.
-fn catalog_version(c: &Catalog) -> String {
+/// The data version of a catalog: the highest version among its files.
+pub fn catalog_version(c: &Catalog) -> String {
     c.files
         .iter()
         .map(|f| f.version.clone())
@@ -544,6 +573,10 @@ impl Workspace {
                     after: Some(after),
                 }]
             }
+            Edit::Memo { memo } => vec![Change::Memo {
+                before: self.memo_draft()?,
+                after: memo.clone(),
+            }],
             Edit::DeleteScenario { id } => vec![Change::Scenario {
                 id: id.clone(),
                 before: Some(self.existing(Table::Scenarios, id)?),
@@ -642,7 +675,7 @@ impl Workspace {
                     self.snapshot_version = s.version.clone();
                     self.snapshot_taken_ms = s.taken_ms;
                 }
-                Change::Workload { .. } | Change::Scenario { .. } => {}
+                Change::Workload { .. } | Change::Scenario { .. } | Change::Memo { .. } => {}
             }
         }
         Ok(())
@@ -667,6 +700,9 @@ impl Workspace {
                 },
                 Change::Catalog { .. } => Changed::Catalog {
                     status: self.catalog_status(None),
+                },
+                Change::Memo { before, after } => Changed::Memo {
+                    memo: if backwards { before } else { after }.clone(),
                 },
             })
             .collect()
@@ -774,6 +810,74 @@ impl Workspace {
         Ok((comparison, evaluation, view))
     }
 
+    /// The memo draft (the empty draft until someone writes one).
+    pub fn memo_draft(&self) -> Result<MemoDraft, PlannerError> {
+        history::read_memo_draft(&self.conn).map_err(|e| self.err(&e))
+    }
+
+    /// The scenarios a memo of `draft` compares: the draft's own list, or else the compare
+    /// screen's selection.
+    pub fn memo_scenarios(&self, draft: &MemoDraft) -> Result<Vec<String>, PlannerError> {
+        Ok(if draft.scenarios.is_empty() {
+            self.view()?.selected
+        } else {
+            draft.scenarios.clone()
+        })
+    }
+
+    /// Evaluates what a memo of `draft` shows: its scenarios over the compare screen's horizon,
+    /// with the differences taken against the recommended scenario (else the compare screen's
+    /// baseline, else the first). Returns the comparison, the evaluation and the scenario
+    /// files (for the exit terms each one states).
+    pub fn memo_comparison(
+        &self,
+        draft: &MemoDraft,
+    ) -> Result<(Comparison, Option<Evaluation>, Vec<ScenarioSpec>), PlannerError> {
+        let ids = self.memo_scenarios(draft)?;
+        let view = self.view()?;
+        let scenarios = ids.iter().map(|id| self.scenario(id)).collect::<Result<Vec<_>, _>>()?;
+        let memo_view = ViewState {
+            baseline: draft.recommended.clone().or(view.baseline),
+            selected: ids,
+            horizon_months: view.horizon_months,
+        };
+        let (comparison, evaluation) =
+            core_ws::compare_selection(&self.catalog, &self.settings, &self.workloads, &scenarios, &memo_view);
+        Ok((comparison, evaluation, scenarios))
+    }
+
+    /// Adds a record of a memo written or signed. Records are facts, not edits: undo does not
+    /// take them back.
+    pub fn record_memo(&mut self, record: &MemoRecord) -> Result<(), PlannerError> {
+        let body = serde_json::to_string(record).map_err(|e| {
+            PlannerError::new(
+                ErrorCode::Io,
+                format!("the memo record could not be written: {e}"),
+            )
+        })?;
+        self.conn
+            .execute("INSERT INTO memos (body) VALUES (?1)", [body])
+            .map_err(|e| self.err(&e))?;
+        Ok(())
+    }
+
+    /// Every memo written or signed from this workspace, oldest first.
+    pub fn memos(&self) -> Result<Vec<MemoRecord>, PlannerError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT body FROM memos ORDER BY seq")
+            .map_err(|e| self.err(&e))?;
+        let bodies: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .map_err(|e| self.err(&e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.err(&e))?;
+        bodies
+            .iter()
+            .map(|b| serde_json::from_str(b).map_err(|e| bad_body(&self.path, "a memo record", &e)))
+            .collect()
+    }
+
     /// Writes a compacted copy to `target` (which must not exist) and opens it; this file stays
     /// as it is. The undo journal goes along.
     pub fn save_as(&self, target: &Path) -> Result<Workspace, PlannerError> {
@@ -866,6 +970,8 @@ mod tests {
         assert_eq!(format_utc(1_795_264_496_000), "2026-11-21 12:34");
         // 2024-02-29 23:59 UTC (a leap day)
         assert_eq!(format_utc(1_709_251_140_000), "2024-02-29 23:59");
+        assert_eq!(UtcTime::from_ms(1_709_251_199_999).seconds(), "2024-02-29 23:59:59");
+        assert_eq!(UtcTime::from_ms(-1).seconds(), "1969-12-31 23:59:59");
     }
 
     #[test]

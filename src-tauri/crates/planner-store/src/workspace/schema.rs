@@ -17,10 +17,10 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: u32 = 0x4350_4C57;
 
 /// The schema this build writes. Each migration below takes a file from version `i` to `i + 1`.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 1] = [r"
+const MIGRATIONS: [&str; 2] = [r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -66,6 +66,17 @@ CREATE TABLE edits (
     coalesce_key TEXT,
     changes      TEXT NOT NULL,
     undone       INTEGER NOT NULL DEFAULT 0
+) STRICT;
+", r"
+-- The memo as its author writes it (decision, rationale, scenarios); edited through the journal.
+CREATE TABLE memo_draft (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL
+) STRICT;
+-- Every memo written or signed from this workspace, with its SHA-256: a record, never undone.
+CREATE TABLE memos (
+    seq  INTEGER PRIMARY KEY,
+    body TEXT NOT NULL
 ) STRICT;
 "];
 

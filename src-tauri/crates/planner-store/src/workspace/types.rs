@@ -1,6 +1,7 @@
 //! What crosses the boundary: the workspace as the UI lists it, the edits it sends, and what an
 //! edit, an undo or a redo changed.
 
+use planner_core::memo::MemoDraft;
 use planner_core::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{ViewState, WorkspaceSettings};
 use serde::{Deserialize, Serialize};
@@ -113,6 +114,10 @@ pub enum Edit {
     DeleteScenario {
         id: String,
     },
+    /// Replaces the memo draft (decision, rationale, author, scenarios, paper).
+    Memo {
+        memo: MemoDraft,
+    },
 }
 
 /// An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
@@ -145,6 +150,9 @@ pub enum Changed {
     },
     Catalog {
         status: CatalogStatus,
+    },
+    Memo {
+        memo: MemoDraft,
     },
 }
 
