@@ -166,7 +166,9 @@ impl CommitmentSchedule {
 /// (on-demand, spot, pooled, token-metered, owned hardware paid in cash or by a loan).
 ///
 /// A reserved layer pays from its first month to its `until_month` (the end of its term, as
-/// `validate` resolves it); leased hardware pays the lease from delivery for the lease's term.
+/// `validate` resolves it; for a layer its scenario file already exits, that exit's month, which
+/// is why [`commitment_schedule`] refuses such a layer); leased hardware pays the lease from
+/// delivery for the lease's term.
 pub fn layer_schedule(plan: &Plan, layer: &Layer) -> Option<CommitmentSchedule> {
     match layer.kind {
         LayerKind::Reserved => {

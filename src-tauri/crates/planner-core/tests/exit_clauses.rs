@@ -408,3 +408,20 @@ proptest! {
         prop_assert_eq!(c.total + c.net_saving, staying);
     }
 }
+
+#[test]
+fn clauses_and_costs_cross_the_boundary_as_json() {
+    let clause = proportional();
+    let text = serde_json::to_string(&clause).unwrap();
+    assert!(
+        text.contains(r#""fee":{"kind":"share-of-remaining","value":"0.25"}"#),
+        "{text}"
+    );
+    assert_eq!(serde_json::from_str::<ExitClause>(&text).unwrap(), clause);
+    let fixed_text = serde_json::to_string(&fixed().fee).unwrap();
+    assert_eq!(fixed_text, r#"{"kind":"fixed","value":"50000"}"#);
+    let s = commitment_schedule(&plan(TERM, false), "base", "res").unwrap();
+    let cost = exit_cost(&s, &clause, 18);
+    let back: planner_core::exit::ExitCost = serde_json::from_str(&serde_json::to_string(&cost).unwrap()).unwrap();
+    assert_eq!(back, cost);
+}

@@ -161,6 +161,25 @@ fn three_vendors_by_hand() {
 }
 
 #[test]
+fn weights_on_any_scale_give_the_same_scorecard() {
+    let v = three();
+    let percent = scorecard(&v, &weights([30, 20, 30, 10, 10])).unwrap();
+    let times_seven = scorecard(&v, &weights([210, 140, 210, 70, 70])).unwrap();
+    let fractions = scorecard(
+        &v,
+        &PerAxis::from_array([dec!(0.3), dec!(0.2), dec!(0.3), dec!(0.1), dec!(0.1)]),
+    )
+    .unwrap();
+    assert_eq!(percent, times_seven);
+    assert_eq!(percent, fractions);
+    let json = serde_json::to_string(&percent).unwrap();
+    assert_eq!(
+        serde_json::from_str::<planner_core::scorecard::Scorecard>(&json).unwrap(),
+        percent
+    );
+}
+
+#[test]
 fn single_dominated_and_tied_vendors_never_flip() {
     let a = vendor(
         "A",
