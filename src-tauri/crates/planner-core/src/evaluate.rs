@@ -18,7 +18,7 @@ use crate::finance::{LoanPeriod, amortisation, annuity_payment, book_value, mont
 use crate::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
 use crate::network::{NetworkPlan, plan_network};
 use crate::rack::{RackInput, RackPlan, plan_racks};
-use crate::scenario::{Assumption, Financing, Layer, Plan, Scenario, Tier};
+use crate::scenario::{Assumption, Financing, Layer, Owned, Plan, Scenario, Tier};
 use crate::scenario_file::LayerKind;
 use crate::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
 use crate::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
@@ -176,6 +176,29 @@ fn routes(plan: &Plan, s: &Scenario) -> Routes {
     }
 }
 
+/// What a reserved layer pays in calendar month `month`: its committed GPUs × the month's hours ×
+/// the price per GPU-hour, whether the hours are used or not. The one formula for the monthly
+/// ledger, the commitments after the horizon and the exit clauses' commitment schedules.
+pub fn reserved_payment(l: &Layer, month: YearMonth) -> Decimal {
+    Decimal::from(l.gpus.unwrap_or(0)) * month.hours() * l.price_per_gpu_hour
+}
+
+/// The level monthly payment of leased hardware (an annuity on the hardware price over the lease
+/// term), or `None` when the hardware is not leased.
+pub fn lease_payment(o: &Owned) -> Option<Decimal> {
+    match o.financing {
+        Financing::Lease {
+            monthly_rate,
+            term_months,
+        } => Some(annuity_payment(
+            o.hardware_per_gpu * Decimal::from(o.gpus),
+            monthly_rate,
+            term_months,
+        )),
+        _ => None,
+    }
+}
+
 fn active(l: &Layer, m: u32) -> bool {
     m >= l.from_month && l.until_month.is_none_or(|u| m < u)
 }
@@ -268,13 +291,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             }
             _ => (Vec::new(), Decimal::ZERO),
         };
-        let lease_payment = match o.financing {
-            Financing::Lease {
-                monthly_rate,
-                term_months,
-            } => annuity_payment(hardware, monthly_rate, term_months),
-            _ => Decimal::ZERO,
-        };
+        let lease_payment = lease_payment(o).unwrap_or(Decimal::ZERO);
         if o.delivery_month >= horizon {
             warnings.push(format!(
                 "layer `{}` is delivered in month {}, after the horizon: it serves nothing here",
@@ -411,7 +428,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             match l.kind {
                 LayerKind::Reserved => {
                     if active(l, m) {
-                        let paid = Decimal::from(l.gpus.unwrap_or(0)) * hours * l.price_per_gpu_hour;
+                        let paid = reserved_payment(l, ym);
                         cash.add(Category::Commitments, paid);
                         book.add(Category::Commitments, paid);
                     }
@@ -590,16 +607,10 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 continue;
             }
             match (&l.kind, &l.owned) {
-                (LayerKind::Reserved, _) => {
-                    after += Decimal::from(l.gpus.unwrap_or(0)) * plan.start.plus(m).hours() * l.price_per_gpu_hour
-                }
+                (LayerKind::Reserved, _) => after += reserved_payment(l, plan.start.plus(m)),
                 (LayerKind::Owned, Some(o)) => {
-                    if let Financing::Lease {
-                        monthly_rate,
-                        term_months,
-                    } = o.financing
-                    {
-                        after += annuity_payment(o.hardware_per_gpu * Decimal::from(o.gpus), monthly_rate, term_months);
+                    if let Some(p) = lease_payment(o) {
+                        after += p;
                     }
                 }
                 _ => {}

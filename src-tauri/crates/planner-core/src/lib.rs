@@ -10,6 +10,9 @@
 //! `compare::compare_all` (decision figures between scenarios) → `decision::decision_view` (what
 //! the screen, the exports and the memo show). `workspace` evaluates a selection of a workspace's
 //! scenarios and places each problem on the item it belongs to.
+//! `exit` prices exit clauses (the cost of leaving a contract at any month, and the plan variant
+//! that leaves) and `scorecard` ranks vendors on five weighted axes with the smallest weight
+//! change that would change the top vendor.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
@@ -20,6 +23,7 @@ pub mod decision;
 pub mod dispatch;
 pub mod error;
 pub mod evaluate;
+pub mod exit;
 pub mod finance;
 pub mod ledger;
 pub mod memo;
@@ -28,6 +32,7 @@ pub mod provenance;
 pub mod rack;
 pub mod scenario;
 pub mod scenario_file;
+pub mod scorecard;
 pub mod sizing;
 pub mod spot;
 pub mod validate;
