@@ -1,0 +1,2 @@
+//! Placeholder, replaced by the signing benchmark.
+fn main() {}
