@@ -896,6 +896,35 @@ fn check_signature(doc: &Document, pdf: &[u8], found: &FoundSig) -> SignatureRep
     report
 }
 
+/// Every `/ByteRange` key in the raw bytes, with its four numbers when they can be read.
+fn raw_byte_ranges(pdf: &[u8]) -> Vec<(usize, Option<[u64; 4]>)> {
+    let key = b"/ByteRange";
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(pos) = pdf
+        .get(from..)
+        .and_then(|rest| rest.windows(key.len()).position(|w| w == key))
+    {
+        let at = from + pos;
+        from = at + key.len();
+        let rest = pdf.get(from..).unwrap_or_default();
+        let range = (|| {
+            let end = rest.iter().take(128).position(|b| *b == b']')?;
+            let text = std::str::from_utf8(rest.get(..end)?).ok()?;
+            let numbers: Vec<u64> = text
+                .trim_start()
+                .strip_prefix('[')?
+                .split_ascii_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .ok()?;
+            <[u64; 4]>::try_from(numbers).ok()
+        })();
+        found.push((at, range));
+    }
+    found
+}
+
 /// Finds every signature field in `pdf` (all revisions) and checks each signature.
 ///
 /// Fails only when the bytes are not a readable PDF; a PDF without signatures gives an empty
@@ -946,6 +975,29 @@ pub fn verify(pdf: &[u8]) -> Result<Verification, SignError> {
                 .push("this signature is not attached to any form field".to_owned());
             signatures.push(report);
         }
+    }
+    // Every /ByteRange in the raw bytes must belong to a signature checked above: a signature
+    // dictionary the parser could not read (a damaged or altered file) is reported, not ignored.
+    for (at, range) in raw_byte_ranges(pdf) {
+        if range.is_some_and(|r| signatures.iter().any(|s| s.byte_range == r)) {
+            continue;
+        }
+        signatures.push(SignatureReport {
+            field: String::new(),
+            signer_name: None,
+            reason: None,
+            location: None,
+            signing_time: None,
+            certificate: None,
+            byte_range: range.unwrap_or([0; 4]),
+            digest_ok: false,
+            signature_ok: false,
+            covers_revision: false,
+            later_bytes: 0,
+            problems: vec![format!(
+                "a signature dictionary at byte {at} cannot be read: the file is damaged or was changed"
+            )],
+        });
     }
     signatures.sort_by_key(|s| (s.byte_range[2] + s.byte_range[3], s.field.clone()));
     Ok(Verification {
