@@ -80,8 +80,7 @@ fn sign_and_validate(dir: &Path, id: &Identity, cert_pem: &str, stem: &str) {
     println!("pdfsig {stem}:\n{pdfsig}");
     assert!(pdfsig.contains("Signature Validation: Signature is Valid."), "{pdfsig}");
     assert!(pdfsig.contains("Total document signed"), "{pdfsig}");
-    let out = run(
-        "pyhanko",
+    let out = common::pyhanko(
         &[
             "sign",
             "validate",
@@ -269,8 +268,7 @@ fn our_pkcs12_opens_in_openssl_and_round_trips() {
     std::fs::write(dir.path().join("in.pdf"), sample_pdf(1)).unwrap();
     std::fs::write(dir.path().join("pia.pem"), id.certificate_pem()).unwrap();
     std::fs::write(dir.path().join("pass.txt"), "correct horse").unwrap();
-    let out = run(
-        "pyhanko",
+    let out = common::pyhanko(
         &[
             "sign",
             "addsig",

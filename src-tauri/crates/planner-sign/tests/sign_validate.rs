@@ -43,7 +43,7 @@ fn pyhanko(dir: &Path, file: &str, trust: &[&str]) -> String {
         args.push(t);
     }
     args.push(file);
-    let out = run("pyhanko", &args, dir);
+    let out = common::pyhanko(&args, dir);
     let t = text(&out);
     assert!(out.status.success(), "pyHanko failed on {file}:\n{t}");
     t

@@ -92,6 +92,21 @@ pub fn run(program: &str, args: &[&str], dir: &Path) -> Output {
     }
 }
 
+/// pyHanko's command line, run as `python3 -m pyhanko` (so a user install off PATH works too).
+pub fn pyhanko(args: &[&str], dir: &Path) -> Output {
+    let mut full = vec!["-m", "pyhanko"];
+    full.extend_from_slice(args);
+    let out = run("python3", &full, dir);
+    let t = text(&out);
+    if t.contains("No module named pyhanko") {
+        panic!(
+            "pyHanko is not installed; install it with: {} (or run `cargo xtask test`, which installs it)",
+            install_hint("pyhanko")
+        );
+    }
+    out
+}
+
 /// stdout and stderr together, as text.
 pub fn text(out: &Output) -> String {
     format!(
