@@ -204,15 +204,12 @@ fn write_literal(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b')');
 }
 
+/// A real number in the shortest text that reads back as the same `f32` (Rust's `Display`
+/// never uses an exponent). Rewritten dictionaries (the page, the catalog) must keep their
+/// numbers exactly: validators compare the old and new versions key by key.
 fn write_real(out: &mut Vec<u8>, v: f32) {
     let v = if v.is_finite() { v } else { 0.0 };
-    let mut s = format!("{v:.4}");
-    while s.contains('.') && (s.ends_with('0') || s.ends_with('.')) {
-        s.pop();
-    }
-    if s == "-0" {
-        s = "0".to_owned();
-    }
+    let s = if v == 0.0 { "0".to_owned() } else { v.to_string() };
     out.extend_from_slice(s.as_bytes());
 }
 

@@ -223,14 +223,7 @@ fn visible_signature_shows_its_text() {
         dir.path(),
     );
     assert!(png.status.success(), "{}", text(&png));
-    if let Some(keep) = std::env::var_os("PLANNER_SIGN_KEEP") {
-        let keep = Path::new(&keep);
-        std::fs::create_dir_all(keep).unwrap();
-        for f in std::fs::read_dir(dir.path()).unwrap() {
-            let f = f.unwrap();
-            std::fs::copy(f.path(), keep.join(f.file_name())).unwrap();
-        }
-    }
+    common::keep(dir.path(), "visible");
 }
 
 #[test]
@@ -309,4 +302,65 @@ fn verify_survives_mangled_input() {
         cases.len()
     );
     assert_eq!(errors + not_intact, cases.len());
+}
+
+/// The memo's writer: a PDF made by printpdf 0.12.8, signed by the author (visible block on
+/// the last page) and then by the reviewer.
+#[test]
+fn printpdf_output_takes_two_signatures() {
+    let dir = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/printpdf-0.12.8-3pages.pdf")).unwrap();
+    let author = author();
+    let reviewer = Identity::create("Rex Reviewer", "Review Board", None, t0(), 30).unwrap();
+    let mut req = request("Ada Author", "Author: approves the decision", t0());
+    req.appearance = Some(Appearance {
+        page: PageChoice::Last,
+        rect: [300.0, 40.0, 560.0, 100.0],
+        lines: vec!["Approved by Ada Author".to_owned(), "2026-11-22".to_owned()],
+    });
+    let once = sign(&original, &author, &req).unwrap();
+    let later = Timestamp::new(2026, 11, 22, 16, 0, 0).unwrap();
+    let twice = sign(&once, &reviewer, &request("Rex Reviewer", "Reviewer", later)).unwrap();
+    std::fs::write(dir.path().join("memo.pdf"), &twice).unwrap();
+    std::fs::write(dir.path().join("author.pem"), author.certificate_pem()).unwrap();
+    std::fs::write(dir.path().join("reviewer.pem"), reviewer.certificate_pem()).unwrap();
+    common::keep(dir.path(), "printpdf");
+
+    let pdfsig = text(&run("pdfsig", &["memo.pdf"], dir.path()));
+    assert_eq!(pdfsig.matches("Signature is Valid.").count(), 2, "{pdfsig}");
+    let hanko = pyhanko(dir.path(), "memo.pdf", &["author.pem", "reviewer.pem"]);
+    assert_eq!(hanko.matches("The signature is judged VALID.").count(), 2, "{hanko}");
+    let qpdf = run("qpdf", &["--check", "memo.pdf"], dir.path());
+    assert!(qpdf.status.success(), "qpdf --check failed:\n{}", text(&qpdf));
+    let v = verify(&twice).unwrap();
+    assert!(v.all_intact(), "{v:#?}");
+    assert_eq!(v.signatures.len(), 2);
+    let page3 = text(&run("pdftotext", &["-f", "3", "-l", "3", "memo.pdf", "-"], dir.path()));
+    assert!(page3.contains("Approved by Ada Author"), "{page3}");
+    assert!(page3.contains("printpdf 0.12.8 fixture, page 3 of 3"), "{page3}");
+}
+
+/// Names outside ASCII travel as UTF-16 text strings and come back unchanged.
+#[test]
+fn non_ascii_names_round_trip() {
+    let id = Identity::create("Zoë Ångström", "Société Générale d'Essai", None, t0(), 10).unwrap();
+    assert_eq!(id.certificate().common_name.as_deref(), Some("Zoë Ångström"));
+    let req = SignRequest {
+        signer_name: "Zoë Ångström",
+        reason: Some("Relecture — approuvé"),
+        location: Some("Zürich"),
+        time: t0(),
+        appearance: None,
+    };
+    let v = verify(&sign(&sample_pdf(1), &id, &req).unwrap()).unwrap();
+    assert!(v.all_intact(), "{v:#?}");
+    let s = &v.signatures[0];
+    assert_eq!(s.signer_name.as_deref(), Some("Zoë Ångström"));
+    assert_eq!(s.reason.as_deref(), Some("Relecture — approuvé"));
+    assert_eq!(s.location.as_deref(), Some("Zürich"));
+    assert_eq!(
+        s.certificate.as_ref().unwrap().organisation.as_deref(),
+        Some("Société Générale d'Essai")
+    );
 }

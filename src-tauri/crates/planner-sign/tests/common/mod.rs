@@ -107,6 +107,19 @@ pub fn pyhanko(args: &[&str], dir: &Path) -> Output {
     out
 }
 
+/// Copies the files of a test's temporary folder to `$PLANNER_SIGN_KEEP/<name>/` when that
+/// variable is set, to look at them after the run.
+pub fn keep(dir: &Path, name: &str) {
+    if let Some(keep) = std::env::var_os("PLANNER_SIGN_KEEP") {
+        let to = Path::new(&keep).join(name);
+        std::fs::create_dir_all(&to).unwrap();
+        for f in std::fs::read_dir(dir).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+        }
+    }
+}
+
 /// stdout and stderr together, as text.
 pub fn text(out: &Output) -> String {
     format!(
