@@ -297,3 +297,149 @@ fn our_pkcs12_opens_in_openssl_and_round_trips() {
         id.certificate().sha256_fingerprint
     );
 }
+
+/// An RSA-4096 signer certified by an RSA-4096 CA: the chain travels in the PKCS#12 and in the
+/// signature (pyHanko trusts only the CA and builds the path from the embedded certificates),
+/// and it fits the space reserved for /Contents.
+#[test]
+fn rsa4096_chain_fits_and_validates_against_the_ca() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    openssl(
+        d,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:4096",
+            "-keyout",
+            "ca-key.pem",
+            "-out",
+            "ca.pem",
+            "-days",
+            "3650",
+            "-nodes",
+            "-subj",
+            "/CN=Test Root CA/O=Chain Org",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ],
+    );
+    openssl(
+        d,
+        &[
+            "req",
+            "-new",
+            "-newkey",
+            "rsa:4096",
+            "-keyout",
+            "leaf-key.pem",
+            "-out",
+            "leaf.csr",
+            "-nodes",
+            "-subj",
+            "/CN=Lee Leaf/O=Chain Org",
+        ],
+    );
+    std::fs::write(
+        d.join("leaf.ext"),
+        "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n",
+    )
+    .unwrap();
+    openssl(
+        d,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca-key.pem",
+            "-CAcreateserial",
+            "-out",
+            "leaf.pem",
+            "-days",
+            "365",
+            "-extfile",
+            "leaf.ext",
+        ],
+    );
+    openssl(
+        d,
+        &[
+            "pkcs12",
+            "-export",
+            "-inkey",
+            "leaf-key.pem",
+            "-in",
+            "leaf.pem",
+            "-certfile",
+            "ca.pem",
+            "-out",
+            "leaf.p12",
+            "-passout",
+            "pass:chain",
+        ],
+    );
+    let id = Identity::from_pkcs12(&std::fs::read(d.join("leaf.p12")).unwrap(), "chain").unwrap();
+    let info = id.certificate();
+    assert_eq!(info.key_algorithm, "RSA 4096");
+    assert!(!info.self_signed);
+    assert_eq!(info.issuer, "O=Chain Org,CN=Test Root CA");
+
+    let req = SignRequest {
+        signer_name: "Lee Leaf",
+        reason: Some("Reviewer"),
+        location: None,
+        time: t0(),
+        appearance: None,
+    };
+    let signed = sign(&sample_pdf(1), &id, &req).unwrap();
+    std::fs::write(d.join("chain.pdf"), &signed).unwrap();
+    let out = common::pyhanko(
+        &[
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--no-revocation-check",
+            "--trust-replace",
+            "--trust",
+            "ca.pem",
+            "chain.pdf",
+        ],
+        d,
+    );
+    let hanko = text(&out);
+    println!("pyHanko (trusting only the CA):\n{hanko}");
+    assert!(out.status.success(), "{hanko}");
+    assert!(
+        hanko.contains("Trust anchor: \"Organization: Chain Org, Common Name: Test Root CA\""),
+        "{hanko}"
+    );
+    assert!(hanko.contains("The signature is judged VALID."), "{hanko}");
+    let pdfsig = text(&run("pdfsig", &["chain.pdf"], d));
+    assert!(pdfsig.contains("Signature is Valid."), "{pdfsig}");
+    // The re-exported file keeps the CA certificate.
+    let again = Identity::from_pkcs12(&id.to_pkcs12("x", "leaf").unwrap(), "x").unwrap();
+    let resigned = sign(&sample_pdf(1), &again, &req).unwrap();
+    std::fs::write(d.join("again.pdf"), &resigned).unwrap();
+    let out = common::pyhanko(
+        &[
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--no-revocation-check",
+            "--trust-replace",
+            "--trust",
+            "ca.pem",
+            "again.pdf",
+        ],
+        d,
+    );
+    assert!(text(&out).contains("The signature is judged VALID."), "{}", text(&out));
+    assert!(verify(&resigned).unwrap().all_intact());
+}
