@@ -434,6 +434,8 @@ fn field_names(doc: &Document, fields: &[Object], prefix: &str, names: &mut BTre
 /// Signs `pdf`: appends an incremental update holding a new signature field and its PAdES
 /// B-B signature. Earlier signatures stay valid.
 pub fn sign(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Result<Vec<u8>, SignError> {
+    // The fields of a Timestamp are public: check the calendar before writing /M.
+    request.time.unix_seconds()?;
     let doc = load(pdf)?;
     if doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
         return Err(SignError::UnsupportedPdf(

@@ -240,6 +240,13 @@ fn a_missing_page_is_refused_in_words() {
         err.to_string(),
         "the signing request is not usable: page index 7 does not exist; the PDF has 2 page(s), indexed from 0"
     );
+    let mut bad_time = request("A", "B", t0());
+    bad_time.time.month = 13;
+    let err = sign(&sample_pdf(1), &id, &bad_time).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid date or time: 2026-13-22T10:30:00Z is not a valid UTC time (years 1970 to 9999)"
+    );
     let err = sign(b"hello", &id, &request("A", "B", t0())).unwrap_err();
     assert_eq!(
         err.to_string(),
