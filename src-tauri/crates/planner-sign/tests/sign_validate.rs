@@ -371,3 +371,36 @@ fn non_ascii_names_round_trip() {
         Some("Société Générale d'Essai")
     );
 }
+
+/// A PDF whose cross-reference is a stream (object streams, as qpdf and many writers produce).
+#[test]
+fn xref_stream_pdf_takes_two_signatures() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plain.pdf"), sample_pdf(2)).unwrap();
+    let out = run(
+        "qpdf",
+        &["--object-streams=generate", "plain.pdf", "streams.pdf"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let original = std::fs::read(dir.path().join("streams.pdf")).unwrap();
+    assert!(original.windows(10).any(|w| w == b"/Type /XRe" || w == b"/Type/XRef"));
+    let author = author();
+    let reviewer = Identity::create("Rex Reviewer", "Review Board", None, t0(), 30).unwrap();
+    let once = sign(&original, &author, &request("Ada Author", "Author", t0())).unwrap();
+    let twice = sign(&once, &reviewer, &request("Rex Reviewer", "Reviewer", t0())).unwrap();
+    std::fs::write(dir.path().join("signed.pdf"), &twice).unwrap();
+    std::fs::write(dir.path().join("author.pem"), author.certificate_pem()).unwrap();
+    std::fs::write(dir.path().join("reviewer.pem"), reviewer.certificate_pem()).unwrap();
+    common::keep(dir.path(), "xref-stream");
+
+    let pdfsig = text(&run("pdfsig", &["signed.pdf"], dir.path()));
+    assert_eq!(pdfsig.matches("Signature is Valid.").count(), 2, "{pdfsig}");
+    let hanko = pyhanko(dir.path(), "signed.pdf", &["author.pem", "reviewer.pem"]);
+    assert_eq!(hanko.matches("The signature is judged VALID.").count(), 2, "{hanko}");
+    let qpdf = run("qpdf", &["--check", "signed.pdf"], dir.path());
+    assert!(qpdf.status.success(), "qpdf --check failed:\n{}", text(&qpdf));
+    let v = verify(&twice).unwrap();
+    assert!(v.all_intact(), "{v:#?}");
+    assert_eq!(v.signatures.len(), 2);
+}
