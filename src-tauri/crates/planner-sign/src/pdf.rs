@@ -98,8 +98,18 @@ pub struct Verification {
 
 impl Verification {
     /// At least one signature, and every one intact.
+    ///
+    /// Like pdfsig, this does not judge bytes appended after the last signature (an
+    /// incremental update made later): the last report's `later_bytes` says whether there are
+    /// any, and [`Verification::unsigned_tail`] returns it.
     pub fn all_intact(&self) -> bool {
         !self.signatures.is_empty() && self.signatures.iter().all(SignatureReport::intact)
+    }
+
+    /// Bytes after the end of the last signed revision (0 when the last signature covers the
+    /// whole file, or when there is no signature).
+    pub fn unsigned_tail(&self) -> u64 {
+        self.signatures.last().map_or(0, |s| s.later_bytes)
     }
 }
 

@@ -163,6 +163,13 @@ fn author_then_reviewer_both_stay_valid() {
     assert_eq!(a.field, "Signature1");
     assert_eq!(r.field, "Signature2");
     assert_eq!(a.later_bytes, (twice.len() - once.len()) as u64);
+    assert_eq!(v.unsigned_tail(), 0);
+    assert_eq!(
+        verify(&[twice.as_slice(), b"junk appended\n"].concat())
+            .unwrap()
+            .unsigned_tail(),
+        14
+    );
     assert!(a.later_bytes > 0);
     assert_eq!(r.later_bytes, 0);
     assert_eq!(r.signing_time.as_deref(), Some("2026-11-23T09:00:00Z"));
@@ -265,13 +272,16 @@ fn a_pdf_without_signature_has_none() {
 #[test]
 fn verify_survives_mangled_input() {
     let id = author();
-    let signed = sign(&sample_pdf(2), &id, &request("A", "B", t0())).unwrap();
+    let once = sign(&sample_pdf(2), &id, &request("A", "B", t0())).unwrap();
+    let twice = sign(&once, &id, &request("C", "D", t0())).unwrap();
     let mut rng = common::XorShift(0x5eed_1234);
     let mut cases: Vec<Vec<u8>> = Vec::new();
-    for cut in [0, 1, 5, 100, signed.len() / 2, signed.len() - 10, signed.len() - 1] {
-        cases.push(signed[..cut].to_vec());
+    for signed in [&once, &twice] {
+        for cut in [0, 1, 5, 100, signed.len() / 2, signed.len() - 10, signed.len() - 1] {
+            cases.push(signed[..cut].to_vec());
+        }
     }
-    for _ in 0..40 {
+    for _ in 0..200 {
         let len = usize::try_from(rng.below(4000)).unwrap();
         let mut junk: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         if rng.below(2) == 0 {
@@ -279,36 +289,74 @@ fn verify_survives_mangled_input() {
         }
         cases.push(junk);
     }
-    for _ in 0..60 {
-        let mut copy = signed.clone();
-        for _ in 0..1 + rng.below(20) {
-            let at = usize::try_from(rng.below(copy.len() as u64)).unwrap();
-            copy[at] = rng.next() as u8;
-        }
-        // Also cut structural keywords now and then.
-        if rng.below(3) == 0 {
-            let at = usize::try_from(rng.below(copy.len() as u64)).unwrap();
-            copy.truncate(at);
+    for i in 0..1500 {
+        let mut copy = if i % 2 == 0 { once.clone() } else { twice.clone() };
+        let n = copy.len() as u64;
+        match rng.below(5) {
+            // Random bytes anywhere.
+            0 => {
+                for _ in 0..1 + rng.below(20) {
+                    let at = usize::try_from(rng.below(n)).unwrap();
+                    copy[at] = rng.next() as u8;
+                }
+            }
+            // Bytes in the structure at the end (xref, trailer, startxref).
+            1 => {
+                for _ in 0..1 + rng.below(4) {
+                    let at = copy.len() - 1 - usize::try_from(rng.below(600.min(n))).unwrap();
+                    let tokens = b"0123456789 /<>[]()RnfobjxrefstartxrefPrevSize";
+                    copy[at] = tokens[usize::try_from(rng.below(tokens.len() as u64)).unwrap()];
+                }
+            }
+            // A range cut out.
+            2 => {
+                let at = usize::try_from(rng.below(n)).unwrap();
+                let len = usize::try_from(rng.below(200)).unwrap().min(copy.len() - at);
+                copy.drain(at..at + len);
+            }
+            // A chunk repeated.
+            3 => {
+                let at = usize::try_from(rng.below(n)).unwrap();
+                let len = usize::try_from(rng.below(300)).unwrap().min(copy.len() - at);
+                let chunk = copy[at..at + len].to_vec();
+                copy.splice(at..at, chunk);
+            }
+            // Truncated anywhere.
+            _ => copy.truncate(usize::try_from(rng.below(n)).unwrap()),
         }
         cases.push(copy);
     }
     let mut errors = 0;
     let mut not_intact = 0;
+    let mut intact = 0;
     for case in &cases {
         match verify(case) {
             Err(_) => errors += 1,
-            Ok(v) => {
-                if !v.all_intact() {
-                    not_intact += 1;
-                }
+            Ok(v) if v.all_intact() => {
+                intact += 1;
+                // Intact means the signed revisions are unchanged: the case is an original, or
+                // bytes were only appended after the last signature, which `later_bytes` says.
+                let appended = v.unsigned_tail() > 0;
+                assert!(
+                    *case == once || *case == twice || appended,
+                    "a changed file was reported intact: {v:#?}"
+                );
             }
+            Ok(_) => not_intact += 1,
         }
     }
     println!(
-        "{} mangled inputs: {errors} not readable as PDF, {not_intact} readable but not intact",
+        "{} mangled inputs: {errors} not readable as PDF, {not_intact} readable but not intact, {intact} intact",
         cases.len()
     );
-    assert_eq!(errors + not_intact, cases.len());
+    assert_eq!(errors + not_intact + intact, cases.len());
+    // Changes outside any signed range (e.g. in the unsigned padding of /Contents) may leave a
+    // file intact, but most cases touch signed bytes.
+    assert!(
+        errors + not_intact > cases.len() * 3 / 4,
+        "{intact} of {} still intact",
+        cases.len()
+    );
 }
 
 /// The memo's writer: a PDF made by printpdf 0.12.8, signed by the author (visible block on
