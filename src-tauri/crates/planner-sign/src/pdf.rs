@@ -1014,3 +1014,69 @@ pub fn verify(pdf: &[u8]) -> Result<Verification, SignError> {
         file_len: pdf.len() as u64,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn written(obj: &Object) -> String {
+        let mut out = Vec::new();
+        write_object(&mut out, obj).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn reals_keep_their_value_without_exponents() {
+        for (v, text) in [
+            (595.27563_f32, "595.27563"),
+            (841.88983, "841.88983"),
+            (0.1, "0.1"),
+            (72.0, "72"),
+            (-0.0, "0"),
+            (0.0000001, "0.0000001"),
+            (f32::NAN, "0"),
+        ] {
+            assert_eq!(written(&Object::Real(v)), text);
+        }
+        // What lopdf reads back is the same f32.
+        let v = 595.27563_f32;
+        assert_eq!(written(&Object::Real(v)).parse::<f32>().unwrap(), v);
+    }
+
+    #[test]
+    fn names_and_strings_are_escaped() {
+        assert_eq!(written(&Object::Name(b"A B/C#".to_vec())), "/A#20B#2FC#23");
+        assert_eq!(
+            written(&Object::String(b"a(b)c\\d\n".to_vec(), StringFormat::Literal)),
+            "(a\\(b\\)c\\\\d\\012)"
+        );
+        assert_eq!(written(&text_string("Plain (ASCII)")), "(Plain \\(ASCII\\))");
+        assert_eq!(written(&text_string("Zoë")), "<feff005a006f00eb>");
+        assert_eq!(text(&[0xfe, 0xff, 0x00, 0x5a, 0x00, 0xeb]), "Zë");
+    }
+
+    #[test]
+    fn appearance_text_is_win_ansi() {
+        assert_eq!(win_ansi('€'), Some(0x80));
+        assert_eq!(win_ansi('—'), Some(0x97));
+        assert_eq!(win_ansi('é'), Some(0xe9));
+        assert_eq!(win_ansi('漢'), Some(b'?'));
+        assert_eq!(win_ansi('\u{7}'), None);
+        let a = Appearance {
+            page: PageChoice::Last,
+            rect: [0.0, 0.0, 200.0, 40.0],
+            lines: vec!["Tom's (draft) \\ €5".to_owned()],
+        };
+        let content = appearance_content(&a, 200.0, 40.0);
+        let s = String::from_utf8_lossy(&content);
+        assert!(s.contains("(Tom's \\(draft\\) \\\\ \\2005) Tj"), "{s}");
+        assert!(s.contains(" re S Q"), "{s}");
+    }
+
+    #[test]
+    fn byte_ranges_are_found_in_raw_bytes() {
+        let raw = b"1 0 obj <</ByteRange [0 10 20 30] /Contents <00>>> endobj /ByteRange[1 2]";
+        assert_eq!(raw_byte_ranges(raw), vec![(10, Some([0, 10, 20, 30])), (58, None)]);
+    }
+}
