@@ -144,6 +144,37 @@ fn der_len(bytes: &[u8]) -> Option<usize> {
     Some(2 + n + len)
 }
 
+/// The signed attributes of the first SignerInfo exactly as encoded, re-tagged as a SET (what
+/// the signature covers, RFC 5652 5.4), so that a signer whose encoding differs from ours
+/// still verifies. `None` when the structure cannot be walked.
+fn raw_signed_attrs(content_info: &[u8]) -> Option<Vec<u8>> {
+    use der::asn1::AnyRef;
+    use der::{Reader, Tagged};
+    let info = ContentInfo::from_der(content_info).ok()?;
+    let signed_data = info.content.value();
+    let mut reader = der::SliceReader::new(signed_data).ok()?;
+    let mut last = None;
+    while !reader.is_finished() {
+        last = Some(AnyRef::decode(&mut reader).ok()?);
+    }
+    let signer_infos = last?;
+    let mut infos = der::SliceReader::new(signer_infos.value()).ok()?;
+    let first = AnyRef::decode(&mut infos).ok()?;
+    let mut fields = der::SliceReader::new(first.value()).ok()?;
+    for _ in 0..3 {
+        AnyRef::decode(&mut fields).ok()?; // version, sid, digestAlgorithm
+    }
+    let attrs = AnyRef::decode(&mut fields).ok()?;
+    let is_attrs =
+        matches!(attrs.tag(), der::Tag::ContextSpecific { number, constructed: true } if number.value() == 0);
+    if !is_attrs {
+        return None;
+    }
+    let mut raw = attrs.to_der().ok()?;
+    *raw.first_mut()? = 0x31;
+    Some(raw)
+}
+
 /// Checks a detached CMS signature (`contents`, possibly zero-padded) over content whose SHA-256
 /// is `digest`.
 pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
@@ -284,7 +315,7 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
             .push("the signing-certificate-v2 attribute is missing (PAdES requires it)".to_owned()),
         None => {}
     }
-    match attrs.to_der() {
+    match raw_signed_attrs(&contents[..len]).map_or_else(|| attrs.to_der(), Ok) {
         Ok(signed_bytes) => match verify_with_spki(
             cert.tbs_certificate().subject_public_key_info(),
             &signer.signature_algorithm.oid,
@@ -300,4 +331,56 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
     }
     out.certificate = Some((cert, cert_der));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::time::Timestamp;
+
+    #[test]
+    fn signatures_check_and_name_what_is_wrong() {
+        let t = Timestamp::new(2026, 1, 2, 3, 4, 5).unwrap();
+        let id = Identity::create("Unit", "Test", None, t, 1).unwrap();
+        let digest = Sha256::digest(b"content");
+        let der_bytes = sign_digest(&id, &digest).unwrap();
+
+        // The signed attributes as encoded are what we sign (a SET, tag 0x31).
+        let raw = raw_signed_attrs(&der_bytes).unwrap();
+        assert_eq!(raw[0], 0x31);
+
+        let mut padded = der_bytes.clone();
+        padded.extend_from_slice(&[0; 64]);
+        let ok = check(&padded, &digest, true);
+        assert!(ok.digest_ok && ok.signature_ok, "{:?}", ok.problems);
+        assert!(ok.problems.is_empty(), "{:?}", ok.problems);
+
+        let wrong = check(&padded, &Sha256::digest(b"other"), true);
+        assert!(!wrong.digest_ok);
+        assert!(wrong.signature_ok);
+        assert_eq!(
+            wrong.problems,
+            vec!["the document digest does not match the signed message digest: the signed bytes were changed"]
+        );
+
+        let mut broken = padded.clone();
+        let last = der_bytes.len() - 1;
+        broken[last] ^= 1; // inside the signature value
+        let bad = check(&broken, &digest, true);
+        assert!(!bad.signature_ok);
+        assert!(
+            bad.problems.iter().any(|p| p.contains("signature")),
+            "{:?}",
+            bad.problems
+        );
+
+        padded[der_bytes.len() + 3] = 1;
+        let trailing = check(&padded, &digest, true);
+        assert_eq!(
+            trailing.problems,
+            vec!["the signature value has data after the CMS structure"]
+        );
+        assert!(check(&[], &digest, true).problems[0].contains("empty"));
+    }
 }
