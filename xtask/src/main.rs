@@ -17,8 +17,19 @@ mod measure;
 
 /// Packages to build the desktop shell (WebKitGTK and friends).
 const APT_BUILD: &[&str] = &["libwebkit2gtk-4.1-dev", "build-essential", "pkg-config", "libssl-dev"];
-/// Packages for headless end-to-end tests and the independent PDF and font checks.
-const APT_TEST: &[&str] = &["xvfb", "xauth", "webkit2gtk-driver", "imagemagick", "fonts-dejavu-core"];
+/// Packages for headless end-to-end tests and the independent PDF and font checks: poppler-utils
+/// (pdfsig, pdftotext, pdftoppm) and qpdf check the signed PDFs of planner-sign; openssl makes
+/// and reads PKCS#12 files there.
+const APT_TEST: &[&str] = &[
+    "xvfb",
+    "xauth",
+    "webkit2gtk-driver",
+    "imagemagick",
+    "fonts-dejavu-core",
+    "poppler-utils",
+    "qpdf",
+    "openssl",
+];
 /// tauri-driver bridges WebDriver clients to WebKitWebDriver; this version worked here.
 const TAURI_DRIVER_VERSION: &str = "2.1.0";
 
@@ -109,6 +120,8 @@ fn test() -> Step {
     ensure_python_module("numpy_financial", "numpy-financial")?;
     // Exported workbooks are read back with openpyxl, a reader no one here wrote.
     ensure_python_module("openpyxl", "openpyxl")?;
+    // Signed PDFs are validated with pyHanko (library, certificate validator and command line).
+    ensure_python_module("pyhanko.cli", "pyhanko pyhanko-certvalidator pyhanko-cli")?;
 
     let ui = root.join("ui");
     sh(Command::new("npm").args(["run", "check"]).current_dir(&ui))?;
@@ -231,8 +244,9 @@ fn ensure_ui_packages(root: &Path) -> Step {
         .current_dir(&ui))
 }
 
-/// Installs a PyPI package when `python3 -c "import MODULE"` fails.
-fn ensure_python_module(module: &str, package: &str) -> Step {
+/// Installs PyPI packages (`packages` is one name or several separated by spaces) when
+/// `python3 -c "import MODULE"` fails.
+fn ensure_python_module(module: &str, packages: &str) -> Step {
     if succeeds(Command::new("python3").args(["-c", &format!("import {module}")])) {
         return Ok(());
     }
@@ -240,7 +254,7 @@ fn ensure_python_module(module: &str, package: &str) -> Step {
         let mut cmd = Command::new("python3");
         cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
             .args(extra)
-            .arg(package);
+            .args(packages.split_whitespace());
         sh(&mut cmd)
     };
     // A Debian system Python refuses installs outside a virtual environment (PEP 668); a user

@@ -1,0 +1,21 @@
+//! PDF signatures for Compute Planner's decision memos.
+//!
+//! [`sign`] appends a PAdES baseline B-B signature (CMS detached, SHA-256, ECDSA P-256 or RSA
+//! PKCS#1 v1.5) to a PDF as an incremental update, so earlier signatures stay valid;
+//! [`verify`] finds every signature in a PDF and says, in words, whatever is wrong with each.
+//! An [`Identity`] is a private key with its certificate: made here ([`Identity::create`]),
+//! stored and imported as PKCS#12.
+//!
+//! No IO and no clock: PDFs, key files and times come in as arguments.
+
+mod cms;
+mod error;
+mod identity;
+mod pdf;
+mod pkcs12;
+mod time;
+
+pub use error::SignError;
+pub use identity::{CertificateInfo, Identity};
+pub use pdf::{Appearance, PageChoice, SignRequest, SignatureReport, Verification, sign, verify};
+pub use time::Timestamp;
