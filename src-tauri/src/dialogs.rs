@@ -15,6 +15,14 @@ pub enum FilePurpose {
     ExportScenarios,
     ExportXlsx,
     ExportCsv,
+    /// Where to write a decision memo.
+    SaveMemo,
+    /// A PDF to verify or to sign.
+    OpenPdf,
+    /// A PKCS#12 signing identity to import.
+    ImportIdentity,
+    /// Where to write a certificate (PEM) for others to trust.
+    ExportCertificate,
 }
 
 impl FilePurpose {
@@ -27,6 +35,10 @@ impl FilePurpose {
             FilePurpose::ExportScenarios => "Export scenarios (JSON)",
             FilePurpose::ExportXlsx => "Export comparison (Excel workbook)",
             FilePurpose::ExportCsv => "Export CSV",
+            FilePurpose::SaveMemo => "Save the decision memo (PDF)",
+            FilePurpose::OpenPdf => "Open a PDF",
+            FilePurpose::ImportIdentity => "Import a signing identity (PKCS#12)",
+            FilePurpose::ExportCertificate => "Export the certificate (PEM)",
         }
     }
 
@@ -38,11 +50,17 @@ impl FilePurpose {
             FilePurpose::ImportScenarios | FilePurpose::ExportScenarios => ("Scenario file", &["json"]),
             FilePurpose::ExportXlsx => ("Excel workbook", &["xlsx"]),
             FilePurpose::ExportCsv => ("CSV", &["csv"]),
+            FilePurpose::SaveMemo | FilePurpose::OpenPdf => ("PDF", &["pdf"]),
+            FilePurpose::ImportIdentity => ("PKCS#12 identity", &["p12", "pfx"]),
+            FilePurpose::ExportCertificate => ("Certificate (PEM)", &["pem", "crt"]),
         }
     }
 
     fn saves(self) -> bool {
-        !matches!(self, FilePurpose::OpenWorkspace | FilePurpose::ImportScenarios)
+        !matches!(
+            self,
+            FilePurpose::OpenWorkspace | FilePurpose::ImportScenarios | FilePurpose::OpenPdf | FilePurpose::ImportIdentity
+        )
     }
 }
 

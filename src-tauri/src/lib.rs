@@ -15,13 +15,17 @@ use std::time::Instant;
 
 use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{self, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{self as core_ws, ScenarioDetail, SizingPreview, ViewState, WorkspaceSettings};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
-use planner_store::workspace::{Applied, EditRequest, Imported, WorkspaceInfo};
+use planner_publish::identities::{Identities, IdentitySummary};
+use planner_publish::{Published, Signer};
+use planner_sign::Verification;
+use planner_store::workspace::{Applied, EditRequest, Imported, WorkspaceInfo, now_ms};
 use serde::{Deserialize, Serialize};
 use tauri::{Manager, State};
 
@@ -335,6 +339,122 @@ async fn export_ledger(state: State<'_, AppState>, path: String, scenario: Strin
     planner_store::files::write_atomic(Path::new(&path), text.as_bytes())
 }
 
+/// The open workspace's memo draft (edits go through `apply_edit` with `Edit::Memo`).
+#[tauri::command]
+#[specta::specta]
+async fn memo_draft(state: State<'_, AppState>) -> Result<MemoDraft, PlannerError> {
+    with_ws(&state, |ws| ws.memo_draft())
+}
+
+/// Every memo written or signed from the open workspace, oldest first.
+#[tauri::command]
+#[specta::specta]
+async fn memo_records(state: State<'_, AppState>) -> Result<Vec<MemoRecord>, PlannerError> {
+    with_ws(&state, |ws| ws.memos())
+}
+
+/// An identity to sign with, and why.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct SignWith {
+    /// The identity's id in the identities folder.
+    pub identity: String,
+    pub passphrase: String,
+    /// Written into the signature: "Author", "Reviewer: approved", ...
+    pub reason: String,
+}
+
+fn identities(state: &AppState) -> Result<Identities, PlannerError> {
+    state
+        .config_dir
+        .as_deref()
+        .map(|d| Identities::new(&d.join("identities")))
+        .ok_or_else(|| {
+            PlannerError::new(
+                ErrorCode::Io,
+                "The app has no configuration folder to keep signing identities in.",
+            )
+        })
+}
+
+/// Writes the memo of the open workspace's draft to `path`, signed when `sign` is given, and
+/// records it in the workspace.
+#[tauri::command]
+#[specta::specta]
+async fn export_memo(state: State<'_, AppState>, path: String, sign: Option<SignWith>) -> Result<Published, PlannerError> {
+    let identity = match &sign {
+        Some(s) => Some(identities(&state)?.open(&s.identity, &s.passphrase)?),
+        None => None,
+    };
+    let signer = identity.as_ref().zip(sign.as_ref()).map(|(identity, s)| Signer {
+        identity,
+        reason: &s.reason,
+    });
+    with_ws(&state, |ws| {
+        let draft = ws.memo_draft()?;
+        planner_publish::publish_from_workspace(ws, &draft, Path::new(&path), now_ms(), signer.as_ref())
+    })
+}
+
+/// Adds a signature to the PDF at `path` (recorded in the open workspace, if any).
+#[tauri::command]
+#[specta::specta]
+async fn sign_pdf(state: State<'_, AppState>, path: String, sign: SignWith) -> Result<MemoRecord, PlannerError> {
+    let identity = identities(&state)?.open(&sign.identity, &sign.passphrase)?;
+    let signer = Signer {
+        identity: &identity,
+        reason: &sign.reason,
+    };
+    let mut slot = state.slot();
+    planner_publish::sign_file(Path::new(&path), &signer, now_ms(), slot.as_mut())
+}
+
+/// Every signature of the PDF at `path`: who, when, with which certificate, and whether the
+/// document is intact since.
+#[tauri::command]
+#[specta::specta]
+async fn verify_pdf(path: String) -> Result<Verification, PlannerError> {
+    planner_publish::verify_file(Path::new(&path))
+}
+
+/// The signing identities kept by the app.
+#[tauri::command]
+#[specta::specta]
+async fn list_identities(state: State<'_, AppState>) -> Result<Vec<IdentitySummary>, PlannerError> {
+    identities(&state)?.list()
+}
+
+/// Makes a P-256 key with a self-signed certificate and keeps it encrypted with `passphrase`.
+#[tauri::command]
+#[specta::specta]
+async fn create_identity(
+    state: State<'_, AppState>,
+    name: String,
+    organisation: String,
+    email: Option<String>,
+    passphrase: String,
+) -> Result<IdentitySummary, PlannerError> {
+    identities(&state)?.create(&name, &organisation, email.as_deref(), &passphrase, now_ms())
+}
+
+/// Imports an organisation's PKCS#12 identity (checked with its passphrase).
+#[tauri::command]
+#[specta::specta]
+async fn import_identity(state: State<'_, AppState>, path: String, passphrase: String) -> Result<IdentitySummary, PlannerError> {
+    identities(&state)?.import(Path::new(&path), &passphrase)
+}
+
+/// Writes an identity's certificate (PEM) to `path`, for a validator to trust.
+#[tauri::command]
+#[specta::specta]
+async fn export_certificate(
+    state: State<'_, AppState>,
+    identity: String,
+    passphrase: String,
+    path: String,
+) -> Result<(), PlannerError> {
+    identities(&state)?.export_certificate(&identity, &passphrase, Path::new(&path))
+}
+
 /// The command set and type exports, shared by the running app and the bindings test.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new().commands(tauri_specta::collect_commands![
@@ -359,6 +479,15 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         export_scenarios,
         export_comparison,
         export_ledger,
+        memo_draft,
+        memo_records,
+        export_memo,
+        sign_pdf,
+        verify_pdf,
+        list_identities,
+        create_identity,
+        import_identity,
+        export_certificate,
     ])
 }
 

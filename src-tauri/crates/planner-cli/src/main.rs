@@ -10,9 +10,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use planner_core::catalog::CatalogKind;
 use planner_core::error::PlannerError;
+use planner_core::memo::Paper;
 
 mod catalog_cmd;
 mod evaluate;
+mod memo_cmd;
 mod workspace_cmd;
 
 #[derive(Debug, Parser)]
@@ -57,6 +59,94 @@ enum Command {
         #[command(subcommand)]
         command: WorkspaceCommand,
     },
+    /// Write the decision memo (PDF) of a workspace or a scenario file, optionally signed.
+    Memo {
+        /// A workspace (.cpw: its memo draft is used and the memo is recorded in it) or a
+        /// scenario file (JSON: give --author and --decision).
+        file: PathBuf,
+        /// The scenarios to compare, by id, comma separated (default: the workspace's memo
+        /// draft or compare screen; all of a scenario file's).
+        #[arg(long, value_delimiter = ',')]
+        scenarios: Option<Vec<String>>,
+        /// Where to write the PDF.
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        author: Option<String>,
+        #[arg(long)]
+        client: Option<String>,
+        /// What was decided, in a sentence or two.
+        #[arg(long)]
+        decision: Option<String>,
+        /// Why; separate paragraphs with a blank line.
+        #[arg(long)]
+        rationale: Option<String>,
+        /// The scenario the decision adopts (differences are taken against it).
+        #[arg(long)]
+        recommended: Option<String>,
+        #[arg(long, value_enum)]
+        paper: Option<PaperArg>,
+        /// Sign the memo with this PKCS#12 identity (.p12).
+        #[arg(long)]
+        sign_with: Option<PathBuf>,
+        /// The environment variable holding the identity's passphrase.
+        #[arg(long)]
+        passphrase_env: Option<String>,
+        /// The reason written into the signature (default: Author).
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Add a signature (e.g. a reviewer's) to a PDF, keeping the earlier signatures valid.
+    Sign {
+        pdf: PathBuf,
+        /// The PKCS#12 identity (.p12) to sign with.
+        #[arg(long = "with")]
+        with: PathBuf,
+        /// The environment variable holding the identity's passphrase.
+        #[arg(long)]
+        passphrase_env: Option<String>,
+        #[arg(long, default_value = "Reviewer")]
+        reason: String,
+        /// Record the signature in this workspace too.
+        #[arg(long)]
+        workspace: Option<PathBuf>,
+    },
+    /// Check every signature of a PDF; exits 0 only when there is one and every one is intact.
+    Verify {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Signing identities (PKCS#12).
+    Identity {
+        #[command(subcommand)]
+        command: IdentityCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum IdentityCommand {
+    /// Make a P-256 key with a self-signed certificate, stored as a PKCS#12 file encrypted with
+    /// the passphrase.
+    New {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        org: String,
+        #[arg(long)]
+        email: Option<String>,
+        #[arg(long)]
+        out: PathBuf,
+        /// The environment variable holding the passphrase (at least 8 characters).
+        #[arg(long)]
+        passphrase_env: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PaperArg {
+    A4,
+    Letter,
 }
 
 #[derive(Debug, Subcommand)]
@@ -142,6 +232,62 @@ fn main() -> ExitCode {
             WorkspaceCommand::Show { file } => workspace_cmd::show(&cli.catalog, &file),
             WorkspaceCommand::Export { file, out } => workspace_cmd::export(&file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+        },
+        Command::Memo {
+            file,
+            scenarios,
+            out,
+            author,
+            client,
+            decision,
+            rationale,
+            recommended,
+            paper,
+            sign_with,
+            passphrase_env,
+            reason,
+        } => memo_cmd::memo(
+            &cli.catalog,
+            &file,
+            &memo_cmd::MemoArgs {
+                scenarios,
+                out,
+                author,
+                client,
+                decision,
+                rationale,
+                recommended,
+                paper: paper.map(|p| match p {
+                    PaperArg::A4 => Paper::A4,
+                    PaperArg::Letter => Paper::Letter,
+                }),
+                sign_with,
+                passphrase_env,
+                reason,
+            },
+        ),
+        Command::Sign {
+            pdf,
+            with,
+            passphrase_env,
+            reason,
+            workspace,
+        } => memo_cmd::sign(&pdf, &with, passphrase_env.as_deref(), &reason, workspace.as_deref()),
+        Command::Verify { file, json } => match memo_cmd::verify(&file, json) {
+            Ok((text, intact)) => {
+                print!("{text}");
+                return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+            }
+            Err(e) => Err(e),
+        },
+        Command::Identity { command } => match command {
+            IdentityCommand::New {
+                name,
+                org,
+                email,
+                out,
+                passphrase_env,
+            } => memo_cmd::identity_new(&name, &org, email.as_deref(), &out, passphrase_env.as_deref()),
         },
     };
     match outcome {

@@ -31,12 +31,18 @@ pub fn sample(name: &str) -> (Evaluation, DecisionView) {
 /// Eight scenarios over 36 months: the embodied-AI sample's two scenarios four times over, each
 /// copy with its own id and name and, for owned layers, more GPUs (so the lines differ).
 pub fn eight_scenarios_text() -> String {
+    copies_text(4)
+}
+
+/// `2 × copies` scenarios over 36 months: the embodied-AI sample's two scenarios `copies` times
+/// over, each copy with its own id and name and, for owned layers, more GPUs.
+pub fn copies_text(copies: u64) -> String {
     let mut file: serde_json::Value =
         serde_json::from_str(&sample_text("embodied-ai-team")).unwrap_or_else(|e| panic!("sample: {e}"));
     let originals = file["scenarios"].as_array().cloned().unwrap_or_default();
     assert_eq!(originals.len(), 2, "the embodied-AI sample has two scenarios");
     let mut scenarios = Vec::new();
-    for k in 0..4u64 {
+    for k in 0..copies {
         for s in &originals {
             let mut s = s.clone();
             let id = format!("{}-{k}", s["id"].as_str().unwrap_or("s"));

@@ -1,0 +1,596 @@
+//! What the memo says, in reading order, as layout [`Block`]s: no PDF here, so the content can be
+//! tested on its own.
+//!
+//! 1. Decision (the author's words) and the memo's facts (client, author, date, horizon, catalog).
+//! 2. Rationale (the author's words).
+//! 3. Comparison: the decision figures side by side (the same rows as the XLSX export) and the
+//!    cumulative cost chart with its break-even points.
+//! 4. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
+//!    plan, exit terms and warnings.
+//! 5. Assumption ledger: every catalog figure and every override each scenario used, with its
+//!    range, sources, as-of date and confidence.
+//! 6. Appendix: the monthly cash ledger of each scenario.
+//!
+//! Figures are the decision view's presented values (money rounded half-even to cents once, in
+//! the core), printed with thousands separators; nothing is recomputed here.
+
+use planner_core::decision::{DecisionView, ScenarioFigures};
+use planner_core::evaluate::ScenarioResult;
+use planner_core::ledger::Category;
+use planner_core::scenario::Origin;
+use planner_core::scenario_file::PricePoint;
+use planner_core::sizing::Parallelism;
+use planner_report::category_label;
+use planner_report::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
+use planner_report::export::{FIGURES, FigureKind};
+use rust_decimal::{Decimal, RoundingStrategy};
+
+use crate::layout::{Block, Column, Row, Style, Table};
+use crate::{MemoError, MemoInput};
+
+/// Charts are drawn at the width of the compare screen's column and scaled to the content width
+/// of an A4 page (Letter is a little wider), so their labels come out at about 8 points.
+const CHART_WIDTH: u32 = 760;
+const CUMULATIVE_HEIGHT: u32 = 400;
+const MONTHLY_HEIGHT: u32 = 340;
+/// The width charts take on the page, in points.
+const CHART_ON_PAGE: f32 = 495.0;
+/// Scenario columns per comparison table before it continues in a second table.
+const SCENARIOS_PER_TABLE: usize = 4;
+/// Ledger categories per appendix table before it continues in a second table.
+const CATEGORIES_PER_TABLE: usize = 7;
+
+/// `d` with thousands separators and at least `dp` decimals (money: 2).
+pub fn grouped(d: Decimal, dp: u32) -> String {
+    let rounded = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointNearestEven);
+    let text = format!("{:.*}", dp as usize, rounded.abs());
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    if rounded.is_sign_negative() && !rounded.is_zero() {
+        out.push('-');
+    }
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// Money as printed in the memo: to the cent, with thousands separators.
+pub fn money(d: Decimal) -> String {
+    grouped(d, 2)
+}
+
+fn figure_cell(kind: FigureKind, v: Option<Decimal>) -> String {
+    let Some(v) = v else {
+        return "–".to_owned();
+    };
+    match kind {
+        FigureKind::Money => money(v),
+        FigureKind::Fraction => format!("{}%", grouped(v * Decimal::ONE_HUNDRED, 1)),
+        FigureKind::Whole => grouped(v, 0),
+        FigureKind::Tenths => grouped(v, 1),
+        FigureKind::Month => v.normalize().to_string(),
+    }
+}
+
+fn point_label(p: PricePoint) -> &'static str {
+    match p {
+        PricePoint::Low => "low",
+        PricePoint::Mid => "mid",
+        PricePoint::High => "high",
+    }
+}
+
+fn parallelism_label(p: Parallelism) -> &'static str {
+    match p {
+        Parallelism::DataParallel => "fits one GPU (data parallel)",
+        Parallelism::TensorWithinServer => "tensor parallel within a server",
+        Parallelism::TensorAndPipelineAcrossServers => "tensor + pipeline across servers",
+    }
+}
+
+fn paragraph(text: impl Into<String>) -> Block {
+    Block::Paragraph {
+        text: text.into(),
+        style: Style::BODY,
+    }
+}
+
+fn small(text: impl Into<String>) -> Block {
+    Block::Paragraph {
+        text: text.into(),
+        style: Style::SMALL,
+    }
+}
+
+fn heading(text: &str, new_page: bool) -> Block {
+    Block::Heading {
+        text: text.to_owned(),
+        new_page,
+    }
+}
+
+fn size(width: u32, height: u32) -> ChartSize {
+    ChartSize { width, height }
+}
+
+/// Every block of the memo, in order.
+pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
+    let view = input.view;
+    let mut out = Vec::new();
+    out.push(Block::Title {
+        title: view.title.clone(),
+        subtitle: format!(
+            "{}Prepared by {} · {} · {} scenario{} over {} months from {}",
+            if input.draft.client.trim().is_empty() {
+                String::new()
+            } else {
+                format!("For {} · ", input.draft.client.trim())
+            },
+            input.draft.author.trim(),
+            input.date,
+            view.scenarios.len(),
+            if view.scenarios.len() == 1 { "" } else { "s" },
+            view.horizon_months,
+            view.start
+        ),
+    });
+    decision(input, &mut out);
+    comparison(view, &mut out)?;
+    for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {
+        scenario_section(input, s, r, &mut out)?;
+    }
+    assumptions(input, &mut out);
+    appendix(input, &mut out);
+    Ok(out)
+}
+
+fn name_of<'a>(view: &'a DecisionView, id: &str) -> Option<&'a str> {
+    view.scenarios.iter().find(|s| s.id == id).map(|s| s.name.as_str())
+}
+
+fn decision(input: &MemoInput<'_>, out: &mut Vec<Block>) {
+    let view = input.view;
+    out.push(heading("Decision", false));
+    out.push(Block::Paragraph {
+        text: input.draft.decision.trim().to_owned(),
+        style: Style::STRONG,
+    });
+    let mut facts = Vec::new();
+    if let Some(name) = input.draft.recommended.as_deref().and_then(|id| name_of(view, id)) {
+        facts.push(("Recommended scenario".to_owned(), name.to_owned()));
+    }
+    if !input.draft.client.trim().is_empty() {
+        facts.push(("Client".to_owned(), input.draft.client.trim().to_owned()));
+    }
+    facts.extend([
+        ("Author".to_owned(), input.draft.author.trim().to_owned()),
+        ("Date".to_owned(), input.date.to_owned()),
+        ("Workspace".to_owned(), input.workspace.to_owned()),
+        (
+            "Horizon".to_owned(),
+            format!(
+                "{} months, {} to {}",
+                view.horizon_months,
+                view.start,
+                view.months
+                    .last()
+                    .map_or_else(|| view.start.to_string(), ToString::to_string)
+            ),
+        ),
+        (
+            "Currency".to_owned(),
+            format!("{}; money rounded half-even to the cent", view.currency),
+        ),
+        (
+            "Discount rate".to_owned(),
+            format!(
+                "{}% a year (NPV at the monthly equivalent)",
+                grouped(input.evaluation.discount_rate * Decimal::ONE_HUNDRED, 2)
+            ),
+        ),
+        ("Catalog".to_owned(), format!("data version {}", input.catalog_version)),
+    ]);
+    let reference = view
+        .reference
+        .as_deref()
+        .and_then(|id| name_of(view, id))
+        .unwrap_or("—");
+    facts.push(("Differences taken against".to_owned(), reference.to_owned()));
+    out.push(Block::Facts(facts));
+    out.push(heading("Rationale", false));
+    let rationale = input.draft.rationale.trim();
+    out.push(paragraph(if rationale.is_empty() {
+        "The author gave no rationale beyond the decision above."
+    } else {
+        rationale
+    }));
+}
+
+fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError> {
+    out.push(heading("Comparison", false));
+    out.push(small(format!(
+        "The decision figures of each scenario over {} months, in {}. Differences and break-even are against {}.",
+        view.horizon_months,
+        view.currency,
+        view.reference
+            .as_deref()
+            .and_then(|id| name_of(view, id))
+            .unwrap_or("the first scenario")
+    )));
+    for chunk in view.scenarios.chunks(SCENARIOS_PER_TABLE) {
+        let mut columns = vec![Column::left("Figure", 2.4)];
+        columns.extend(chunk.iter().map(|s| Column::right(s.name.clone(), 1.3)));
+        let mut rows: Vec<Row> = FIGURES
+            .iter()
+            .map(|f| {
+                let mut cells = vec![f.header(&view.currency)];
+                cells.extend(chunk.iter().map(|s| figure_cell(f.kind, (f.value)(s))));
+                if f.label.starts_with("Total cash") {
+                    Row::strong(cells)
+                } else {
+                    Row::new(cells)
+                }
+            })
+            .collect();
+        let mut cells = vec!["Buy vs rent: owning pays above (hours/day)".to_owned()];
+        cells.extend(chunk.iter().map(|s| {
+            figure_cell(
+                FigureKind::Tenths,
+                s.difference.as_ref().and_then(|d| d.buy_vs_rent_hours_per_day),
+            )
+        }));
+        rows.push(Row::new(cells));
+        out.push(Block::Table(Table {
+            columns,
+            rows,
+            size: 7.6,
+        }));
+    }
+    let svg = cumulative_svg(view, Theme::Light, size(CHART_WIDTH, CUMULATIVE_HEIGHT))
+        .map_err(|e| MemoError::Chart(format!("cumulative cost chart: {e}")))?;
+    out.push(Block::Chart {
+        svg,
+        width: CHART_ON_PAGE,
+        height: CHART_ON_PAGE * CUMULATIVE_HEIGHT as f32 / CHART_WIDTH as f32,
+        caption: "Cumulative cash cost of each scenario; a marker shows where one scenario becomes cheaper than the reference for good (break-even).".to_owned(),
+    });
+    Ok(())
+}
+
+fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> {
+    let c = &view.currency;
+    let mut facts = vec![
+        (format!("Total cash ({c})"), money(s.total_cash)),
+        (format!("NPV ({c})"), money(s.npv)),
+        (
+            format!("Cost per GPU-hour ({c})"),
+            figure_cell(FigureKind::Money, s.cost_per_gpu_hour),
+        ),
+        (
+            "Owned utilisation".to_owned(),
+            figure_cell(FigureKind::Fraction, s.owned_utilisation),
+        ),
+        (
+            "Energy / emissions".to_owned(),
+            format!(
+                "{} kWh / {} kg CO2e",
+                grouped(s.energy_kwh, 0),
+                grouped(s.emissions_kg, 0)
+            ),
+        ),
+    ];
+    if let Some(d) = &s.difference {
+        let against = name_of(view, &d.against).unwrap_or(&d.against);
+        facts.push((
+            format!("Against {against} ({c})"),
+            format!(
+                "{} total, {} NPV{}",
+                money(d.total),
+                money(d.npv),
+                d.break_even.as_ref().map_or_else(String::new, |b| format!(
+                    "; {} is cheaper from month {} on",
+                    name_of(view, &b.cheaper_after).unwrap_or(&b.cheaper_after),
+                    b.month
+                ))
+            ),
+        ));
+    }
+    facts
+}
+
+fn scenario_section(
+    input: &MemoInput<'_>,
+    s: &ScenarioFigures,
+    r: &ScenarioResult,
+    out: &mut Vec<Block>,
+) -> Result<(), MemoError> {
+    let view = input.view;
+    let recommended = input.draft.recommended.as_deref() == Some(s.id.as_str());
+    out.push(heading(
+        &format!(
+            "Scenario: {}{}",
+            s.name,
+            if recommended { " (recommended)" } else { "" }
+        ),
+        true,
+    ));
+    out.push(Block::Facts(key_facts(view, s)));
+    let svg = monthly_svg(view, &s.id, Theme::Light, size(CHART_WIDTH, MONTHLY_HEIGHT))
+        .map_err(|e| MemoError::Chart(format!("monthly cost chart of {}: {e}", s.name)))?;
+    out.push(Block::Chart {
+        svg,
+        width: CHART_ON_PAGE,
+        height: CHART_ON_PAGE * MONTHLY_HEIGHT as f32 / CHART_WIDTH as f32,
+        caption: format!(
+            "{}: cash cost per month by category, in {} (income such as resale is drawn below zero).",
+            s.name, view.currency
+        ),
+    });
+    if !r.sizing.is_empty() {
+        out.push(Block::Subheading("Sizing".to_owned()));
+        out.push(Block::Table(Table {
+            columns: vec![
+                Column::left("Workload", 1.6),
+                Column::left("Layer", 1.2),
+                Column::right("Memory (GB)", 1.0),
+                Column::right("GPUs for memory", 1.0),
+                Column::left("Parallelism", 2.0),
+            ],
+            rows: r
+                .sizing
+                .iter()
+                .map(|n| {
+                    Row::new(vec![
+                        n.workload.clone(),
+                        n.layer.clone(),
+                        grouped(n.memory_gb, 1),
+                        n.gpus_for_memory.to_string(),
+                        parallelism_label(n.parallelism).to_owned(),
+                    ])
+                })
+                .collect(),
+            size: 7.6,
+        }));
+    }
+    if !r.layer_plans.is_empty() {
+        out.push(Block::Subheading("Rack, power and network plan".to_owned()));
+        out.push(Block::Table(Table {
+            columns: vec![
+                Column::left("Layer", 1.2),
+                Column::right("Servers", 0.8),
+                Column::right("Per rack", 0.7),
+                Column::right("Racks", 0.6),
+                Column::right("kW/rack", 0.8),
+                Column::right("IT kW", 0.8),
+                Column::left("Cooling", 0.9),
+                Column::right("Ports", 0.7),
+                Column::right("Leaf/spine", 0.9),
+                Column::right(format!("Fabric ({})", view.currency), 1.3),
+            ],
+            rows: r
+                .layer_plans
+                .iter()
+                .map(|p| {
+                    Row::new(vec![
+                        p.layer.clone(),
+                        p.racks.servers.to_string(),
+                        p.racks.servers_per_rack.to_string(),
+                        p.racks.racks.to_string(),
+                        grouped(p.racks.rack_kw, 1),
+                        grouped(p.racks.it_kw, 1),
+                        if p.racks.cooling_carries {
+                            "carries it".to_owned()
+                        } else {
+                            "over its limit".to_owned()
+                        },
+                        p.network.ports.to_string(),
+                        format!("{}/{}", p.network.leaf_switches, p.network.spine_switches),
+                        money(p.network.cost),
+                    ])
+                })
+                .collect(),
+            size: 7.6,
+        }));
+    }
+    let exits: Vec<(String, String)> = input
+        .scenarios
+        .iter()
+        .find(|spec| spec.id == s.id)
+        .map(|spec| {
+            spec.layers
+                .iter()
+                .filter_map(|l| {
+                    l.exit.as_ref().map(|e| {
+                        (
+                            format!("Layer {}", l.id),
+                            format!(
+                                "leaves at month {} ({}) for a fee of {} {}",
+                                e.month + 1,
+                                view.start.plus(e.month),
+                                view.currency,
+                                money(e.fee)
+                            ),
+                        )
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.push(Block::Subheading("Exit terms".to_owned()));
+    if exits.is_empty() {
+        out.push(small(
+            "No layer of this scenario states an exit: every commitment runs its full term.",
+        ));
+    } else {
+        out.push(Block::Facts(exits));
+    }
+    out.push(Block::Subheading("Warnings".to_owned()));
+    if s.warnings.is_empty() {
+        out.push(small("The engine raised no warning for this scenario."));
+    } else {
+        for w in &s.warnings {
+            out.push(Block::Paragraph {
+                text: format!("• {w}"),
+                style: Style::WARNING,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {
+    out.push(heading("Assumption ledger", true));
+    out.push(small(
+        "Every figure each scenario relies on: taken from the catalog at the chosen point of its range (with its sources, as-of date and confidence: primary, secondary or estimate), or set by the planner with a reason.",
+    ));
+    for r in &input.evaluation.scenarios {
+        out.push(Block::Subheading(r.name.clone()));
+        let rows = r
+            .assumptions
+            .iter()
+            .map(|a| match &a.origin {
+                Origin::Catalog {
+                    entry,
+                    field,
+                    point,
+                    low,
+                    high,
+                    currency,
+                    as_of,
+                    confidence,
+                    sources,
+                } => {
+                    let range = if low == high {
+                        low.normalize().to_string()
+                    } else {
+                        format!("{}–{} ({})", low.normalize(), high.normalize(), point_label(*point))
+                    };
+                    let range = match currency {
+                        Some(c) => format!("{range} {c}"),
+                        None => range,
+                    };
+                    Row::new(vec![
+                        a.path.clone(),
+                        a.value.normalize().to_string(),
+                        format!("catalog {entry}.{field}: {range}"),
+                        as_of.clone(),
+                        format!("{confidence:?}").to_lowercase(),
+                        sources.join("; "),
+                    ])
+                }
+                Origin::Override { reason } => Row::strong(vec![
+                    a.path.clone(),
+                    a.value.normalize().to_string(),
+                    format!("override: {reason}"),
+                    "–".to_owned(),
+                    "planner".to_owned(),
+                    "set by the planner".to_owned(),
+                ]),
+            })
+            .collect();
+        out.push(Block::Table(Table {
+            columns: vec![
+                Column::left("Field", 1.7),
+                Column::right("Value", 0.9),
+                Column::left("Origin", 2.0),
+                Column::left("As of", 0.7),
+                Column::left("Confidence", 0.8),
+                Column::left("Sources", 2.2),
+            ],
+            rows,
+            size: 6.6,
+        }));
+    }
+}
+
+fn appendix(input: &MemoInput<'_>, out: &mut Vec<Block>) {
+    let c = &input.view.currency;
+    out.push(heading("Appendix: monthly ledger", true));
+    out.push(small(format!(
+        "Cash per month and category, in {c}, as the engine booked it (cells kept to 10 decimals, shown to the cent). Categories that stay zero throughout are left out."
+    )));
+    for r in &input.evaluation.scenarios {
+        let used: Vec<Category> = Category::ALL
+            .iter()
+            .copied()
+            .filter(|&cat| r.ledger.months.iter().any(|m| !m.cash.get(cat).is_zero()))
+            .collect();
+        let chunks: Vec<&[Category]> = if used.is_empty() {
+            vec![&[][..]]
+        } else {
+            used.chunks(CATEGORIES_PER_TABLE).collect()
+        };
+        let last_chunk = chunks.len() - 1;
+        for (i, cats) in chunks.into_iter().enumerate() {
+            out.push(Block::Subheading(if last_chunk == 0 {
+                r.name.clone()
+            } else {
+                format!("{} ({} of {})", r.name, i + 1, last_chunk + 1)
+            }));
+            let with_totals = i == last_chunk;
+            let mut columns = vec![Column::left("Month", 0.9)];
+            columns.extend(cats.iter().map(|&cat| Column::right(category_label(cat), 1.0)));
+            if with_totals {
+                columns.push(Column::right("Total", 1.1));
+                columns.push(Column::right("Cumulative", 1.2));
+            }
+            let mut rows: Vec<Row> = r
+                .ledger
+                .months
+                .iter()
+                .map(|m| {
+                    let mut cells = vec![m.month.to_string()];
+                    cells.extend(
+                        cats.iter()
+                            .map(|&cat| money(planner_core::finance::present(m.cash.get(cat)))),
+                    );
+                    if with_totals {
+                        cells.push(money(planner_core::finance::present(m.cash.total())));
+                        cells.push(money(planner_core::finance::present(m.cumulative_cash)));
+                    }
+                    Row::new(cells)
+                })
+                .collect();
+            let mut total = vec!["Total".to_owned()];
+            total.extend(
+                cats.iter()
+                    .map(|&cat| money(planner_core::finance::present(r.totals.cash.get(cat)))),
+            );
+            if with_totals {
+                total.push(money(planner_core::finance::present(r.totals.total_cash)));
+                total.push(String::new());
+            }
+            rows.push(Row::strong(total));
+            out.push(Block::Table(Table {
+                columns,
+                rows,
+                size: 6.6,
+            }));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::dec;
+
+    #[test]
+    fn money_is_grouped_by_thousands_to_the_cent() {
+        assert_eq!(money(dec!(1234567.891)), "1,234,567.89");
+        assert_eq!(money(dec!(-1234.5)), "-1,234.50");
+        assert_eq!(money(dec!(999.995)), "1,000.00");
+        assert_eq!(money(dec!(0)), "0.00");
+        assert_eq!(money(dec!(-0.001)), "0.00");
+        assert_eq!(grouped(dec!(123456), 0), "123,456");
+        assert_eq!(grouped(dec!(12.25), 1), "12.2");
+    }
+}

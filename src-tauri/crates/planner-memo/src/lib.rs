@@ -1,0 +1,110 @@
+//! Compute Planner's decision memo: the PDF a steering committee approves and an auditor reads a
+//! year later.
+//!
+//! [`memo_pdf`] takes the author's [`MemoDraft`], the [`DecisionView`] of the chosen scenarios
+//! and the [`Evaluation`] behind it, and returns the PDF bytes: the decision and rationale, the
+//! comparison table and charts (the same SVG the compare screen shows, embedded as vectors),
+//! each scenario's key figures, sizing, rack plan, exit terms and warnings, the assumption
+//! ledger with every figure's sources, date and confidence, and the monthly ledger as an
+//! appendix; page numbers on every page; DejaVu Sans embedded, so the text can be searched and
+//! copied. The last page ends with empty signature boxes at [`signature_slots`], which the
+//! signer (`planner-sign`) fills with visible PAdES signatures.
+//!
+//! Like the rest of the reports, this crate does no IO and reads no clock: the date and time
+//! printed and written into the document information come in with the input.
+//!
+//! - [`content`]: what the memo says, as blocks (testable without a PDF);
+//! - [`layout`]: pagination and drawing with printpdf;
+//! - [`fonts`]: the embedded faces, text measuring and wrapping.
+
+pub mod content;
+pub mod fonts;
+pub mod layout;
+
+use planner_core::decision::DecisionView;
+use planner_core::evaluate::Evaluation;
+use planner_core::memo::MemoDraft;
+use planner_core::scenario_file::ScenarioSpec;
+
+pub use layout::{SIGNATURE_ROLES, SlotRect, signature_slots};
+
+/// Why a memo was not produced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemoError {
+    #[error("the font {0} embedded in the app could not be read; reinstall the app")]
+    Font(&'static str),
+    #[error("a chart could not be drawn into the memo: {0}")]
+    Chart(String),
+    #[error("the evaluation does not belong to the decision view: {0}")]
+    Mismatch(String),
+    #[error("the date `{0}` is not a UTC time; give YYYY-MM-DDTHH:MM:SSZ")]
+    Date(String),
+    #[error("the PDF could not be written: {0}")]
+    Write(String),
+}
+
+/// Everything a memo is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoInput<'a> {
+    pub draft: &'a MemoDraft,
+    pub view: &'a DecisionView,
+    /// The evaluation the view was built from (for the ledger, sizing and assumptions).
+    pub evaluation: &'a Evaluation,
+    /// The scenario files, for the terms they state (exits).
+    pub scenarios: &'a [ScenarioSpec],
+    /// The workspace as the memo names it (its file name).
+    pub workspace: &'a str,
+    /// The data version of the catalog the numbers were computed with.
+    pub catalog_version: &'a str,
+    /// The date printed on the memo, `YYYY-MM-DD`.
+    pub date: &'a str,
+    /// When the memo is made, UTC, as Unix seconds (written into the document information).
+    pub created_unix: i64,
+}
+
+/// A memo as written.
+#[derive(Debug, Clone)]
+pub struct Memo {
+    pub bytes: Vec<u8>,
+    pub pages: u32,
+    /// How many charts it embeds.
+    pub charts: u32,
+}
+
+/// Lays out and writes the memo.
+pub fn memo_pdf(input: &MemoInput<'_>) -> Result<Memo, MemoError> {
+    let ids_view: Vec<&str> = input.view.scenarios.iter().map(|s| s.id.as_str()).collect();
+    let ids_eval: Vec<&str> = input.evaluation.scenarios.iter().map(|s| s.id.as_str()).collect();
+    if ids_view != ids_eval {
+        return Err(MemoError::Mismatch(format!(
+            "the view shows {ids_view:?}, the evaluation holds {ids_eval:?}"
+        )));
+    }
+    let fonts = fonts::Fonts::load()?;
+    let blocks = content::blocks(input)?;
+    let charts = blocks
+        .iter()
+        .filter(|b| matches!(b, layout::Block::Chart { .. }))
+        .count();
+    let created = printpdf::DateTime::from_unix_timestamp(input.created_unix)
+        .map_err(|_| MemoError::Date(input.created_unix.to_string()))?;
+    let client = input.draft.client.trim();
+    let info = layout::DocInfo {
+        title: format!("Decision memo: {}", input.view.title),
+        author: input.draft.author.trim().to_owned(),
+        subject: input.draft.decision.trim().to_owned(),
+        keywords: input.view.scenarios.iter().map(|s| s.name.clone()).collect(),
+        footer: if client.is_empty() {
+            format!("Decision memo · {} · {}", input.view.title, input.date)
+        } else {
+            format!("Decision memo · {client} · {}", input.date)
+        },
+        created,
+    };
+    let rendered = layout::render(&blocks, input.draft.paper, &fonts, &info)?;
+    Ok(Memo {
+        bytes: rendered.bytes,
+        pages: rendered.pages,
+        charts: u32::try_from(charts).unwrap_or(u32::MAX),
+    })
+}

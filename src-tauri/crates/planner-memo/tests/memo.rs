@@ -1,0 +1,223 @@
+//! The memo read back by tools no one here wrote: poppler's pdftotext (searchable text holding
+//! every scenario's name and total as the engine computed them), pdffonts (embedded fonts),
+//! pdfinfo (page size and count) and pdftoppm (a rendered page kept as an artefact), and qpdf's
+//! structural check. A missing tool fails the test; it never passes silently.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{Case, case, draft, memo, pdftotext, report, root, tool};
+use planner_core::memo::Paper;
+use planner_memo::{MemoError, MemoInput, memo_pdf};
+use rust_decimal::Decimal;
+
+/// The total as a reader would type it: computed here from the engine's unrounded total, rounded
+/// half-even to the cent, grouped by thousands — not with the memo's own formatter.
+fn typed(total: Decimal) -> String {
+    let cents = total.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointNearestEven);
+    let s = format!("{:.2}", cents.abs());
+    let (int, frac) = s.split_once('.').unwrap();
+    let digits: Vec<char> = int.chars().collect();
+    let mut grouped = String::new();
+    for (i, c) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(*c);
+    }
+    format!("{}{grouped}.{frac}", if cents.is_sign_negative() { "-" } else { "" })
+}
+
+fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn four_scenarios() -> Case {
+    case(&report::copies_text(2), None)
+}
+
+#[test]
+fn pdftotext_finds_every_scenario_name_and_its_engine_total() {
+    let c = case(&report::sample_text("enterprise-hybrid"), None);
+    let m = memo(&c, &draft(&c, Paper::A4));
+    let dir = tempfile::tempdir().unwrap();
+    let text = pdftotext(&write(dir.path(), "memo.pdf", &m.bytes));
+    for s in &c.eval.scenarios {
+        assert!(
+            text.contains(&s.name),
+            "the memo text lacks the scenario name {:?}",
+            s.name
+        );
+        let total = typed(s.totals.total_cash);
+        assert!(text.contains(&total), "the memo text lacks {}'s total {total}", s.name);
+    }
+    for heading in [
+        "Decision",
+        "Rationale",
+        "Comparison",
+        "Assumption ledger",
+        "Appendix: monthly ledger",
+        "Signatures",
+    ] {
+        assert!(text.contains(heading), "no section {heading:?}");
+    }
+    assert!(text.contains("Ada Example") && text.contains("Example Research Ltd"));
+    assert!(text.contains(&format!("Page 1 of {}", m.pages)));
+    assert!(text.contains(&format!("Page {} of {}", m.pages, m.pages)));
+}
+
+#[test]
+fn every_catalog_figure_and_override_is_in_the_assumption_ledger() {
+    let c = case(&report::sample_text("enterprise-hybrid"), None);
+    let m = memo(&c, &draft(&c, Paper::A4));
+    let dir = tempfile::tempdir().unwrap();
+    // Without -layout, a table cell's wrapped lines come out one after the other.
+    let out = tool(
+        "pdftotext",
+        &[&write(dir.path(), "memo.pdf", &m.bytes).to_string_lossy(), "-"],
+    );
+    let text: String = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut overrides = 0;
+    for s in &c.eval.scenarios {
+        for a in &s.assumptions {
+            match &a.origin {
+                planner_core::scenario::Origin::Catalog {
+                    entry, as_of, sources, ..
+                } => {
+                    assert!(text.contains(entry.as_str()), "{}: entry {entry} missing", a.path);
+                    assert!(text.contains(as_of.as_str()), "{}: as-of {as_of} missing", a.path);
+                    assert!(!sources.is_empty(), "{}: a catalog figure without a source", a.path);
+                }
+                planner_core::scenario::Origin::Override { reason } => {
+                    overrides += 1;
+                    let start: String = reason.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+                    assert!(text.contains(&start), "{}: override reason {reason:?} missing", a.path);
+                }
+            }
+        }
+    }
+    assert!(overrides > 0, "the enterprise sample overrides at least one figure");
+}
+
+#[test]
+fn a_four_scenario_memo_has_five_vector_charts_embedded_fonts_and_passes_qpdf() {
+    let c = four_scenarios();
+    let m = memo(&c, &draft(&c, Paper::A4));
+    assert_eq!(m.charts, 5, "the cumulative chart and one monthly chart per scenario");
+    assert!(m.pages >= 8, "{} pages", m.pages);
+    let artifacts = root().join("artifacts/memo");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let path = write(&artifacts, "memo-unsigned-a4.pdf", &m.bytes);
+    let p = path.to_string_lossy();
+
+    let qpdf = tool("qpdf", &["--check", &p]);
+    assert!(
+        qpdf.status.success(),
+        "qpdf --check: {}",
+        String::from_utf8_lossy(&qpdf.stdout)
+    );
+
+    let info = String::from_utf8_lossy(&tool("pdfinfo", &[&p]).stdout).into_owned();
+    assert!(info.contains(&format!("Pages:           {}", m.pages)), "{info}");
+    assert!(info.contains("pts (A4)"), "{info}");
+    assert!(!info.contains("PDF/X"), "the memo claims no PDF/X conformance: {info}");
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(
+        size < 400_000,
+        "{size} bytes: the charts' streams must be compressed (uncompressed, this memo is 570 KB)"
+    );
+    assert!(info.contains("Author:          Ada Example"), "{info}");
+
+    let fonts = String::from_utf8_lossy(&tool("pdffonts", &[&p]).stdout).into_owned();
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(rows.iter().any(|r| r.contains("DejaVuSans-Bold")), "{fonts}");
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("DejaVuSans ") || r.contains("DejaVuSans\t") || r.contains("+DejaVuSans ")),
+        "{fonts}"
+    );
+    for row in &rows {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        // name type encoding emb sub uni object ID: "emb" is the 4th field from the end but 3.
+        let n = cols.len();
+        assert!(n >= 7, "{row}");
+        assert_eq!(cols[n - 5], "yes", "font not embedded: {row}");
+        assert_eq!(
+            cols[n - 3],
+            "yes",
+            "font without a ToUnicode map (text not copyable): {row}"
+        );
+    }
+
+    // Vector charts: the chart pages carry no raster images.
+    let images = String::from_utf8_lossy(&tool("pdfimages", &["-list", &p]).stdout).into_owned();
+    assert_eq!(
+        images.lines().count(),
+        2,
+        "expected no images, only the header: {images}"
+    );
+
+    // The first page and a scenario page, rendered and kept for a person to look at.
+    for page in ["1", "2", "3"] {
+        let prefix = artifacts.join(format!("memo-page-{page}"));
+        let out = tool(
+            "pdftoppm",
+            &[
+                "-png",
+                "-r",
+                "80",
+                "-singlefile",
+                "-f",
+                page,
+                "-l",
+                page,
+                &p,
+                &prefix.to_string_lossy(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "pdftoppm: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let png = std::fs::metadata(prefix.with_extension("png")).unwrap();
+        assert!(png.len() > 10_000, "page {page} rendered to only {} bytes", png.len());
+    }
+}
+
+#[test]
+fn letter_paper_gives_letter_pages() {
+    let c = case(&report::sample_text("student-lora-rtx4090"), None);
+    let m = memo(&c, &draft(&c, Paper::Letter));
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "memo.pdf", &m.bytes);
+    let info = String::from_utf8_lossy(&tool("pdfinfo", &[&p.to_string_lossy()]).stdout).into_owned();
+    // printpdf takes page sizes in millimetres, so 792 pt comes back as 792.001.
+    let size = info.lines().find(|l| l.starts_with("Page size:")).unwrap();
+    assert!(size.contains("612 x 792") && size.ends_with("(letter)"), "{size}");
+}
+
+#[test]
+fn an_evaluation_of_other_scenarios_is_refused() {
+    let a = case(&report::sample_text("enterprise-hybrid"), None);
+    let b = case(&report::sample_text("student-lora-rtx4090"), None);
+    let d = draft(&a, Paper::A4);
+    let err = memo_pdf(&MemoInput {
+        draft: &d,
+        view: &a.view,
+        evaluation: &b.eval,
+        scenarios: &a.file.scenarios,
+        workspace: "x.cpw",
+        catalog_version: "2026.11.0",
+        date: "2026-11-22",
+        created_unix: common::CREATED,
+    })
+    .unwrap_err();
+    assert!(matches!(err, MemoError::Mismatch(_)), "{err}");
+}
