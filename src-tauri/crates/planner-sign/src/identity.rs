@@ -180,7 +180,8 @@ pub(crate) fn verify_with_spki(
 }
 
 /// What a person wants to know about a certificate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CertificateInfo {
     /// Subject common name (CN).
     pub common_name: Option<String>,

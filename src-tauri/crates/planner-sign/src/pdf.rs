@@ -51,7 +51,8 @@ pub struct SignRequest<'a> {
 }
 
 /// One signature found in a PDF, and what checking it found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SignatureReport {
     /// The form field's full name (/T).
     pub field: String,
@@ -66,6 +67,7 @@ pub struct SignatureReport {
     /// The signer's certificate, when the signature carries it.
     pub certificate: Option<CertificateInfo>,
     /// /ByteRange (zeros when missing or malformed).
+    #[cfg_attr(feature = "specta", specta(type = Vec<f64>))]
     pub byte_range: [u64; 4],
     /// SHA-256 of the byte range equals the signed message-digest attribute.
     pub digest_ok: bool,
@@ -75,6 +77,7 @@ pub struct SignatureReport {
     /// revision (`%%EOF`).
     pub covers_revision: bool,
     /// Bytes appended after this signature's revision (0 when it covers the whole file).
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub later_bytes: u64,
     /// Every reason the signature is not intact, in words.
     pub problems: Vec<String>,
@@ -88,11 +91,13 @@ impl SignatureReport {
 }
 
 /// Every signature of a PDF.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Verification {
     /// In the order they were added (by the end of their byte range).
     pub signatures: Vec<SignatureReport>,
     /// Length of the file checked.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub file_len: u64,
 }
 
