@@ -83,6 +83,24 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
     if let Some(label) = &info.history.undo_label {
         let _ = writeln!(out, "last edit: {label}");
     }
+    let memos = ws.memos()?;
+    let _ = writeln!(out, "{} memo record(s):", memos.len());
+    for m in &memos {
+        let what = match m.event {
+            planner_core::memo::MemoEvent::Generated => format!("written, {} pages", m.pages),
+            planner_core::memo::MemoEvent::Signed => format!(
+                "signed by {} ({}), {} signature(s)",
+                m.signer.as_deref().unwrap_or("?"),
+                m.reason.as_deref().unwrap_or(""),
+                m.signatures
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "  {} UTC  {what}\n      {}\n      sha256 {}",
+            m.at, m.file, m.sha256
+        );
+    }
     Ok(out)
 }
 

@@ -1,0 +1,292 @@
+//! `planner memo`, `planner sign`, `planner verify` and `planner identity`: the signed decision
+//! memo without a window, through the same `planner-publish` functions as the app.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::memo::{MemoDraft, Paper};
+use planner_publish::PdfCheck;
+use planner_publish::identities::new_identity;
+use planner_publish::{Signer, publish_from_file, publish_from_workspace, sign_file, verify_file};
+use planner_sign::Identity;
+use planner_store::Workspace;
+use planner_store::workspace::now_ms;
+
+/// What the memo command was asked, beyond the file.
+#[derive(Debug, Clone, Default)]
+pub struct MemoArgs {
+    pub scenarios: Option<Vec<String>>,
+    pub out: PathBuf,
+    pub author: Option<String>,
+    pub client: Option<String>,
+    pub decision: Option<String>,
+    pub rationale: Option<String>,
+    pub recommended: Option<String>,
+    pub paper: Option<Paper>,
+    pub sign_with: Option<PathBuf>,
+    pub passphrase_env: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// The passphrase from the environment variable the user named (never from the command line,
+/// where other users of the machine could read it).
+fn passphrase(var: Option<&str>) -> Result<String, PlannerError> {
+    let Some(var) = var else {
+        return Err(PlannerError::invalid(
+            "--passphrase-env",
+            "name the environment variable that holds the passphrase, e.g. --passphrase-env PLANNER_PASSPHRASE",
+        ));
+    };
+    std::env::var(var).map_err(|_| {
+        PlannerError::invalid(
+            "--passphrase-env",
+            format!("the environment variable {var} is not set (or is not UTF-8); export it with the passphrase first"),
+        )
+    })
+}
+
+/// Opens a PKCS#12 file with the passphrase from `var`.
+fn identity_file(path: &Path, var: Option<&str>) -> Result<Identity, PlannerError> {
+    let pass = passphrase(var)?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::Io,
+            format!("{}: cannot read the identity: {e}", path.display()),
+        )
+    })?;
+    Identity::from_pkcs12(&bytes, &pass)
+        .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display())))
+}
+
+fn is_workspace(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == planner_store::workspace::EXTENSION)
+}
+
+/// The draft: the workspace's own (or an empty one for a scenario file), with what the command
+/// line gives replacing its fields.
+fn draft(base: MemoDraft, a: &MemoArgs) -> MemoDraft {
+    MemoDraft {
+        author: a.author.clone().unwrap_or(base.author),
+        client: a.client.clone().unwrap_or(base.client),
+        decision: a.decision.clone().unwrap_or(base.decision),
+        rationale: a.rationale.clone().unwrap_or(base.rationale),
+        recommended: a.recommended.clone().or(base.recommended),
+        scenarios: a.scenarios.clone().unwrap_or(base.scenarios),
+        paper: a.paper.unwrap_or(base.paper),
+    }
+}
+
+/// `planner memo FILE --out memo.pdf [...]`: FILE is a workspace (`.cpw`, its memo draft is used
+/// and the memo is recorded in it) or a scenario file (JSON, the draft comes from the options).
+pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, PlannerError> {
+    let identity = match &a.sign_with {
+        Some(p) => Some(identity_file(p, a.passphrase_env.as_deref())?),
+        None => None,
+    };
+    let reason = a.reason.clone().unwrap_or_else(|| "Author".to_owned());
+    let signer = identity.as_ref().map(|identity| Signer {
+        identity,
+        reason: &reason,
+    });
+    let published = if is_workspace(file) {
+        let mut ws = Workspace::open(file)?;
+        let d = draft(ws.memo_draft()?, a);
+        publish_from_workspace(&mut ws, &d, &a.out, now_ms(), signer.as_ref())?
+    } else {
+        let catalog = planner_store::load_catalog_dir(catalog_dir)?;
+        let parsed = planner_store::files::read_scenario_file(file)?;
+        let name = file
+            .file_name()
+            .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        publish_from_file(
+            &catalog,
+            &parsed,
+            &name,
+            &draft(MemoDraft::default(), a),
+            &a.out,
+            now_ms(),
+            signer.as_ref(),
+        )?
+    };
+    let r = &published.record;
+    let mut out = format!(
+        "wrote {} ({} pages, {} charts, {} bytes)\nscenarios: {}\nsha256: {}\n",
+        a.out.display(),
+        r.pages,
+        published.charts,
+        published.size,
+        r.scenarios.join(", "),
+        r.sha256
+    );
+    if let Some(s) = &r.signer {
+        let _ = writeln!(out, "signed by {s} ({})", r.reason.as_deref().unwrap_or(""));
+    }
+    if is_workspace(file) {
+        let _ = writeln!(out, "recorded in {}", file.display());
+    }
+    Ok(out)
+}
+
+/// `planner sign PDF --with identity.p12 --passphrase-env VAR [--reason R] [--workspace W]`.
+pub fn sign(
+    pdf: &Path,
+    with: &Path,
+    var: Option<&str>,
+    reason: &str,
+    workspace: Option<&Path>,
+) -> Result<String, PlannerError> {
+    let identity = identity_file(with, var)?;
+    let mut ws = workspace.map(Workspace::open).transpose()?;
+    let record = sign_file(
+        pdf,
+        &Signer {
+            identity: &identity,
+            reason,
+        },
+        now_ms(),
+        ws.as_mut(),
+    )?;
+    Ok(format!(
+        "signed {} as {} ({} signature{} now)\nsha256: {}\n",
+        pdf.display(),
+        record.signer.as_deref().unwrap_or(""),
+        record.signatures,
+        if record.signatures == 1 { "" } else { "s" },
+        record.sha256
+    ))
+}
+
+/// The report of `planner verify`, as text.
+pub fn verification_text(check: &PdfCheck) -> String {
+    let path = &check.path;
+    let v = &check.verification;
+    let mut out = format!("{path}: {} signature(s), {} bytes\n", v.signatures.len(), v.file_len);
+    for (i, s) in v.signatures.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\n[{}] {} — {}",
+            i + 1,
+            s.field,
+            if s.intact() { "INTACT" } else { "NOT INTACT" }
+        );
+        let _ = writeln!(
+            out,
+            "  signed by:   {}",
+            s.signer_name.as_deref().unwrap_or("(no name)")
+        );
+        let _ = writeln!(
+            out,
+            "  signed at:   {}",
+            s.signing_time.as_deref().unwrap_or("(no time)")
+        );
+        if let Some(r) = &s.reason {
+            let _ = writeln!(out, "  reason:      {r}");
+        }
+        if let Some(c) = &s.certificate {
+            let _ = writeln!(
+                out,
+                "  certificate: {}{} (issuer {}; serial {}; valid {} to {}{})",
+                c.common_name.as_deref().unwrap_or("(no name)"),
+                c.organisation.as_deref().map(|o| format!(", {o}")).unwrap_or_default(),
+                c.issuer,
+                c.serial_hex,
+                c.not_before,
+                c.not_after,
+                if c.self_signed { "; self-signed" } else { "" }
+            );
+            let _ = writeln!(out, "  sha-256:     {}", c.sha256_fingerprint);
+        }
+        let _ = writeln!(
+            out,
+            "  covers:      bytes {}..{} and {}..{} of its revision{}",
+            s.byte_range[0],
+            s.byte_range[0] + s.byte_range[1],
+            s.byte_range[2],
+            s.byte_range[2] + s.byte_range[3],
+            if s.later_bytes > 0 {
+                format!(
+                    "; {} bytes were added after it (later signatures or edits)",
+                    s.later_bytes
+                )
+            } else {
+                "; the whole file".to_owned()
+            }
+        );
+        let _ = writeln!(
+            out,
+            "  digest:      {}\n  signature:   {}",
+            if s.digest_ok {
+                "matches"
+            } else {
+                "DOES NOT MATCH (the signed bytes changed)"
+            },
+            if s.signature_ok { "valid" } else { "INVALID" }
+        );
+        for p in &s.problems {
+            let _ = writeln!(out, "  problem:     {p}");
+        }
+    }
+    if check.unsigned_tail > 0 {
+        let _ = writeln!(
+            out,
+            "\nWARNING: {} bytes were added after the last signature; no signature covers them",
+            check.unsigned_tail
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        if check.all_intact {
+            "every signature is intact"
+        } else if v.signatures.is_empty() {
+            "the file holds no signature"
+        } else {
+            "NOT every signature is intact"
+        }
+    );
+    out
+}
+
+/// `planner verify FILE`: the report, and whether every signature is intact (the exit code).
+pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
+    let check = verify_file(path)?;
+    let text = if json {
+        serde_json::to_string_pretty(&check)
+            .map_err(|e| PlannerError::new(ErrorCode::Io, format!("could not write JSON: {e}")))?
+            + "\n"
+    } else {
+        verification_text(&check)
+    };
+    Ok((text, check.all_intact))
+}
+
+/// `planner identity new --name N --org O --out F.p12 --passphrase-env VAR`.
+pub fn identity_new(
+    name: &str,
+    org: &str,
+    email: Option<&str>,
+    out: &Path,
+    var: Option<&str>,
+) -> Result<String, PlannerError> {
+    let pass = passphrase(var)?;
+    if out.exists() {
+        return Err(PlannerError::new(
+            ErrorCode::Io,
+            format!("{} already exists; choose another name.", out.display()),
+        ));
+    }
+    let (identity, p12) = new_identity(name, org, email, &pass, now_ms())?;
+    planner_store::files::write_atomic(out, &p12)?;
+    let c = identity.certificate();
+    Ok(format!(
+        "wrote {} (P-256 key and self-signed certificate, encrypted with the passphrase)\nsubject: {}, {}\nsha-256: {}\nvalid: {} to {}\n",
+        out.display(),
+        c.common_name.unwrap_or_default(),
+        c.organisation.unwrap_or_default(),
+        c.sha256_fingerprint,
+        c.not_before,
+        c.not_after
+    ))
+}

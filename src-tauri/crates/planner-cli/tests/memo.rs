@@ -1,0 +1,480 @@
+//! The signed decision memo from the `planner` binary, judged by tools no one here wrote:
+//! poppler's pdfsig, pyHanko (trusting the signers' certificates), qpdf, pdftotext and OpenSSL.
+//! A missing tool fails the test with what to install; nothing is skipped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+#[path = "../../planner-sign/tests/common/mod.rs"]
+mod sign_common;
+
+use sign_common::{pyhanko, run, tamper_cases, text};
+
+const PASS_VAR: &str = "PLANNER_TEST_PASSPHRASE";
+const PASS: &str = "correct horse battery staple";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn planner(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planner"))
+        .args(args)
+        .arg("--catalog")
+        .arg(root().join("catalogs"))
+        .env(PASS_VAR, PASS)
+        .current_dir(dir)
+        .output()
+        .expect("run planner")
+}
+
+fn ok(out: &Output, what: &str) -> String {
+    assert!(out.status.success(), "{what} failed ({}):\n{}", out.status, text(out));
+    text(out)
+}
+
+fn sample(name: &str) -> String {
+    root()
+        .join(format!("catalogs/samples/{name}.json"))
+        .display()
+        .to_string()
+}
+
+/// A workspace made from the enterprise sample, with a memo draft written through the store.
+fn workspace(dir: &Path) -> PathBuf {
+    let ws = dir.join("client.cpw");
+    ok(
+        &planner(
+            &["workspace", "new", "client.cpw", "--from", &sample("enterprise-hybrid")],
+            dir,
+        ),
+        "workspace new",
+    );
+    ws
+}
+
+fn identity(dir: &Path, name: &str, file: &str) -> PathBuf {
+    ok(
+        &planner(
+            &[
+                "identity",
+                "new",
+                "--name",
+                name,
+                "--org",
+                "Example Ltd",
+                "--out",
+                file,
+                "--passphrase-env",
+                PASS_VAR,
+            ],
+            dir,
+        ),
+        "identity new",
+    );
+    dir.join(file)
+}
+
+/// The certificate of a PKCS#12 file as PEM, read by OpenSSL (an independent reader).
+fn certificate_pem(dir: &Path, p12: &str, pem: &str) {
+    let out = run(
+        "openssl",
+        &[
+            "pkcs12",
+            "-in",
+            p12,
+            "-passin",
+            &format!("pass:{PASS}"),
+            "-nokeys",
+            "-clcerts",
+            "-out",
+            pem,
+        ],
+        dir,
+    );
+    assert!(out.status.success(), "openssl pkcs12: {}", text(&out));
+}
+
+fn pdfsig(dir: &Path, pdf: &str) -> String {
+    text(&run("pdfsig", &[pdf], dir))
+}
+
+#[test]
+fn an_author_then_a_reviewer_sign_the_memo_and_every_validator_agrees() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    workspace(dir);
+    identity(dir, "Ada Author", "ada.p12");
+    identity(dir, "Rex Reviewer", "rex.p12");
+    certificate_pem(dir, "ada.p12", "ada.pem");
+    certificate_pem(dir, "rex.p12", "rex.pem");
+
+    let made = ok(
+        &planner(
+            &[
+                "memo",
+                "client.cpw",
+                "--scenarios",
+                "hybrid,all-cloud",
+                "--out",
+                "memo.pdf",
+                "--author",
+                "Ada Author",
+                "--decision",
+                "Adopt the hybrid: owned base load, cloud burst.",
+                "--recommended",
+                "hybrid",
+                "--sign-with",
+                "ada.p12",
+                "--passphrase-env",
+                PASS_VAR,
+            ],
+            dir,
+        ),
+        "memo",
+    );
+    assert!(made.contains("signed by Ada Author, Example Ltd"), "{made}");
+    ok(
+        &planner(
+            &[
+                "sign",
+                "memo.pdf",
+                "--with",
+                "rex.p12",
+                "--passphrase-env",
+                PASS_VAR,
+                "--reason",
+                "Reviewer: approved",
+                "--workspace",
+                "client.cpw",
+            ],
+            dir,
+        ),
+        "sign",
+    );
+
+    // pdfsig: both valid; the author's covers its revision, the reviewer's the whole file.
+    let sig = pdfsig(dir, "memo.pdf");
+    assert_eq!(sig.matches("Signature is Valid").count(), 2, "{sig}");
+    assert!(sig.contains("Total document signed"), "{sig}");
+    assert!(sig.contains("ETSI.CAdES.detached"), "{sig}");
+
+    // pyHanko, trusting the two certificates: both signatures judged valid and intact.
+    let py = pyhanko(
+        &[
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--trust-replace",
+            "--trust",
+            "ada.pem",
+            "--trust",
+            "rex.pem",
+            "memo.pdf",
+        ],
+        dir,
+    );
+    let py_text = text(&py);
+    assert!(py.status.success(), "pyHanko: {py_text}");
+    assert_eq!(py_text.matches("judged VALID").count(), 2, "{py_text}");
+    assert!(py_text.contains("The signature covers the entire file"), "{py_text}");
+
+    let qpdf = run("qpdf", &["--check", "memo.pdf"], dir);
+    assert!(qpdf.status.success(), "qpdf --check: {}", text(&qpdf));
+
+    // Our own verify: exit 0, both intact, names and reasons.
+    let v = planner(&["verify", "memo.pdf"], dir);
+    let v_text = ok(&v, "verify");
+    assert_eq!(
+        v_text.matches("INTACT").count() - v_text.matches("NOT INTACT").count(),
+        2,
+        "{v_text}"
+    );
+    assert!(
+        v_text.contains("Rex Reviewer") && v_text.contains("Reviewer: approved"),
+        "{v_text}"
+    );
+    assert!(v_text.contains("every signature is intact"), "{v_text}");
+
+    // The visible blocks are on the memo's last page.
+    let pages = text(&run("pdfinfo", &["memo.pdf"], dir));
+    let last = pages
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .map(|n| n.trim().to_owned())
+        .unwrap();
+    let tail = text(&run("pdftotext", &["-f", &last, "-l", &last, "memo.pdf", "-"], dir));
+    assert!(tail.contains("Digitally signed by Ada Author"), "{tail}");
+    assert!(tail.contains("Digitally signed by Rex Reviewer"), "{tail}");
+
+    // The workspace recorded the memo, its signature and the reviewer's, with the file's hashes.
+    let show = ok(&planner(&["workspace", "show", "client.cpw"], dir), "workspace show");
+    let final_sha = sha256_of(&dir.join("memo.pdf"));
+    assert!(
+        show.contains(&final_sha),
+        "the workspace lists the signed file's SHA-256 {final_sha}:\n{show}"
+    );
+    assert!(show.contains("Rex Reviewer") && show.contains("Ada Author"), "{show}");
+
+    // Artefacts for a person to look at: the signed memo and its last page.
+    let artifacts = root().join("artifacts/memo");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    std::fs::copy(dir.join("memo.pdf"), artifacts.join("memo-signed-author-reviewer.pdf")).unwrap();
+    let prefix = artifacts.join("memo-signed-last-page");
+    let png = run(
+        "pdftoppm",
+        &[
+            "-png",
+            "-r",
+            "80",
+            "-singlefile",
+            "-f",
+            &last,
+            "-l",
+            &last,
+            "memo.pdf",
+            &prefix.to_string_lossy(),
+        ],
+        dir,
+    );
+    assert!(png.status.success(), "{}", text(&png));
+}
+
+fn sha256_of(path: &Path) -> String {
+    let out = Command::new("sha256sum").arg(path).output().expect("sha256sum");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_pkcs12_made_by_openssl_signs_a_memo_that_validates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for (key, name) in [("ec", "org-ec"), ("rsa", "org-rsa")] {
+        let mut req = vec!["req", "-x509", "-newkey"];
+        let opts = if key == "ec" {
+            vec!["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        } else {
+            vec!["rsa:2048"]
+        };
+        req.extend(opts);
+        let key_file = format!("{name}.key");
+        let crt = format!("{name}.pem");
+        let subj = format!("/CN=Olga {name}/O=Example Org");
+        req.extend([
+            "-keyout", &key_file, "-out", &crt, "-days", "30", "-nodes", "-subj", &subj,
+        ]);
+        let out = run("openssl", &req, dir);
+        assert!(out.status.success(), "openssl req: {}", text(&out));
+        let p12 = format!("{name}.p12");
+        let out = run(
+            "openssl",
+            &[
+                "pkcs12",
+                "-export",
+                "-inkey",
+                &key_file,
+                "-in",
+                &crt,
+                "-out",
+                &p12,
+                "-passout",
+                &format!("pass:{PASS}"),
+            ],
+            dir,
+        );
+        assert!(out.status.success(), "openssl pkcs12: {}", text(&out));
+        let pdf = format!("{name}-memo.pdf");
+        ok(
+            &planner(
+                &[
+                    "memo",
+                    &sample("student-lora-rtx4090"),
+                    "--out",
+                    &pdf,
+                    "--author",
+                    "Olga",
+                    "--decision",
+                    "Rent.",
+                    "--sign-with",
+                    &p12,
+                    "--passphrase-env",
+                    PASS_VAR,
+                ],
+                dir,
+            ),
+            "memo",
+        );
+        let sig = pdfsig(dir, &pdf);
+        assert!(
+            sig.contains("Signature is Valid") && sig.contains("Total document signed"),
+            "{name}: {sig}"
+        );
+        let py = pyhanko(
+            &[
+                "sign",
+                "validate",
+                "--pretty-print",
+                "--trust-replace",
+                "--trust",
+                &crt,
+                &pdf,
+            ],
+            dir,
+        );
+        assert!(
+            py.status.success() && text(&py).contains("judged VALID"),
+            "{name}: {}",
+            text(&py)
+        );
+        assert!(run("qpdf", &["--check", &pdf], dir).status.success());
+        ok(&planner(&["verify", &pdf], dir), "verify");
+    }
+}
+
+#[test]
+fn two_hundred_changed_bytes_are_each_caught_by_planner_verify_and_pdfsig() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    identity(dir, "Ada Author", "ada.p12");
+    ok(
+        &planner(
+            &[
+                "memo",
+                &sample("enterprise-hybrid"),
+                "--out",
+                "memo.pdf",
+                "--author",
+                "Ada Author",
+                "--decision",
+                "Adopt the hybrid.",
+                "--sign-with",
+                "ada.p12",
+                "--passphrase-env",
+                PASS_VAR,
+            ],
+            dir,
+        ),
+        "memo",
+    );
+    let signed = std::fs::read(dir.join("memo.pdf")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&planner(&["verify", "memo.pdf", "--json"], dir), "verify --json")).unwrap();
+    let range: Vec<u64> = json["verification"]["signatures"][0]["byte_range"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let range = [range[0], range[1], range[2], range[3]];
+    assert_eq!(
+        range[2] + range[3],
+        signed.len() as u64,
+        "the signature covers the whole memo"
+    );
+
+    let (mut ours, mut poppler) = (0, 0);
+    let mut missed = Vec::new();
+    let cases = tamper_cases(&signed, range, 200, 0x5eed_0f_3e30);
+    for (offset, copy) in &cases {
+        std::fs::write(dir.join("tampered.pdf"), copy).unwrap();
+        let v = planner(&["verify", "tampered.pdf"], dir);
+        let caught_ours = !v.status.success();
+        let sig = pdfsig(dir, "tampered.pdf");
+        let caught_poppler = !sig.contains("Signature is Valid");
+        ours += usize::from(caught_ours);
+        poppler += usize::from(caught_poppler);
+        if !(caught_ours && caught_poppler) {
+            missed.push(format!(
+                "offset {offset}: planner verify {caught_ours}, pdfsig {caught_poppler}"
+            ));
+        }
+    }
+    println!("tamper: planner verify caught {ours}/200, pdfsig caught {poppler}/200");
+    assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn bad_requests_say_what_to_do_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    workspace(dir);
+    // A workspace without a memo draft: the author and decision are named.
+    let out = planner(
+        &["memo", "client.cpw", "--scenarios", "hybrid", "--out", "memo.pdf"],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out);
+    assert!(t.contains("memo.author") && t.contains("memo.decision"), "{t}");
+    // An unknown scenario.
+    let out = planner(
+        &[
+            "memo",
+            &sample("enterprise-hybrid"),
+            "--scenarios",
+            "nope",
+            "--out",
+            "memo.pdf",
+            "--author",
+            "A",
+            "--decision",
+            "D",
+        ],
+        dir,
+    );
+    assert!(text(&out).contains("no scenario `nope`"), "{}", text(&out));
+    // A wrong passphrase for the identity.
+    identity(dir, "Ada Author", "ada.p12");
+    let out = Command::new(env!("CARGO_BIN_EXE_planner"))
+        .args([
+            "memo",
+            &sample("enterprise-hybrid"),
+            "--out",
+            "memo.pdf",
+            "--author",
+            "A",
+            "--decision",
+            "D",
+        ])
+        .args(["--sign-with", "ada.p12", "--passphrase-env", "WRONG_PASS"])
+        .env("WRONG_PASS", "not the passphrase")
+        .current_dir(dir)
+        .arg("--catalog")
+        .arg(root().join("catalogs"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).to_lowercase().contains("passphrase"), "{}", text(&out));
+    assert!(
+        !dir.join("memo.pdf").exists(),
+        "nothing is written when a request is refused"
+    );
+    // verify: a file that is not a PDF, and a PDF without a signature.
+    std::fs::write(dir.join("notes.pdf"), "minutes").unwrap();
+    assert_eq!(planner(&["verify", "notes.pdf"], dir).status.code(), Some(1));
+    ok(
+        &planner(
+            &[
+                "memo",
+                &sample("enterprise-hybrid"),
+                "--out",
+                "plain.pdf",
+                "--author",
+                "A",
+                "--decision",
+                "D",
+            ],
+            dir,
+        ),
+        "unsigned memo",
+    );
+    let out = planner(&["verify", "plain.pdf"], dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("holds no signature"), "{}", text(&out));
+}
