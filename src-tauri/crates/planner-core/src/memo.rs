@@ -87,7 +87,10 @@ impl MemoDraft {
             push("author", "the memo needs an author: write your name");
         }
         if self.decision.trim().is_empty() {
-            push("decision", "the memo needs the decision: write what was decided in a sentence or two");
+            push(
+                "decision",
+                "the memo needs the decision: write what was decided in a sentence or two",
+            );
         }
         if scenarios.is_empty() {
             push("scenarios", "choose at least one scenario for the memo to compare");

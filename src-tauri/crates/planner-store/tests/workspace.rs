@@ -397,7 +397,11 @@ fn the_memo_draft_is_saved_typed_as_one_step_and_undone() {
     let path = dir.path().join("client.cpw");
     {
         let mut ws = new_workspace(dir.path());
-        assert_eq!(ws.memo_draft().unwrap(), MemoDraft::default(), "a new workspace has an empty draft");
+        assert_eq!(
+            ws.memo_draft().unwrap(),
+            MemoDraft::default(),
+            "a new workspace has an empty draft"
+        );
         let mut d = MemoDraft {
             author: "Ada Example".into(),
             paper: Paper::Letter,
@@ -420,7 +424,10 @@ fn the_memo_draft_is_saved_typed_as_one_step_and_undone() {
     }
     let ws = Workspace::open(&path).unwrap();
     let d = ws.memo_draft().unwrap();
-    assert_eq!((d.decision.as_str(), d.author.as_str(), d.paper), ("Buy", "Ada Example", Paper::Letter));
+    assert_eq!(
+        (d.decision.as_str(), d.author.as_str(), d.paper),
+        ("Buy", "Ada Example", Paper::Letter)
+    );
 }
 
 #[test]
@@ -449,7 +456,13 @@ fn memo_records_are_kept_in_order_and_are_not_undone() {
         assert_eq!(ws.memos().unwrap().len(), 2);
     }
     let memos = Workspace::open(&path).unwrap().memos().unwrap();
-    assert_eq!(memos, vec![record(MemoEvent::Generated, "aa", 0), record(MemoEvent::Signed, "bb", 1)]);
+    assert_eq!(
+        memos,
+        vec![
+            record(MemoEvent::Generated, "aa", 0),
+            record(MemoEvent::Signed, "bb", 1)
+        ]
+    );
 }
 
 #[test]

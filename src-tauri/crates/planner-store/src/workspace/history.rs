@@ -165,9 +165,11 @@ fn write_settings(tx: &Transaction<'_>, s: &WorkspaceSettings) -> rusqlite::Resu
 
 /// The memo draft; a workspace that never had one reads as the empty draft.
 pub fn read_memo_draft(conn: &Connection) -> rusqlite::Result<MemoDraft> {
-    conn.query_row("SELECT body FROM memo_draft WHERE id = 1", [], |r| r.get::<_, String>(0))
-        .optional()?
-        .map_or_else(|| Ok(MemoDraft::default()), |body| from_json(&body, 0))
+    conn.query_row("SELECT body FROM memo_draft WHERE id = 1", [], |r| {
+        r.get::<_, String>(0)
+    })
+    .optional()?
+    .map_or_else(|| Ok(MemoDraft::default()), |body| from_json(&body, 0))
 }
 
 fn write_memo_draft(tx: &Transaction<'_>, m: &MemoDraft) -> rusqlite::Result<()> {

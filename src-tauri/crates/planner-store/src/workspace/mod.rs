@@ -849,12 +849,8 @@ impl Workspace {
     /// Adds a record of a memo written or signed. Records are facts, not edits: undo does not
     /// take them back.
     pub fn record_memo(&mut self, record: &MemoRecord) -> Result<(), PlannerError> {
-        let body = serde_json::to_string(record).map_err(|e| {
-            PlannerError::new(
-                ErrorCode::Io,
-                format!("the memo record could not be written: {e}"),
-            )
-        })?;
+        let body = serde_json::to_string(record)
+            .map_err(|e| PlannerError::new(ErrorCode::Io, format!("the memo record could not be written: {e}")))?;
         self.conn
             .execute("INSERT INTO memos (body) VALUES (?1)", [body])
             .map_err(|e| self.err(&e))?;

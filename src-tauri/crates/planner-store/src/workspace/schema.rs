@@ -20,7 +20,8 @@ pub const APPLICATION_ID: u32 = 0x4350_4C57;
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 2] = [r"
+const MIGRATIONS: [&str; 2] = [
+    r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -67,7 +68,8 @@ CREATE TABLE edits (
     changes      TEXT NOT NULL,
     undone       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
-", r"
+",
+    r"
 -- The memo as its author writes it (decision, rationale, scenarios); edited through the journal.
 CREATE TABLE memo_draft (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
@@ -78,7 +80,8 @@ CREATE TABLE memos (
     seq  INTEGER PRIMARY KEY,
     body TEXT NOT NULL
 ) STRICT;
-"];
+",
+];
 
 /// What the first 100 bytes say about a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
