@@ -374,14 +374,21 @@ impl Quote {
             ("sla_uptime", self.sla_uptime),
             ("sla_refund_share", self.sla_refund_share),
         ] {
-            if let Some(v) = value
-                && (v < Decimal::ZERO || v > Decimal::ONE)
-            {
-                push(
+            match value {
+                Some(v) if v > Decimal::ONE => push(
                     field,
                     "out-of-range",
-                    format!("{v} is not a share between 0 and 1; write 0.15 or 15%"),
-                );
+                    format!(
+                        "{v} is above 1; a share is a fraction or a percentage with its sign: write {} or {v}%",
+                        (v / dec!(100)).normalize()
+                    ),
+                ),
+                Some(v) if v < Decimal::ZERO => push(
+                    field,
+                    "out-of-range",
+                    format!("{v} is negative; a share lies between 0 and 1 (0% and 100%)"),
+                ),
+                _ => {}
             }
         }
         let kind = self.offer_kind.as_str();
@@ -962,5 +969,165 @@ pub fn parse_quotes(
         Ok(quotes)
     } else {
         Err(import_error(file, details))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::YearMonth;
+
+    fn settings() -> WorkspaceSettings {
+        WorkspaceSettings::new("RFP", YearMonth::new(2027, 1).unwrap_or_else(|| unreachable!()))
+    }
+
+    fn table(rows: &[&[&str]]) -> QuoteTable {
+        QuoteTable {
+            file: "q.csv".into(),
+            rows: rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| TableRow {
+                    row: u32::try_from(i + 1).unwrap_or_default(),
+                    cells: r
+                        .iter()
+                        .map(|t| {
+                            if t.is_empty() {
+                                Cell::Empty
+                            } else {
+                                Cell::Text((*t).to_owned())
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn excel_serial_days_are_1900_system_dates() {
+        let d = |n: i64| excel_serial_date(Decimal::from(n)).map(|d| d.to_string());
+        assert_eq!(d(61).as_deref(), Some("1900-03-01"));
+        assert_eq!(d(45943).as_deref(), Some("2025-10-13"));
+        assert_eq!(d(46402).as_deref(), Some("2027-01-15"));
+        assert_eq!(d(46812).as_deref(), Some("2028-02-29"));
+        assert_eq!(
+            excel_serial_date(Decimal::new(464025, 1))
+                .map(|d| d.to_string())
+                .as_deref(),
+            Some("2027-01-15")
+        );
+        assert_eq!(d(60), None, "Excel's 1900-02-29 does not exist");
+        assert_eq!(d(-1), None);
+    }
+
+    #[test]
+    fn headers_match_ignoring_case_spaces_and_dashes() {
+        assert_eq!(normalise_header("  Quote ID "), "quote_id");
+        assert_eq!(normalise_header("Offer-Kind"), "offer_kind");
+        assert_eq!(normalise_header("PRICE_PER_GPU_HOUR"), "price_per_gpu_hour");
+    }
+
+    #[test]
+    fn numbers_in_text_are_plain_decimals_only() {
+        assert_eq!(text_decimal("2.85"), Some(Decimal::new(285, 2)));
+        assert_eq!(text_decimal("-3"), Some(Decimal::from(-3)));
+        for bad in ["1,000", "$4", "1e5", "12k", "", "4.1 USD", "--1"] {
+            assert_eq!(text_decimal(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_table_that_reads_and_the_layer_it_becomes() {
+        let t = table(&[
+            &[
+                "vendor",
+                "quote_id",
+                "offer_kind",
+                "accelerator",
+                "gpus",
+                "currency",
+                "price_per_gpu_hour",
+                "commitment_months",
+                "valid_until",
+            ],
+            &[
+                "Acme",
+                "Q 1",
+                "Reserved",
+                "h100",
+                "8",
+                "USD",
+                "3.10",
+                "12",
+                "2027-06-30",
+            ],
+        ]);
+        let mut catalog = Catalog::default();
+        // The accelerator check needs the id in the catalog: with none, the row is refused.
+        let e = parse_quotes(&t, &catalog, &settings())
+            .err()
+            .map(|e| e.details)
+            .unwrap_or_default();
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            (e[0].line, e[0].column, e[0].field.as_deref()),
+            (Some(2), Some(4), Some("accelerator"))
+        );
+        catalog.accelerators.push(crate::catalog::Accelerator {
+            id: "h100".into(),
+            name: "H100".into(),
+            vendor: "NVIDIA".into(),
+            family: crate::catalog::Family::Training,
+            launch_year: 2022,
+            memory_type: String::new(),
+            scale_up: String::new(),
+            form_factor: String::new(),
+            spec_provenance: crate::provenance::Provenance {
+                sources: Vec::new(),
+                as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
+                confidence: crate::provenance::Confidence::Estimate,
+                note: None,
+            },
+            memory_gb: crate::provenance::Figure {
+                low: Decimal::from(80),
+                high: Decimal::from(80),
+                provenance: crate::provenance::Provenance {
+                    sources: Vec::new(),
+                    as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
+                    confidence: crate::provenance::Confidence::Estimate,
+                    note: None,
+                },
+            },
+            bandwidth_tbps: None,
+            bf16_tflops: None,
+            fp8_tflops: None,
+            tdp_w: None,
+            price_usd: None,
+            adaptation_months: None,
+            notes: None,
+        });
+        let quotes = parse_quotes(&t, &catalog, &settings()).unwrap_or_default();
+        assert_eq!(quotes.len(), 1);
+        let q = &quotes[0];
+        assert_eq!(q.offer_kind, QuoteKind::Reserved);
+        assert_eq!(q.layer_id(), "acme-q-1");
+        let layer = q
+            .to_layer_spec("l", &settings())
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(layer.kind, LayerKind::Reserved);
+        assert_eq!(layer.term, Some(CommitTerm::OneYear));
+        assert_eq!(layer.gpus, Some(8));
+        assert_eq!(
+            layer.price_per_gpu_hour,
+            Some(Override {
+                value: Decimal::new(310, 2),
+                reason: "RFP quote Acme Q 1 (valid until 2027-06-30)".into()
+            })
+        );
+        let mut eur = settings();
+        eur.currency = "EUR".into();
+        let e = q.to_layer_spec("l", &eur).err().map(|e| e.message).unwrap_or_default();
+        assert!(e.contains("no rate"), "{e}");
     }
 }
