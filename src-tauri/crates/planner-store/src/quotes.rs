@@ -97,6 +97,7 @@ fn read_csv(path: &Path) -> Result<QuoteTable, PlannerError> {
         .delimiter(delimiter)
         .from_reader(text.as_bytes());
     let mut rows = Vec::new();
+    let (mut line, mut counted) = (1usize, 0usize);
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| p.line());
@@ -110,9 +111,19 @@ fn read_csv(path: &Path) -> Result<QuoteTable, PlannerError> {
                 ),
             )
         })?;
-        let row = record
+        // The csv crate's own line count lags one line behind after a CRLF line end, so the row
+        // is counted here: the line feeds before the record's first byte (a record may start on
+        // the `\n` of the previous CRLF, which then counts too).
+        let start = record
             .position()
-            .map_or(0, |p| u32::try_from(p.line()).unwrap_or(u32::MAX));
+            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+        let upto = start.saturating_add(1).min(text.len()).max(counted);
+        line += text
+            .as_bytes()
+            .get(counted..upto)
+            .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+        counted = upto;
+        let row = u32::try_from(line).unwrap_or(u32::MAX);
         let cells = record
             .iter()
             .map(|t| {

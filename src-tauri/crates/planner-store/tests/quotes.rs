@@ -613,3 +613,50 @@ fn quotes_become_layers_the_engine_evaluates_with_the_quote_as_reason() {
         assert!(s.totals.total_cash > Decimal::ZERO, "{}", s.id);
     }
 }
+
+#[test]
+fn the_template_and_its_readme_list_every_column_in_order() {
+    let header = std::fs::read_to_string(repo().join("catalogs/templates/rfp-quotes.csv")).unwrap();
+    let names: Vec<&str> = planner_core::quote::COLUMNS.iter().map(|c| c.name).collect();
+    assert_eq!(header.lines().next().unwrap().split(',').collect::<Vec<_>>(), names);
+    let readme = std::fs::read_to_string(repo().join("catalogs/templates/README.md")).unwrap();
+    for c in planner_core::quote::COLUMNS {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", c.name)))
+            .unwrap_or_else(|| panic!("README has no row for `{}`", c.name));
+        let required = row.split('|').nth(4).unwrap().trim();
+        assert_eq!(
+            c.required,
+            required == "yes",
+            "`{}`: README says required = {required}",
+            c.name
+        );
+    }
+}
+
+#[test]
+fn a_csv_saved_with_a_byte_order_mark_and_semicolons_reads_the_same() {
+    let good = std::fs::read_to_string(fixture("good.csv")).unwrap();
+    // The notes cell holds a comma inside quotes; semicolons replace only the separators.
+    let mut text = String::from("\u{feff}");
+    for line in good.lines() {
+        let mut in_quotes = false;
+        for ch in line.chars() {
+            match ch {
+                '"' => {
+                    in_quotes = !in_quotes;
+                    text.push(ch);
+                }
+                ',' if !in_quotes => text.push(';'),
+                _ => text.push(ch),
+            }
+        }
+        text.push_str("\r\n");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("semicolons.CSV");
+    std::fs::write(&path, text).unwrap();
+    let quotes = read_quotes(&path, &catalog(), &settings()).unwrap();
+    assert_eq!(quotes, expected(&path));
+}
