@@ -475,9 +475,26 @@ impl Quote {
     /// become [`Override`]s whose reason names the quote (and the exchange rate when converted);
     /// the lead time delays owned hardware's delivery and a rental's start.
     ///
-    /// Fails only when the quote is in a currency the workspace has no rate for (which
-    /// [`parse_quotes`] refuses already).
+    /// Fails when the quote is in a currency the workspace has no rate for, or quotes no price
+    /// for its kind (both of which [`parse_quotes`] refuses already): a layer without the quoted
+    /// price would silently fall back to the catalog's list price.
     pub fn to_layer_spec(&self, id: &str, settings: &WorkspaceSettings) -> Result<LayerSpec, PlannerError> {
+        let (price_field, price) = if self.offer_kind == QuoteKind::Owned {
+            ("hardware_price_per_gpu", self.hardware_price_per_gpu)
+        } else {
+            ("price_per_gpu_hour", self.price_per_gpu_hour)
+        };
+        if price.is_none() {
+            return Err(PlannerError::invalid(
+                price_field,
+                format!(
+                    "quote {} {} ({}) gives no `{price_field}`; check quotes with `Quote::problems` before making layers",
+                    self.vendor,
+                    self.quote_id,
+                    self.offer_kind.as_str()
+                ),
+            ));
+        }
         let rate = rate_for(settings, &self.currency).ok_or_else(|| {
             PlannerError::invalid(
                 "currency",
@@ -1125,6 +1142,11 @@ mod tests {
                 reason: "RFP quote Acme Q 1 (valid until 2027-06-30)".into()
             })
         );
+        let unpriced = Quote {
+            price_per_gpu_hour: None,
+            ..q.clone()
+        };
+        assert!(unpriced.to_layer_spec("l", &settings()).is_err());
         let mut eur = settings();
         eur.currency = "EUR".into();
         let e = q.to_layer_spec("l", &eur).err().map(|e| e.message).unwrap_or_default();
