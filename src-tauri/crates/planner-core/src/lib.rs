@@ -11,7 +11,8 @@
 //! the screen, the exports and the memo show). `workspace` evaluates a selection of a workspace's
 //! scenarios and places each problem on the item it belongs to.
 //! `exit` prices exit clauses (the cost of leaving a contract at any month, and the plan variant
-//! that leaves) and `scorecard` ranks vendors on five weighted axes with the smallest weight
+//! that leaves), `quote` reads RFP quote tables into quotes and turns each into a supply layer,
+//! and `scorecard` ranks vendors on five weighted axes with the smallest weight
 //! change that would change the top vendor.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
@@ -29,6 +30,7 @@ pub mod ledger;
 pub mod memo;
 pub mod network;
 pub mod provenance;
+pub mod quote;
 pub mod rack;
 pub mod scenario;
 pub mod scenario_file;

@@ -1,0 +1,1155 @@
+//! RFP quotes: a vendor's quoted price for one supply option, read from a spreadsheet row and
+//! turned into a supply layer on the engine's footing.
+//!
+//! The store reads a CSV or XLSX file into a [`QuoteTable`] (cells as the file holds them: text,
+//! numbers, dates); [`parse_quotes`] checks the header against the template documented in
+//! `catalogs/templates/README.md`, reads every row into a [`Quote`], checks each quote
+//! ([`Quote::problems`]) against the catalog and the workspace's currency, and refuses the whole
+//! table if anything is wrong: every problem comes back located to the row and column a person
+//! sees in the spreadsheet (header = row 1, column A = 1). [`Quote::to_layer_spec`] turns a quote
+//! into a [`LayerSpec`] in the workspace's currency whose quoted prices are [`Override`]s with the
+//! quote as their reason, so the assumption ledger shows where each price comes from.
+//!
+//! Shares (support per year, SLA uptime, SLA refund) are fractions as in the scenario file
+//! (`0.15`); a spreadsheet may also write them as percentages with a `%` sign (`15%`), which is
+//! what a percent-formatted XLSX cell holds anyway. A bare number above 1 is refused rather than
+//! guessed at.
+
+use std::collections::HashMap;
+
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::Catalog;
+use crate::error::{ErrorCode, ErrorDetail, PlannerError};
+use crate::provenance::AsOf;
+use crate::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
+use crate::workspace::WorkspaceSettings;
+
+/// The kind of supply a quote offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum QuoteKind {
+    /// Hardware bought: a price per GPU, delivered after the lead time.
+    Owned,
+    /// Cloud capacity committed for 12 or 36 months.
+    Reserved,
+    /// Pay-as-you-go cloud capacity.
+    OnDemand,
+    /// Interruptible cloud capacity.
+    Spot,
+}
+
+impl QuoteKind {
+    pub const ALL: [QuoteKind; 4] = [
+        QuoteKind::Owned,
+        QuoteKind::Reserved,
+        QuoteKind::OnDemand,
+        QuoteKind::Spot,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QuoteKind::Owned => "owned",
+            QuoteKind::Reserved => "reserved",
+            QuoteKind::OnDemand => "on-demand",
+            QuoteKind::Spot => "spot",
+        }
+    }
+
+    /// Whether the quote rents capacity by the GPU-hour.
+    pub fn is_rental(self) -> bool {
+        self != QuoteKind::Owned
+    }
+
+    fn layer_kind(self) -> LayerKind {
+        match self {
+            QuoteKind::Owned => LayerKind::Owned,
+            QuoteKind::Reserved => LayerKind::Reserved,
+            QuoteKind::OnDemand => LayerKind::OnDemand,
+            QuoteKind::Spot => LayerKind::Spot,
+        }
+    }
+}
+
+/// Where a quote was read from: the file and the spreadsheet row (header = row 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QuoteSource {
+    pub file: String,
+    pub row: u32,
+}
+
+/// One vendor quote, as quoted: amounts in the quote's own currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Quote {
+    pub vendor: String,
+    /// The vendor's reference for the quote; unique per vendor.
+    pub quote_id: String,
+    pub offer_kind: QuoteKind,
+    /// Catalog accelerator id.
+    pub accelerator: String,
+    /// Owned: GPUs bought. Reserved: GPUs committed. On-demand and spot: the most GPUs offered
+    /// (absent: as many as needed).
+    pub gpus: Option<u32>,
+    /// ISO 4217 code of every amount in the quote.
+    pub currency: String,
+    /// Rentals: price per GPU-hour.
+    pub price_per_gpu_hour: Option<Decimal>,
+    /// Owned: purchase price per GPU, server share included.
+    pub hardware_price_per_gpu: Option<Decimal>,
+    /// Owned: one-off installation and commissioning for the whole order.
+    pub installation: Option<Decimal>,
+    /// Owned: support contract per year as a share of the hardware price.
+    pub support_rate_per_year: Option<Decimal>,
+    /// Months from order until the capacity is available.
+    pub lead_time_months: Option<u32>,
+    /// Reserved: the commitment, 12 or 36 months.
+    pub commitment_months: Option<u32>,
+    /// Spot: expected interruptions per hour.
+    pub interruptions_per_hour: Option<Decimal>,
+    /// Data egress per TB (kept for the scenario's egress and exit costs; not a layer figure).
+    pub egress_per_tb: Option<Decimal>,
+    /// Uptime the SLA promises, as a fraction (0.999).
+    pub sla_uptime: Option<Decimal>,
+    /// Share of the monthly bill refunded when the SLA is missed.
+    pub sla_refund_share: Option<Decimal>,
+    /// Support response time, in hours.
+    pub response_hours: Option<Decimal>,
+    /// Last day the quoted prices hold.
+    pub valid_until: AsOf,
+    pub notes: Option<String>,
+    pub source: QuoteSource,
+}
+
+/// One thing wrong with a quote: the template column at fault and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QuoteProblem {
+    /// The template column, e.g. `price_per_gpu_hour`.
+    pub field: String,
+    pub kind: String,
+    pub message: String,
+}
+
+/// A cell as the file holds it. The reader converts spreadsheet floats to decimals through their
+/// shortest round-trip text and date cells to dates; everything else is text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    Empty,
+    Text(String),
+    Number(Decimal),
+    Date(AsOf),
+    /// A cell the reader could not take (an Excel error such as `#DIV/0!`), described.
+    Invalid(String),
+}
+
+impl Cell {
+    fn is_empty(&self) -> bool {
+        match self {
+            Cell::Empty => true,
+            Cell::Text(t) => t.trim().is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// One row of the table: its spreadsheet row number and its cells, the first in column 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRow {
+    pub row: u32,
+    pub cells: Vec<Cell>,
+}
+
+/// A table read from a quote file: every row with its row number, the header first. Rows whose
+/// cells are all empty may be left out by the reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuoteTable {
+    /// The file as the user named it, for messages.
+    pub file: String,
+    pub rows: Vec<TableRow>,
+}
+
+/// How a column's cells are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnType {
+    Text,
+    Kind,
+    Money,
+    Count,
+    Share,
+    Number,
+    Date,
+}
+
+/// A column of the template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    /// Whether the header must have it (some optional columns are required by some kinds).
+    pub required: bool,
+    ty: ColumnType,
+}
+
+const fn col(name: &'static str, required: bool, ty: ColumnType) -> Column {
+    Column { name, required, ty }
+}
+
+/// The template's columns, in the template's order (see `catalogs/templates/README.md`).
+pub const COLUMNS: [Column; 19] = [
+    col("vendor", true, ColumnType::Text),
+    col("quote_id", true, ColumnType::Text),
+    col("offer_kind", true, ColumnType::Kind),
+    col("accelerator", true, ColumnType::Text),
+    col("gpus", false, ColumnType::Count),
+    col("currency", true, ColumnType::Text),
+    col("price_per_gpu_hour", false, ColumnType::Money),
+    col("hardware_price_per_gpu", false, ColumnType::Money),
+    col("installation", false, ColumnType::Money),
+    col("support_rate_per_year", false, ColumnType::Share),
+    col("lead_time_months", false, ColumnType::Count),
+    col("commitment_months", false, ColumnType::Count),
+    col("interruptions_per_hour", false, ColumnType::Number),
+    col("egress_per_tb", false, ColumnType::Money),
+    col("sla_uptime", false, ColumnType::Share),
+    col("sla_refund_share", false, ColumnType::Share),
+    col("response_hours", false, ColumnType::Number),
+    col("valid_until", true, ColumnType::Date),
+    col("notes", false, ColumnType::Text),
+];
+
+/// The commitments the engine models, in months.
+pub const COMMITMENT_MONTHS: [u32; 2] = [12, 36];
+
+/// A header as written, normalised for matching: trimmed, lower case, spaces and dashes as `_`.
+pub fn normalise_header(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect()
+}
+
+/// The date an Excel serial day number stands for (1900 date system; serial 61 is 1900-03-01).
+/// A fraction (a time of day) is ignored. `None` outside 1900-03-01 to 2200-12-31.
+pub fn excel_serial_date(serial: Decimal) -> Option<AsOf> {
+    let days = i64::try_from(serial.trunc()).ok()?;
+    if !(61..=110_937).contains(&days) {
+        return None;
+    }
+    // Days since 1899-12-30, then the civil-from-days algorithm (H. Hinnant) on days since
+    // 1970-01-01 (serial 25569).
+    let z = days - 25_569 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    AsOf::ymd(
+        u16::try_from(year).ok()?,
+        u8::try_from(month).ok()?,
+        u8::try_from(day).ok()?,
+    )
+}
+
+fn is_currency_code(c: &str) -> bool {
+    c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// The workspace's rate for `currency` (1 for its own currency), if it has one.
+fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
+    if currency == settings.currency {
+        return Some(Decimal::ONE);
+    }
+    settings.fx.iter().find(|f| f.currency == currency).map(|f| f.rate)
+}
+
+impl Quote {
+    /// The reason every figure of this quote carries in the assumption ledger.
+    pub fn reason(&self) -> String {
+        format!(
+            "RFP quote {} {} (valid until {})",
+            self.vendor, self.quote_id, self.valid_until
+        )
+    }
+
+    /// A layer id made from the vendor and quote id: lower case, letters, digits and dashes.
+    pub fn layer_id(&self) -> String {
+        let mut id = String::new();
+        for c in format!("{} {}", self.vendor, self.quote_id).chars() {
+            if c.is_alphanumeric() {
+                id.extend(c.to_lowercase());
+            } else if !id.ends_with('-') && !id.is_empty() {
+                id.push('-');
+            }
+        }
+        id.trim_end_matches('-').to_owned()
+    }
+
+    /// Everything wrong with the quote by itself, against the catalog and the workspace's
+    /// currency; empty when the quote can become a layer.
+    pub fn problems(&self, catalog: &Catalog, settings: &WorkspaceSettings) -> Vec<QuoteProblem> {
+        let mut out = Vec::new();
+        let mut push = |field: &str, kind: &str, message: String| {
+            out.push(QuoteProblem {
+                field: field.to_owned(),
+                kind: kind.to_owned(),
+                message,
+            });
+        };
+        for (field, value) in [
+            ("vendor", &self.vendor),
+            ("quote_id", &self.quote_id),
+            ("accelerator", &self.accelerator),
+            ("currency", &self.currency),
+        ] {
+            if value.trim().is_empty() {
+                push(
+                    field,
+                    "missing-value",
+                    format!("give the {field}; this column is required on every row"),
+                );
+            }
+        }
+        if !self.accelerator.trim().is_empty() && catalog.accelerator(&self.accelerator).is_none() {
+            push(
+                "accelerator",
+                "unknown-reference",
+                format!(
+                    "no accelerator has id `{}` in the catalog; use a catalog id such as `nvidia-h100-sxm` (see `planner catalog list --kind accelerators`)",
+                    self.accelerator
+                ),
+            );
+        }
+        if !self.currency.trim().is_empty() {
+            if !is_currency_code(&self.currency) {
+                push(
+                    "currency",
+                    "unknown-value",
+                    format!(
+                        "`{}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR",
+                        self.currency
+                    ),
+                );
+            } else if rate_for(settings, &self.currency).is_none() {
+                push(
+                    "currency",
+                    "no-exchange-rate",
+                    format!(
+                        "the quote is in {} and the workspace in {}, which has no rate for {}; add the rate to the workspace settings (exchange rates) or ask the vendor for a quote in {}",
+                        self.currency, settings.currency, self.currency, settings.currency
+                    ),
+                );
+            }
+        }
+        if self.gpus == Some(0) {
+            push(
+                "gpus",
+                "out-of-range",
+                "zero GPUs supply nothing; give the number of GPUs quoted".to_owned(),
+            );
+        }
+        for (field, value) in [
+            ("price_per_gpu_hour", self.price_per_gpu_hour),
+            ("hardware_price_per_gpu", self.hardware_price_per_gpu),
+            ("installation", self.installation),
+            ("egress_per_tb", self.egress_per_tb),
+            ("interruptions_per_hour", self.interruptions_per_hour),
+            ("response_hours", self.response_hours),
+        ] {
+            if let Some(v) = value
+                && v < Decimal::ZERO
+            {
+                push(field, "negative-value", format!("{v} is negative; give zero or more"));
+            }
+        }
+        for (field, value) in [
+            ("support_rate_per_year", self.support_rate_per_year),
+            ("sla_uptime", self.sla_uptime),
+            ("sla_refund_share", self.sla_refund_share),
+        ] {
+            match value {
+                Some(v) if v > Decimal::ONE => push(
+                    field,
+                    "out-of-range",
+                    format!(
+                        "{v} is above 1; a share is a fraction or a percentage with its sign: write {} or {v}%",
+                        (v / dec!(100)).normalize()
+                    ),
+                ),
+                Some(v) if v < Decimal::ZERO => push(
+                    field,
+                    "out-of-range",
+                    format!("{v} is negative; a share lies between 0 and 1 (0% and 100%)"),
+                ),
+                _ => {}
+            }
+        }
+        let kind = self.offer_kind.as_str();
+        let needs = |present: bool, field: &str, what: &str, push: &mut dyn FnMut(&str, &str, String)| {
+            if !present {
+                push(field, "missing-value", format!("a `{kind}` quote needs {what}"));
+            }
+        };
+        let refuses = |present: bool, field: &str, push: &mut dyn FnMut(&str, &str, String)| {
+            if present {
+                push(
+                    field,
+                    "not-applicable",
+                    format!("`{field}` does not apply to a `{kind}` quote; leave the cell empty"),
+                );
+            }
+        };
+        match self.offer_kind {
+            QuoteKind::Owned => {
+                needs(self.gpus.is_some(), "gpus", "the number of GPUs bought", &mut push);
+                needs(
+                    self.hardware_price_per_gpu.is_some(),
+                    "hardware_price_per_gpu",
+                    "the purchase price per GPU (`hardware_price_per_gpu`)",
+                    &mut push,
+                );
+                refuses(self.price_per_gpu_hour.is_some(), "price_per_gpu_hour", &mut push);
+            }
+            QuoteKind::Reserved | QuoteKind::OnDemand | QuoteKind::Spot => {
+                needs(
+                    self.price_per_gpu_hour.is_some(),
+                    "price_per_gpu_hour",
+                    "its price per GPU-hour (`price_per_gpu_hour`; divide an instance price by its GPUs)",
+                    &mut push,
+                );
+                refuses(
+                    self.hardware_price_per_gpu.is_some(),
+                    "hardware_price_per_gpu",
+                    &mut push,
+                );
+                refuses(self.installation.is_some(), "installation", &mut push);
+                refuses(self.support_rate_per_year.is_some(), "support_rate_per_year", &mut push);
+            }
+        }
+        if self.offer_kind == QuoteKind::Reserved {
+            needs(self.gpus.is_some(), "gpus", "the number of GPUs committed", &mut push);
+            match self.commitment_months {
+                None => needs(
+                    false,
+                    "commitment_months",
+                    "its commitment (`commitment_months`: 12 or 36)",
+                    &mut push,
+                ),
+                Some(m) if !COMMITMENT_MONTHS.contains(&m) => push(
+                    "commitment_months",
+                    "unknown-value",
+                    format!(
+                        "a commitment of {m} months is not modelled; give 12 or 36 (ask the vendor for the nearest term)"
+                    ),
+                ),
+                Some(_) => {}
+            }
+        } else {
+            refuses(self.commitment_months.is_some(), "commitment_months", &mut push);
+        }
+        if self.offer_kind == QuoteKind::Spot {
+            needs(
+                self.interruptions_per_hour.is_some(),
+                "interruptions_per_hour",
+                "the expected interruptions per hour (`interruptions_per_hour`, e.g. 0.25 for one per 4 hours)",
+                &mut push,
+            );
+        } else {
+            refuses(
+                self.interruptions_per_hour.is_some(),
+                "interruptions_per_hour",
+                &mut push,
+            );
+        }
+        out
+    }
+
+    /// The quote as a supply layer with id `id`, in the workspace's currency. Quoted prices
+    /// become [`Override`]s whose reason names the quote (and the exchange rate when converted);
+    /// the lead time delays owned hardware's delivery and a rental's start.
+    ///
+    /// Fails when the quote is in a currency the workspace has no rate for, or quotes no price
+    /// for its kind (both of which [`parse_quotes`] refuses already): a layer without the quoted
+    /// price would silently fall back to the catalog's list price.
+    pub fn to_layer_spec(&self, id: &str, settings: &WorkspaceSettings) -> Result<LayerSpec, PlannerError> {
+        let (price_field, price) = if self.offer_kind == QuoteKind::Owned {
+            ("hardware_price_per_gpu", self.hardware_price_per_gpu)
+        } else {
+            ("price_per_gpu_hour", self.price_per_gpu_hour)
+        };
+        if price.is_none() {
+            return Err(PlannerError::invalid(
+                price_field,
+                format!(
+                    "quote {} {} ({}) gives no `{price_field}`; check quotes with `Quote::problems` before making layers",
+                    self.vendor,
+                    self.quote_id,
+                    self.offer_kind.as_str()
+                ),
+            ));
+        }
+        let rate = rate_for(settings, &self.currency).ok_or_else(|| {
+            PlannerError::invalid(
+                "currency",
+                format!(
+                    "quote {} {} is in {} and the workspace in {}, which has no rate for it; add one to the workspace's exchange rates",
+                    self.vendor, self.quote_id, self.currency, settings.currency
+                ),
+            )
+        })?;
+        let reason = |quoted: Decimal| -> String {
+            if rate == Decimal::ONE && self.currency == settings.currency {
+                self.reason()
+            } else {
+                let source = settings
+                    .fx
+                    .iter()
+                    .find(|f| f.currency == self.currency)
+                    .map(|f| f.source.as_str())
+                    .unwrap_or_default();
+                format!(
+                    "{}: {} {quoted} at {rate} {} per {} ({source})",
+                    self.reason(),
+                    self.currency,
+                    settings.currency,
+                    self.currency
+                )
+            }
+        };
+        let quoted = |v: Option<Decimal>| {
+            v.map(|v| Override {
+                value: v * rate,
+                reason: reason(v),
+            })
+        };
+        let lead = self.lead_time_months.unwrap_or(0);
+        let owned = self.offer_kind == QuoteKind::Owned;
+        Ok(LayerSpec {
+            id: id.to_owned(),
+            kind: self.offer_kind.layer_kind(),
+            accelerator: Some(self.accelerator.clone()),
+            offer: None,
+            system: None,
+            gpus: self.gpus,
+            gpus_per_server: None,
+            price_per_gpu: if owned {
+                quoted(self.hardware_price_per_gpu)
+            } else {
+                None
+            },
+            platform_cost_per_gpu: Decimal::ZERO,
+            installation: if owned {
+                self.installation.unwrap_or_default() * rate
+            } else {
+                Decimal::ZERO
+            },
+            price_per_gpu_hour: if owned { None } else { quoted(self.price_per_gpu_hour) },
+            price_per_million_tokens: None,
+            term: match self.commitment_months {
+                Some(36) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::ThreeYears),
+                Some(_) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::OneYear),
+                _ => None,
+            },
+            peak_tflops: None,
+            mfu: None,
+            availability: None,
+            start_month: if owned { 0 } else { lead },
+            lead_time_months: if owned { lead } else { 0 },
+            financing: None,
+            payment_milestones: Vec::new(),
+            depreciation_life_months: None,
+            salvage_share: Decimal::ZERO,
+            residual_share: None,
+            support_rate_per_year: if owned {
+                self.support_rate_per_year.unwrap_or_default()
+            } else {
+                Decimal::ZERO
+            },
+            power_kw_per_gpu: None,
+            idle_power_share: None,
+            interruptions_per_hour: if self.offer_kind == QuoteKind::Spot {
+                self.interruptions_per_hour
+            } else {
+                None
+            },
+            checkpoint_write_minutes: None,
+            restart_minutes: None,
+            serves: None,
+            exit: None,
+        })
+    }
+}
+
+/// A located problem in a quote table.
+fn detail(file: &str, row: Option<u32>, column: Option<u32>, field: &str, kind: &str, message: String) -> ErrorDetail {
+    ErrorDetail {
+        file: Some(file.to_owned()),
+        line: row,
+        column,
+        field: (!field.is_empty()).then(|| field.to_owned()),
+        kind: Some(kind.to_owned()),
+        message,
+    }
+}
+
+/// The error for a table with problems: nothing is imported.
+pub fn import_error(file: &str, details: Vec<ErrorDetail>) -> PlannerError {
+    let n = details.len();
+    PlannerError {
+        code: ErrorCode::InvalidInput,
+        message: format!(
+            "{file}: {n} problem{} in the quotes; nothing was imported. Fix each cell listed and import the file again.",
+            if n == 1 { "" } else { "s" }
+        ),
+        details,
+    }
+}
+
+fn column_number(index: usize) -> u32 {
+    u32::try_from(index + 1).unwrap_or(u32::MAX)
+}
+
+/// A cell's value, read for its column's type.
+enum Value {
+    None,
+    Text(String),
+    Kind(QuoteKind),
+    Decimal(Decimal),
+    Count(u32),
+    Date(AsOf),
+}
+
+fn cell_text(cell: &Cell) -> Option<String> {
+    match cell {
+        Cell::Text(t) => Some(t.trim().to_owned()),
+        Cell::Number(n) => Some(n.normalize().to_string()),
+        Cell::Date(d) => Some(d.to_string()),
+        Cell::Empty | Cell::Invalid(_) => None,
+    }
+}
+
+/// Reads a decimal written as text: plain digits with a `.` point, an optional sign.
+fn text_decimal(text: &str) -> Option<Decimal> {
+    let ok = !text.is_empty()
+        && text
+            .bytes()
+            .enumerate()
+            .all(|(i, b)| b.is_ascii_digit() || b == b'.' || (i == 0 && (b == b'-' || b == b'+')));
+    if !ok {
+        return None;
+    }
+    text.parse::<Decimal>().ok()
+}
+
+fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, String)> {
+    if cell.is_empty() {
+        return Ok(Value::None);
+    }
+    if let Cell::Invalid(what) = cell {
+        return Err((
+            "wrong-type",
+            format!("the cell holds {what}, not a value; type the value itself"),
+        ));
+    }
+    let number_hint =
+        "write a plain number with a `.` point, e.g. 2.85: no currency symbols, units or thousands separators";
+    match column.ty {
+        ColumnType::Text => cell_text(cell)
+            .map(Value::Text)
+            .ok_or(("wrong-type", "unreadable text".to_owned())),
+        ColumnType::Kind => {
+            let text = cell_text(cell).unwrap_or_default();
+            let norm = text.to_lowercase().replace(['_', ' '], "-");
+            QuoteKind::ALL
+                .into_iter()
+                .find(|k| k.as_str() == norm)
+                .map(Value::Kind)
+                .ok_or((
+                    "unknown-value",
+                    format!("`{text}` is not an offer kind; write one of owned, reserved, on-demand, spot"),
+                ))
+        }
+        ColumnType::Money | ColumnType::Number => match cell {
+            Cell::Number(n) => Ok(Value::Decimal(*n)),
+            Cell::Text(t) => text_decimal(t.trim())
+                .map(Value::Decimal)
+                .ok_or(("wrong-type", format!("`{}` is not a number; {number_hint}", t.trim()))),
+            Cell::Date(d) => Err((
+                "wrong-type",
+                format!("a date ({d}) where a number belongs; {number_hint}"),
+            )),
+            Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
+        },
+        ColumnType::Share => match cell {
+            Cell::Number(n) => Ok(Value::Decimal(*n)),
+            Cell::Text(t) => {
+                let t = t.trim();
+                match t.strip_suffix('%') {
+                    Some(p) => text_decimal(p.trim()).map(|v| Value::Decimal(v / dec!(100))),
+                    None => text_decimal(t).map(Value::Decimal),
+                }
+                .ok_or((
+                    "wrong-type",
+                    format!("`{t}` is not a share; write a fraction such as 0.15 or a percentage such as 15%"),
+                ))
+            }
+            Cell::Date(d) => Err((
+                "wrong-type",
+                format!("a date ({d}) where a share belongs; write 0.15 or 15%"),
+            )),
+            Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
+        },
+        ColumnType::Count => {
+            let n = match cell {
+                Cell::Number(n) => Some(*n),
+                Cell::Text(t) => text_decimal(t.trim()),
+                Cell::Date(_) | Cell::Empty | Cell::Invalid(_) => None,
+            };
+            let shown = cell_text(cell).unwrap_or_default();
+            match n {
+                Some(n) if n.fract().is_zero() && n >= Decimal::ZERO => u32::try_from(n)
+                    .map(Value::Count)
+                    .map_err(|_| ("out-of-range", format!("{n} is too large"))),
+                Some(n) if n < Decimal::ZERO => Err((
+                    "negative-value",
+                    format!("{n} is negative; give a whole number, zero or more"),
+                )),
+                _ => Err((
+                    "wrong-type",
+                    format!("`{shown}` is not a whole number; write digits only, e.g. 16"),
+                )),
+            }
+        }
+        ColumnType::Date => {
+            let hint = "write the date as YYYY-MM-DD, e.g. 2027-03-31, or use a date cell";
+            match cell {
+                Cell::Date(d) => Ok(Value::Date(*d)),
+                Cell::Number(n) => excel_serial_date(*n)
+                    .map(Value::Date)
+                    .ok_or(("invalid-date", format!("{n} is not a date; {hint}"))),
+                Cell::Text(t) => {
+                    let t = t.trim();
+                    match t.parse::<AsOf>() {
+                        Ok(d) if d.day().is_some() => Ok(Value::Date(d)),
+                        _ => Err(("invalid-date", format!("`{t}` is not a date; {hint}"))),
+                    }
+                }
+                Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
+            }
+        }
+    }
+}
+
+/// Reads a quote table into quotes, or refuses it whole with every problem located to its row
+/// and column. `catalog` resolves accelerator ids; `settings` gives the workspace's currency and
+/// exchange rates.
+#[allow(clippy::too_many_lines)]
+pub fn parse_quotes(
+    table: &QuoteTable,
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+) -> Result<Vec<Quote>, PlannerError> {
+    let file = table.file.as_str();
+    let mut rows = table.rows.iter().filter(|r| !r.cells.iter().all(Cell::is_empty));
+    let Some(header) = rows.next() else {
+        return Err(import_error(
+            file,
+            vec![detail(
+                file,
+                None,
+                None,
+                "",
+                "empty-file",
+                "the file is empty; start from the template catalogs/templates/rfp-quotes.csv: a header row, then one row per quote".to_owned(),
+            )],
+        ));
+    };
+    let data: Vec<&TableRow> = rows.collect();
+    let mut details = Vec::new();
+    // The header: every column known, none twice, every required one present.
+    let mut columns: HashMap<&'static str, usize> = HashMap::new();
+    let mut by_index: Vec<Option<&Column>> = Vec::new();
+    for (i, cell) in header.cells.iter().enumerate() {
+        let at = Some(column_number(i));
+        let text = cell_text(cell).unwrap_or_default();
+        if text.is_empty() {
+            by_index.push(None);
+            continue;
+        }
+        let name = normalise_header(&text);
+        match COLUMNS.iter().find(|c| c.name == name) {
+            Some(c) => {
+                if let Some(first) = columns.insert(c.name, i) {
+                    details.push(detail(
+                        file,
+                        Some(header.row),
+                        at,
+                        c.name,
+                        "duplicate-column",
+                        format!(
+                            "column `{}` appears twice (also column {}); keep one",
+                            c.name,
+                            column_number(first)
+                        ),
+                    ));
+                    columns.insert(c.name, first);
+                    by_index.push(None);
+                } else {
+                    by_index.push(Some(c));
+                }
+            }
+            None => {
+                details.push(detail(
+                    file,
+                    Some(header.row),
+                    at,
+                    &text,
+                    "unknown-column",
+                    format!(
+                        "`{text}` is not a column of the quote template; fix the spelling or remove the column (the columns are: {})",
+                        COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+                by_index.push(None);
+            }
+        }
+    }
+    for c in COLUMNS.iter().filter(|c| c.required && !columns.contains_key(c.name)) {
+        details.push(detail(
+            file,
+            Some(header.row),
+            None,
+            c.name,
+            "missing-column",
+            format!("the header has no `{}` column; add it (it is required)", c.name),
+        ));
+    }
+    if data.is_empty() {
+        details.push(detail(
+            file,
+            None,
+            None,
+            "",
+            "empty-file",
+            "the file has a header but no quotes; add one row per quote below the header".to_owned(),
+        ));
+    }
+    let mut quotes = Vec::new();
+    let mut seen: HashMap<(String, String), u32> = HashMap::new();
+    for row in data {
+        let mut values: HashMap<&'static str, Value> = HashMap::new();
+        let mut bad: Vec<&'static str> = Vec::new();
+        for (i, cell) in row.cells.iter().enumerate() {
+            match by_index.get(i).copied().flatten() {
+                Some(c) => match read_cell(c, cell) {
+                    Ok(v) => {
+                        values.insert(c.name, v);
+                    }
+                    Err((kind, message)) => {
+                        details.push(detail(
+                            file,
+                            Some(row.row),
+                            Some(column_number(i)),
+                            c.name,
+                            kind,
+                            message,
+                        ));
+                        bad.push(c.name);
+                    }
+                },
+                None if i >= header.cells.len() && !cell.is_empty() => details.push(detail(
+                    file,
+                    Some(row.row),
+                    Some(column_number(i)),
+                    "",
+                    "no-column",
+                    "this cell is outside every column of the header; move it into a column or delete it".to_owned(),
+                )),
+                None => {}
+            }
+        }
+        let mut take = |name: &str| values.remove(name).unwrap_or(Value::None);
+        let text = |v: Value| match v {
+            Value::Text(t) => Some(t),
+            _ => None,
+        };
+        let decimal = |v: Value| match v {
+            Value::Decimal(d) => Some(d),
+            _ => None,
+        };
+        let count = |v: Value| match v {
+            Value::Count(n) => Some(n),
+            _ => None,
+        };
+        let kind = match take("offer_kind") {
+            Value::Kind(k) => Some(k),
+            _ => None,
+        };
+        let valid_until = match take("valid_until") {
+            Value::Date(d) => Some(d),
+            _ => None,
+        };
+        // Without a readable date the row is reported below; the placeholder never leaves here.
+        let Some(date) = valid_until.or_else(|| AsOf::ymd(1900, 1, 1)) else {
+            continue;
+        };
+        let quote = Quote {
+            vendor: text(take("vendor")).unwrap_or_default(),
+            quote_id: text(take("quote_id")).unwrap_or_default(),
+            offer_kind: kind.unwrap_or(QuoteKind::OnDemand),
+            accelerator: text(take("accelerator")).unwrap_or_default(),
+            gpus: count(take("gpus")),
+            currency: text(take("currency")).unwrap_or_default(),
+            price_per_gpu_hour: decimal(take("price_per_gpu_hour")),
+            hardware_price_per_gpu: decimal(take("hardware_price_per_gpu")),
+            installation: decimal(take("installation")),
+            support_rate_per_year: decimal(take("support_rate_per_year")),
+            lead_time_months: count(take("lead_time_months")),
+            commitment_months: count(take("commitment_months")),
+            interruptions_per_hour: decimal(take("interruptions_per_hour")),
+            egress_per_tb: decimal(take("egress_per_tb")),
+            sla_uptime: decimal(take("sla_uptime")),
+            sla_refund_share: decimal(take("sla_refund_share")),
+            response_hours: decimal(take("response_hours")),
+            valid_until: date,
+            notes: text(take("notes")).filter(|t| !t.is_empty()),
+            source: QuoteSource {
+                file: file.to_owned(),
+                row: row.row,
+            },
+        };
+        let before = details.len();
+        let at = |name: &str| columns.get(name).map(|&i| column_number(i));
+        for (name, missing) in [("offer_kind", kind.is_none()), ("valid_until", valid_until.is_none())] {
+            if missing && !bad.contains(&name) && columns.contains_key(name) {
+                let what = if name == "offer_kind" {
+                    "the offer kind: owned, reserved, on-demand or spot"
+                } else {
+                    "the last day the prices hold (YYYY-MM-DD)"
+                };
+                details.push(detail(
+                    file,
+                    Some(row.row),
+                    at(name),
+                    name,
+                    "missing-value",
+                    format!("give {what}; this column is required on every row"),
+                ));
+            }
+        }
+        for p in quote.problems(catalog, settings) {
+            // A cell already refused, or a whole column missing, is reported once, not again.
+            let column_missing = COLUMNS.iter().any(|c| c.required && c.name == p.field) && at(&p.field).is_none();
+            // Kind rules say nothing useful when the kind itself is unreadable.
+            let kind_rule = matches!(p.kind.as_str(), "missing-value" | "not-applicable")
+                && !matches!(p.field.as_str(), "vendor" | "quote_id" | "accelerator" | "currency");
+            if bad.contains(&p.field.as_str()) || column_missing || (kind.is_none() && kind_rule) {
+                continue;
+            }
+            let message = if at(&p.field).is_none() && p.kind == "missing-value" {
+                format!("{}; add a `{}` column", p.message, p.field)
+            } else {
+                p.message
+            };
+            details.push(detail(file, Some(row.row), at(&p.field), &p.field, &p.kind, message));
+        }
+        if !quote.vendor.is_empty() && !quote.quote_id.is_empty() {
+            let key = (quote.vendor.to_lowercase(), quote.quote_id.to_lowercase());
+            if let Some(first) = seen.get(&key) {
+                details.push(detail(
+                    file,
+                    Some(row.row),
+                    at("quote_id"),
+                    "quote_id",
+                    "duplicate-quote",
+                    format!(
+                        "vendor `{}` has quote `{}` on row {first} and again on row {}; give each quote its own quote_id or delete the repeated row",
+                        quote.vendor, quote.quote_id, row.row
+                    ),
+                ));
+            } else {
+                seen.insert(key, row.row);
+            }
+        }
+        if details.len() == before && bad.is_empty() {
+            quotes.push(quote);
+        }
+    }
+    if details.is_empty() {
+        Ok(quotes)
+    } else {
+        Err(import_error(file, details))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::YearMonth;
+
+    fn settings() -> WorkspaceSettings {
+        WorkspaceSettings::new("RFP", YearMonth::new(2027, 1).unwrap_or_else(|| unreachable!()))
+    }
+
+    fn table(rows: &[&[&str]]) -> QuoteTable {
+        QuoteTable {
+            file: "q.csv".into(),
+            rows: rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| TableRow {
+                    row: u32::try_from(i + 1).unwrap_or_default(),
+                    cells: r
+                        .iter()
+                        .map(|t| {
+                            if t.is_empty() {
+                                Cell::Empty
+                            } else {
+                                Cell::Text((*t).to_owned())
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn excel_serial_days_are_1900_system_dates() {
+        let d = |n: i64| excel_serial_date(Decimal::from(n)).map(|d| d.to_string());
+        assert_eq!(d(61).as_deref(), Some("1900-03-01"));
+        assert_eq!(d(45943).as_deref(), Some("2025-10-13"));
+        assert_eq!(d(46402).as_deref(), Some("2027-01-15"));
+        assert_eq!(d(46812).as_deref(), Some("2028-02-29"));
+        assert_eq!(
+            excel_serial_date(Decimal::new(464025, 1))
+                .map(|d| d.to_string())
+                .as_deref(),
+            Some("2027-01-15")
+        );
+        assert_eq!(d(60), None, "Excel's 1900-02-29 does not exist");
+        assert_eq!(d(-1), None);
+    }
+
+    #[test]
+    fn headers_match_ignoring_case_spaces_and_dashes() {
+        assert_eq!(normalise_header("  Quote ID "), "quote_id");
+        assert_eq!(normalise_header("Offer-Kind"), "offer_kind");
+        assert_eq!(normalise_header("PRICE_PER_GPU_HOUR"), "price_per_gpu_hour");
+    }
+
+    #[test]
+    fn numbers_in_text_are_plain_decimals_only() {
+        assert_eq!(text_decimal("2.85"), Some(Decimal::new(285, 2)));
+        assert_eq!(text_decimal("-3"), Some(Decimal::from(-3)));
+        for bad in ["1,000", "$4", "1e5", "12k", "", "4.1 USD", "--1"] {
+            assert_eq!(text_decimal(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_table_that_reads_and_the_layer_it_becomes() {
+        let t = table(&[
+            &[
+                "vendor",
+                "quote_id",
+                "offer_kind",
+                "accelerator",
+                "gpus",
+                "currency",
+                "price_per_gpu_hour",
+                "commitment_months",
+                "valid_until",
+            ],
+            &[
+                "Acme",
+                "Q 1",
+                "Reserved",
+                "h100",
+                "8",
+                "USD",
+                "3.10",
+                "12",
+                "2027-06-30",
+            ],
+        ]);
+        let mut catalog = Catalog::default();
+        // The accelerator check needs the id in the catalog: with none, the row is refused.
+        let e = parse_quotes(&t, &catalog, &settings())
+            .err()
+            .map(|e| e.details)
+            .unwrap_or_default();
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            (e[0].line, e[0].column, e[0].field.as_deref()),
+            (Some(2), Some(4), Some("accelerator"))
+        );
+        catalog.accelerators.push(crate::catalog::Accelerator {
+            id: "h100".into(),
+            name: "H100".into(),
+            vendor: "NVIDIA".into(),
+            family: crate::catalog::Family::Training,
+            launch_year: 2022,
+            memory_type: String::new(),
+            scale_up: String::new(),
+            form_factor: String::new(),
+            spec_provenance: crate::provenance::Provenance {
+                sources: Vec::new(),
+                as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
+                confidence: crate::provenance::Confidence::Estimate,
+                note: None,
+            },
+            memory_gb: crate::provenance::Figure {
+                low: Decimal::from(80),
+                high: Decimal::from(80),
+                provenance: crate::provenance::Provenance {
+                    sources: Vec::new(),
+                    as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
+                    confidence: crate::provenance::Confidence::Estimate,
+                    note: None,
+                },
+            },
+            bandwidth_tbps: None,
+            bf16_tflops: None,
+            fp8_tflops: None,
+            tdp_w: None,
+            price_usd: None,
+            adaptation_months: None,
+            notes: None,
+        });
+        let quotes = parse_quotes(&t, &catalog, &settings()).unwrap_or_default();
+        assert_eq!(quotes.len(), 1);
+        let q = &quotes[0];
+        assert_eq!(q.offer_kind, QuoteKind::Reserved);
+        assert_eq!(q.layer_id(), "acme-q-1");
+        let layer = q
+            .to_layer_spec("l", &settings())
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(layer.kind, LayerKind::Reserved);
+        assert_eq!(layer.term, Some(CommitTerm::OneYear));
+        assert_eq!(layer.gpus, Some(8));
+        assert_eq!(
+            layer.price_per_gpu_hour,
+            Some(Override {
+                value: Decimal::new(310, 2),
+                reason: "RFP quote Acme Q 1 (valid until 2027-06-30)".into()
+            })
+        );
+        let unpriced = Quote {
+            price_per_gpu_hour: None,
+            ..q.clone()
+        };
+        assert!(unpriced.to_layer_spec("l", &settings()).is_err());
+        let mut eur = settings();
+        eur.currency = "EUR".into();
+        let e = q.to_layer_spec("l", &eur).err().map(|e| e.message).unwrap_or_default();
+        assert!(e.contains("no rate"), "{e}");
+    }
+}
