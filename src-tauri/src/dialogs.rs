@@ -59,7 +59,10 @@ impl FilePurpose {
     fn saves(self) -> bool {
         !matches!(
             self,
-            FilePurpose::OpenWorkspace | FilePurpose::ImportScenarios | FilePurpose::OpenPdf | FilePurpose::ImportIdentity
+            FilePurpose::OpenWorkspace
+                | FilePurpose::ImportScenarios
+                | FilePurpose::OpenPdf
+                | FilePurpose::ImportIdentity
         )
     }
 }

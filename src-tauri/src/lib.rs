@@ -18,13 +18,12 @@ use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{self, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{self as core_ws, ScenarioDetail, SizingPreview, ViewState, WorkspaceSettings};
+use planner_publish::identities::{Identities, IdentitySummary};
+use planner_publish::{PdfCheck, Published, Signer};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
-use planner_publish::identities::{Identities, IdentitySummary};
-use planner_publish::{Published, Signer};
-use planner_sign::Verification;
 use planner_store::workspace::{Applied, EditRequest, Imported, WorkspaceInfo, now_ms};
 use serde::{Deserialize, Serialize};
 use tauri::{Manager, State};
@@ -380,7 +379,11 @@ fn identities(state: &AppState) -> Result<Identities, PlannerError> {
 /// records it in the workspace.
 #[tauri::command]
 #[specta::specta]
-async fn export_memo(state: State<'_, AppState>, path: String, sign: Option<SignWith>) -> Result<Published, PlannerError> {
+async fn export_memo(
+    state: State<'_, AppState>,
+    path: String,
+    sign: Option<SignWith>,
+) -> Result<Published, PlannerError> {
     let identity = match &sign {
         Some(s) => Some(identities(&state)?.open(&s.identity, &s.passphrase)?),
         None => None,
@@ -412,7 +415,7 @@ async fn sign_pdf(state: State<'_, AppState>, path: String, sign: SignWith) -> R
 /// document is intact since.
 #[tauri::command]
 #[specta::specta]
-async fn verify_pdf(path: String) -> Result<Verification, PlannerError> {
+async fn verify_pdf(path: String) -> Result<PdfCheck, PlannerError> {
     planner_publish::verify_file(Path::new(&path))
 }
 
@@ -439,7 +442,11 @@ async fn create_identity(
 /// Imports an organisation's PKCS#12 identity (checked with its passphrase).
 #[tauri::command]
 #[specta::specta]
-async fn import_identity(state: State<'_, AppState>, path: String, passphrase: String) -> Result<IdentitySummary, PlannerError> {
+async fn import_identity(
+    state: State<'_, AppState>,
+    path: String,
+    passphrase: String,
+) -> Result<IdentitySummary, PlannerError> {
     identities(&state)?.import(Path::new(&path), &passphrase)
 }
 

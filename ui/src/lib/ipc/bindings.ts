@@ -55,6 +55,30 @@ export const commands = {
 	exportComparison: (path: string, format: ExportFormat) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_comparison", { path, format })),
 	/**  Exports one scenario's monthly ledger as CSV. */
 	exportLedger: (path: string, scenario: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_ledger", { path, scenario })),
+	/**  The open workspace's memo draft (edits go through `apply_edit` with `Edit::Memo`). */
+	memoDraft: () => typedError<MemoDraft_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("memo_draft")),
+	/**  Every memo written or signed from the open workspace, oldest first. */
+	memoRecords: () => typedError<MemoRecord_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("memo_records")),
+	/**
+	 *  Writes the memo of the open workspace's draft to `path`, signed when `sign` is given, and
+	 *  records it in the workspace.
+	 */
+	exportMemo: (path: string, sign: SignWith | null) => typedError<Published_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("export_memo", { path, sign })),
+	/**  Adds a signature to the PDF at `path` (recorded in the open workspace, if any). */
+	signPdf: (path: string, sign: SignWith) => typedError<MemoRecord_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("sign_pdf", { path, sign })),
+	/**
+	 *  Every signature of the PDF at `path`: who, when, with which certificate, and whether the
+	 *  document is intact since.
+	 */
+	verifyPdf: (path: string) => typedError<PdfCheck_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("verify_pdf", { path })),
+	/**  The signing identities kept by the app. */
+	listIdentities: () => typedError<IdentitySummary_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("list_identities")),
+	/**  Makes a P-256 key with a self-signed certificate and keeps it encrypted with `passphrase`. */
+	createIdentity: (name: string, organisation: string, email: string | null, passphrase: string) => typedError<IdentitySummary_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("create_identity", { name, organisation, email, passphrase })),
+	/**  Imports an organisation's PKCS#12 identity (checked with its passphrase). */
+	importIdentity: (path: string, passphrase: string) => typedError<IdentitySummary_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("import_identity", { path, passphrase })),
+	/**  Writes an identity's certificate (PEM) to `path`, for a validator to trust. */
+	exportCertificate: (identity: string, passphrase: string, path: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_certificate", { identity, passphrase, path })),
 };
 
 /* Types */
@@ -240,14 +264,69 @@ export type CategorySeries = {
 	total: string,
 };
 
+/**  What a person wants to know about a certificate. */
+export type CertificateInfo = CertificateInfo_Serialize | CertificateInfo_Deserialize;
+
+/**  What a person wants to know about a certificate. */
+export type CertificateInfo_Deserialize = {
+	/**  Subject common name (CN). */
+	common_name?: string | null,
+	/**  Subject organisation (O). */
+	organisation?: string | null,
+	/**  E-mail address (subject alternative name, or the subject's emailAddress). */
+	email?: string | null,
+	/**  The whole subject, RFC 4514 style. */
+	subject: string,
+	/**  The issuer, RFC 4514 style. */
+	issuer: string,
+	/**  Serial number, lowercase hex. */
+	serial_hex: string,
+	/**  Start of validity, ISO 8601 UTC. */
+	not_before: string,
+	/**  End of validity, ISO 8601 UTC. */
+	not_after: string,
+	/**  SHA-256 of the certificate's DER, lowercase hex. */
+	sha256_fingerprint: string,
+	/**  Issuer equals subject and the certificate's signature verifies with its own key. */
+	self_signed: boolean,
+	/**  e.g. "EC P-256" or "RSA 3072". */
+	key_algorithm: string,
+};
+
+/**  What a person wants to know about a certificate. */
+export type CertificateInfo_Serialize = {
+	/**  Subject common name (CN). */
+	common_name: string | null,
+	/**  Subject organisation (O). */
+	organisation: string | null,
+	/**  E-mail address (subject alternative name, or the subject's emailAddress). */
+	email: string | null,
+	/**  The whole subject, RFC 4514 style. */
+	subject: string,
+	/**  The issuer, RFC 4514 style. */
+	issuer: string,
+	/**  Serial number, lowercase hex. */
+	serial_hex: string,
+	/**  Start of validity, ISO 8601 UTC. */
+	not_before: string,
+	/**  End of validity, ISO 8601 UTC. */
+	not_after: string,
+	/**  SHA-256 of the certificate's DER, lowercase hex. */
+	sha256_fingerprint: string,
+	/**  Issuer equals subject and the certificate's signature verifies with its own key. */
+	self_signed: boolean,
+	/**  e.g. "EC P-256" or "RSA 3072". */
+	key_algorithm: string,
+};
+
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
 export type Changed = Changed_Serialize | Changed_Deserialize;
 
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
-export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | { kind: "workload"; id: string; workload?: WorkloadSpec_Deserialize | null } | { kind: "scenario"; id: string; summary?: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Deserialize };
+export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | { kind: "workload"; id: string; workload?: WorkloadSpec_Deserialize | null } | { kind: "scenario"; id: string; summary?: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Deserialize } | { kind: "memo"; memo: MemoDraft_Deserialize };
 
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
-export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize };
+export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize } | { kind: "memo"; memo: MemoDraft_Serialize };
 
 /**  Colocation space priced per kW of IT load per month in one market. */
 export type Colocation = Colocation_Serialize | Colocation_Deserialize;
@@ -466,14 +545,18 @@ export type Edit_Deserialize = { kind: "settings"; settings: WorkspaceSettings_D
 /**  Adds the workload, or replaces the one with its id. */
 { kind: "put-workload"; workload: WorkloadSpec_Deserialize } | { kind: "delete-workload"; id: string } | 
 /**  Adds the scenario, or replaces the one with its id. */
-{ kind: "put-scenario"; scenario: ScenarioSpec_Deserialize } | { kind: "delete-scenario"; id: string };
+{ kind: "put-scenario"; scenario: ScenarioSpec_Deserialize } | { kind: "delete-scenario"; id: string } | 
+/**  Replaces the memo draft (decision, rationale, author, scenarios, paper). */
+{ kind: "memo"; memo: MemoDraft_Deserialize };
 
 /**  One change a person makes. */
 export type Edit_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | 
 /**  Adds the workload, or replaces the one with its id. */
 { kind: "put-workload"; workload: WorkloadSpec_Serialize } | { kind: "delete-workload"; id: string } | 
 /**  Adds the scenario, or replaces the one with its id. */
-{ kind: "put-scenario"; scenario: ScenarioSpec_Serialize } | { kind: "delete-scenario"; id: string };
+{ kind: "put-scenario"; scenario: ScenarioSpec_Serialize } | { kind: "delete-scenario"; id: string } | 
+/**  Replaces the memo draft (decision, rationale, author, scenarios, paper). */
+{ kind: "memo"; memo: MemoDraft_Serialize };
 
 /**  What kind of failure, for code that reacts to it. */
 export type ErrorCode = 
@@ -678,7 +761,15 @@ export type Figure_Serialize = {
 };
 
 /**  What a file is being chosen for; it sets the dialog's title, filter and open-or-save mode. */
-export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-as" | "import-scenarios" | "export-scenarios" | "export-xlsx" | "export-csv";
+export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-as" | "import-scenarios" | "export-scenarios" | "export-xlsx" | "export-csv" | 
+/**  Where to write a decision memo. */
+"save-memo" | 
+/**  A PDF to verify or to sign. */
+"open-pdf" | 
+/**  A PKCS#12 signing identity to import. */
+"import-identity" | 
+/**  Where to write a certificate (PEM) for others to trust. */
+"export-certificate";
 
 /**  How owned hardware is paid for. */
 export type FinancingMethod = "cash" | 
@@ -746,6 +837,43 @@ export type History_Serialize = {
 	redo_label: string | null,
 	/**  Rises with every edit, undo and redo; the UI drops answers older than what it shows. */
 	revision: number,
+};
+
+/**  An identity as the list shows it. */
+export type IdentitySummary = IdentitySummary_Serialize | IdentitySummary_Deserialize;
+
+/**  An identity as the list shows it. */
+export type IdentitySummary_Deserialize = {
+	/**  The file stem in the identities folder. */
+	id: string,
+	common_name?: string | null,
+	organisation?: string | null,
+	email?: string | null,
+	issuer: string,
+	not_before: string,
+	not_after: string,
+	/**  SHA-256 fingerprint of the certificate, lowercase hex. */
+	sha256: string,
+	self_signed: boolean,
+	/**  "made here" or "imported". */
+	origin: string,
+};
+
+/**  An identity as the list shows it. */
+export type IdentitySummary_Serialize = {
+	/**  The file stem in the identities folder. */
+	id: string,
+	common_name: string | null,
+	organisation: string | null,
+	email: string | null,
+	issuer: string,
+	not_before: string,
+	not_after: string,
+	/**  SHA-256 fingerprint of the certificate, lowercase hex. */
+	sha256: string,
+	self_signed: boolean,
+	/**  "made here" or "imported". */
+	origin: string,
 };
 
 /**  What importing a scenario file added. */
@@ -943,6 +1071,102 @@ export type LeadTime_Serialize = {
 	notes: string | null,
 };
 
+/**
+ *  What the author writes for the memo. Kept in the workspace and edited like any other item
+ *  (saved as typed, undoable).
+ */
+export type MemoDraft = MemoDraft_Serialize | MemoDraft_Deserialize;
+
+/**
+ *  What the author writes for the memo. Kept in the workspace and edited like any other item
+ *  (saved as typed, undoable).
+ */
+export type MemoDraft_Deserialize = {
+	/**  Who wrote the memo, as it is printed under the title. */
+	author?: string,
+	/**  The client or organisation the decision is for. */
+	client?: string,
+	/**  The decision, in one or two sentences ("Buy 64 H100 for the base load; burst to cloud"). */
+	decision?: string,
+	/**  Why: the reasoning the committee should weigh. Paragraphs are separated by blank lines. */
+	rationale?: string,
+	/**  The scenario the decision adopts (one of `scenarios`), if any. */
+	recommended?: string | null,
+	/**  The scenarios the memo compares, in order; empty: those on the compare screen. */
+	scenarios?: string[],
+	paper?: Paper,
+};
+
+/**
+ *  What the author writes for the memo. Kept in the workspace and edited like any other item
+ *  (saved as typed, undoable).
+ */
+export type MemoDraft_Serialize = {
+	/**  Who wrote the memo, as it is printed under the title. */
+	author: string,
+	/**  The client or organisation the decision is for. */
+	client: string,
+	/**  The decision, in one or two sentences ("Buy 64 H100 for the base load; burst to cloud"). */
+	decision: string,
+	/**  Why: the reasoning the committee should weigh. Paragraphs are separated by blank lines. */
+	rationale: string,
+	/**  The scenario the decision adopts (one of `scenarios`), if any. */
+	recommended: string | null,
+	/**  The scenarios the memo compares, in order; empty: those on the compare screen. */
+	scenarios: string[],
+	paper: Paper,
+};
+
+/**  What happened to a memo: written, or signed. */
+export type MemoEvent = "generated" | "signed";
+
+/**  One memo written or signed from a workspace: which file, when, by whom, and its SHA-256. */
+export type MemoRecord = MemoRecord_Serialize | MemoRecord_Deserialize;
+
+/**  One memo written or signed from a workspace: which file, when, by whom, and its SHA-256. */
+export type MemoRecord_Deserialize = {
+	event: MemoEvent,
+	/**  UTC, "YYYY-MM-DD HH:MM:SS". */
+	at: string,
+	/**  Where the PDF was written. */
+	file: string,
+	/**  SHA-256 of the whole file as written, lowercase hex. */
+	sha256: string,
+	pages: number,
+	/**  The scenarios compared, by id. */
+	scenarios: string[],
+	/**  For a signature: the signer as the certificate names them ("Ada Lovelace, Example Ltd"). */
+	signer?: string | null,
+	/**  For a signature: SHA-256 fingerprint of the signer's certificate, lowercase hex. */
+	certificate_sha256?: string | null,
+	/**  For a signature: the reason given ("Author", "Reviewer: approved"). */
+	reason?: string | null,
+	/**  How many signatures the file holds after this event. */
+	signatures?: number,
+};
+
+/**  One memo written or signed from a workspace: which file, when, by whom, and its SHA-256. */
+export type MemoRecord_Serialize = {
+	event: MemoEvent,
+	/**  UTC, "YYYY-MM-DD HH:MM:SS". */
+	at: string,
+	/**  Where the PDF was written. */
+	file: string,
+	/**  SHA-256 of the whole file as written, lowercase hex. */
+	sha256: string,
+	pages: number,
+	/**  The scenarios compared, by id. */
+	scenarios: string[],
+	/**  For a signature: the signer as the certificate names them ("Ada Lovelace, Example Ltd"). */
+	signer: string | null,
+	/**  For a signature: SHA-256 fingerprint of the signer's certificate, lowercase hex. */
+	certificate_sha256: string | null,
+	/**  For a signature: the reason given ("Author", "Reviewer: approved"). */
+	reason: string | null,
+	/**  How many signatures the file holds after this event. */
+	signatures: number,
+};
+
 /**  Memory a task needs, in GB (10^9 bytes). */
 export type MemoryNeed = {
 	weights_gb: string,
@@ -1066,14 +1290,18 @@ export type Origin = Origin_Serialize | Origin_Deserialize;
 /**  Where a figure used by a scenario comes from. */
 export type Origin_Deserialize = 
 /**  A catalog figure at the chosen point of its range. */
-{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency?: string | null; as_of: string; confidence: Confidence } | 
+{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency?: string | null; as_of: string; confidence: Confidence; 
+/**  The figure's sources as a reader cites them: "title (date)". */
+sources: string[] } | 
 /**  A value the user set, and why. */
 { origin: "override"; reason: string };
 
 /**  Where a figure used by a scenario comes from. */
 export type Origin_Serialize = 
 /**  A catalog figure at the chosen point of its range. */
-{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency: string | null; as_of: string; confidence: Confidence } | 
+{ origin: "catalog"; entry: string; field: string; point: PricePoint; low: string; high: string; currency: string | null; as_of: string; confidence: Confidence; 
+/**  The figure's sources as a reader cites them: "title (date)". */
+sources: string[] } | 
 /**  A value the user set, and why. */
 { origin: "override"; reason: string };
 
@@ -1092,6 +1320,13 @@ export type OverrideUsed = {
 	reason: string,
 };
 
+/**  The paper a memo is laid out on. */
+export type Paper = 
+/**  210 × 297 mm. */
+"a4" | 
+/**  8.5 × 11 in. */
+"letter";
+
 /**  How to split a model across GPUs. */
 export type Parallelism = 
 /**  The model fits one GPU: replicate it (data parallelism) for throughput. */
@@ -1103,6 +1338,35 @@ export type Parallelism =
  *  parallelism or ZeRO-3/FSDP sharding across servers over the fabric.
  */
 "tensor-and-pipeline-across-servers";
+
+/**  What checking a PDF's signatures found. */
+export type PdfCheck = PdfCheck_Serialize | PdfCheck_Deserialize;
+
+/**  What checking a PDF's signatures found. */
+export type PdfCheck_Deserialize = {
+	path: string,
+	verification: Verification_Deserialize,
+	/**  At least one signature, and every one intact. */
+	all_intact: boolean,
+	/**
+	 *  Bytes added after the last signature (a later edit no signature covers); 0 when the last
+	 *  signature covers the whole file.
+	 */
+	unsigned_tail: number | null,
+};
+
+/**  What checking a PDF's signatures found. */
+export type PdfCheck_Serialize = {
+	path: string,
+	verification: Verification_Serialize,
+	/**  At least one signature, and every one intact. */
+	all_intact: boolean,
+	/**
+	 *  Bytes added after the last signature (a later edit no signature covers); 0 when the last
+	 *  signature covers the whole file.
+	 */
+	unsigned_tail: number | null,
+};
 
 /**  A problem, placed on the workspace item it belongs to, with the field path inside that item. */
 export type PlacedProblem = {
@@ -1163,6 +1427,27 @@ export type Provenance_Serialize = {
 
 /**  The kind of company selling cloud capacity. */
 export type ProviderKind = "hyperscaler" | "neocloud" | "marketplace";
+
+/**  What publishing a memo did. */
+export type Published = Published_Serialize | Published_Deserialize;
+
+/**  What publishing a memo did. */
+export type Published_Deserialize = {
+	/**  The last record written: the signature when signed, else the memo's generation. */
+	record: MemoRecord_Deserialize,
+	charts: number,
+	/**  The file's size in bytes. */
+	size: number,
+};
+
+/**  What publishing a memo did. */
+export type Published_Serialize = {
+	/**  The last record written: the signature when signed, else the memo's generation. */
+	record: MemoRecord_Serialize,
+	charts: number,
+	/**  The file's size in bytes. */
+	size: number,
+};
 
 /**  A measured or targeted power usage effectiveness. */
 export type PueBenchmark = PueBenchmark_Serialize | PueBenchmark_Deserialize;
@@ -1457,6 +1742,80 @@ export type Session_Serialize = {
 	recent: RecentFile_Serialize[],
 };
 
+/**  An identity to sign with, and why. */
+export type SignWith = {
+	/**  The identity's id in the identities folder. */
+	identity: string,
+	passphrase: string,
+	/**  Written into the signature: "Author", "Reviewer: approved", ... */
+	reason: string,
+};
+
+/**  One signature found in a PDF, and what checking it found. */
+export type SignatureReport = SignatureReport_Serialize | SignatureReport_Deserialize;
+
+/**  One signature found in a PDF, and what checking it found. */
+export type SignatureReport_Deserialize = {
+	/**  The form field's full name (/T). */
+	field: string,
+	/**  /Name. */
+	signer_name?: string | null,
+	/**  /Reason. */
+	reason?: string | null,
+	/**  /Location. */
+	location?: string | null,
+	/**  /M as ISO 8601 UTC. */
+	signing_time?: string | null,
+	/**  The signer's certificate, when the signature carries it. */
+	certificate?: CertificateInfo_Deserialize | null,
+	/**  /ByteRange (zeros when missing or malformed). */
+	byte_range: (number | null)[],
+	/**  SHA-256 of the byte range equals the signed message-digest attribute. */
+	digest_ok: boolean,
+	/**  The CMS signature over the signed attributes verifies with the certificate's key. */
+	signature_ok: boolean,
+	/**
+	 *  The byte range is `[0 a b c]`, skips only the /Contents value and ends at the end of a
+	 *  revision (`%%EOF`).
+	 */
+	covers_revision: boolean,
+	/**  Bytes appended after this signature's revision (0 when it covers the whole file). */
+	later_bytes: number | null,
+	/**  Every reason the signature is not intact, in words. */
+	problems: string[],
+};
+
+/**  One signature found in a PDF, and what checking it found. */
+export type SignatureReport_Serialize = {
+	/**  The form field's full name (/T). */
+	field: string,
+	/**  /Name. */
+	signer_name: string | null,
+	/**  /Reason. */
+	reason: string | null,
+	/**  /Location. */
+	location: string | null,
+	/**  /M as ISO 8601 UTC. */
+	signing_time: string | null,
+	/**  The signer's certificate, when the signature carries it. */
+	certificate: CertificateInfo_Serialize | null,
+	/**  /ByteRange (zeros when missing or malformed). */
+	byte_range: (number | null)[],
+	/**  SHA-256 of the byte range equals the signed message-digest attribute. */
+	digest_ok: boolean,
+	/**  The CMS signature over the signed attributes verifies with the certificate's key. */
+	signature_ok: boolean,
+	/**
+	 *  The byte range is `[0 a b c]`, skips only the /Contents value and ends at the end of a
+	 *  revision (`%%EOF`).
+	 */
+	covers_revision: boolean,
+	/**  Bytes appended after this signature's revision (0 when it covers the whole file). */
+	later_bytes: number | null,
+	/**  Every reason the signature is not intact, in words. */
+	problems: string[],
+};
+
 /**  The memory sizing of one workload on one layer. */
 export type SizingNote = {
 	workload: string,
@@ -1536,6 +1895,25 @@ export type Upgrade_Serialize = {
 	currency: string,
 	cost: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  Every signature of a PDF. */
+export type Verification = Verification_Serialize | Verification_Deserialize;
+
+/**  Every signature of a PDF. */
+export type Verification_Deserialize = {
+	/**  In the order they were added (by the end of their byte range). */
+	signatures: SignatureReport_Deserialize[],
+	/**  Length of the file checked. */
+	file_len: number | null,
+};
+
+/**  Every signature of a PDF. */
+export type Verification_Serialize = {
+	/**  In the order they were added (by the end of their byte range). */
+	signatures: SignatureReport_Serialize[],
+	/**  Length of the file checked. */
+	file_len: number | null,
 };
 
 /**
