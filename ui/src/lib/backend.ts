@@ -9,10 +9,16 @@ import type {
   EditRequest,
   ExportFormat,
   FilePurpose,
+  IdentitySummary,
   Imported,
+  MemoDraft,
+  MemoRecord,
+  PdfCheck,
+  Published,
   ScenarioDetail,
   ScenarioSpec,
   Session,
+  SignWith,
   SizingPreview,
   Theme,
   ViewState,
@@ -68,6 +74,31 @@ export interface Backend {
   exportComparison(path: string, format: ExportFormat): Promise<void>;
   /** Exports one scenario's monthly ledger as CSV. */
   exportLedger(path: string, scenario: string): Promise<void>;
+
+  // The decision memo (issue #5).
+
+  /** The open workspace's memo draft (change it with `applyEdit` and `Edit { kind: "memo" }`). */
+  memoDraft(): Promise<MemoDraft>;
+  /** Every memo written or signed from the open workspace, oldest first. */
+  memoRecords(): Promise<MemoRecord[]>;
+  /**
+   * Writes the memo of the saved draft to `path`, signed with `sign` when given, and records it.
+   * Refuses an incomplete draft with a detail per field (`memo.author`, `memo.decision`,
+   * `memo.scenarios`, `memo.recommended`).
+   */
+  exportMemo(path: string, sign: SignWith | null): Promise<Published>;
+  /** Adds a signature (a reviewer's) to the PDF at `path`; recorded in the open workspace, if any. */
+  signPdf(path: string, sign: SignWith): Promise<MemoRecord>;
+  /** Every signature of the PDF at `path` and whether the document is intact since (no workspace needed). */
+  verifyPdf(path: string): Promise<PdfCheck>;
+  /** The signing identities the app keeps. */
+  listIdentities(): Promise<IdentitySummary[]>;
+  /** Makes a key with a self-signed certificate, kept encrypted with `passphrase` (at least 8 characters). */
+  createIdentity(name: string, organisation: string, email: string | null, passphrase: string): Promise<IdentitySummary>;
+  /** Imports an organisation's PKCS#12 identity, checked with its passphrase. */
+  importIdentity(path: string, passphrase: string): Promise<IdentitySummary>;
+  /** Writes an identity's certificate (PEM) to `path`, for validators to trust. */
+  exportCertificate(identity: string, passphrase: string, path: string): Promise<void>;
 }
 
 /** A failure the back end reported, with its `{ code, message, details }`. */

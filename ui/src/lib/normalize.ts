@@ -17,6 +17,7 @@ import type {
   Applied,
   Imported,
   Session,
+  MemoDraft,
 } from "./workspace-types";
 import { emptyLayer } from "./layers";
 
@@ -161,7 +162,22 @@ export function normalizeChanged(c: Sparse<Changed>): Changed {
       return { kind: "scenario", id: c.id, summary: n(c.summary) as Extract<Changed, { kind: "scenario" }>["summary"] };
     case "catalog":
       return { kind: "catalog", status: { ...c.status, shipped_version: n(c.status.shipped_version) } };
+    case "memo":
+      return { kind: "memo", memo: normalizeMemoDraft(c.memo) };
   }
+}
+
+/** A memo draft with every key present (the back end may leave out empty fields). */
+export function normalizeMemoDraft(m: Partial<MemoDraft> | null | undefined): MemoDraft {
+  return {
+    author: m?.author ?? "",
+    client: m?.client ?? "",
+    decision: m?.decision ?? "",
+    rationale: m?.rationale ?? "",
+    recommended: n(m?.recommended),
+    scenarios: [...(m?.scenarios ?? [])],
+    paper: m?.paper ?? "a4",
+  };
 }
 
 export function normalizeApplied(a: Sparse<Applied>): Applied {

@@ -38,6 +38,16 @@ import type {
   LayerPlan,
   LayerSpec_Deserialize,
   MemoryNeed,
+  MemoDraft_Deserialize,
+  MemoEvent,
+  MemoRecord_Serialize,
+  Paper,
+  PdfCheck_Serialize,
+  Published_Serialize,
+  SignatureReport_Serialize,
+  CertificateInfo_Serialize,
+  IdentitySummary_Serialize,
+  SignWith,
   Milestone,
   ModelSpec_Deserialize,
   NetworkPlan,
@@ -95,16 +105,19 @@ export type {
   LayerKind,
   LayerPlan,
   MemoryNeed,
+  MemoEvent,
   Milestone,
   NetworkPlan,
   Override,
   OverrideUsed,
+  Paper,
   Parallelism,
   PlacedProblem,
   Precision,
   PricePoint,
   RackPlan,
   ScenarioSummary,
+  SignWith,
   SizingNote,
   SizingPreview,
   Subject,
@@ -125,6 +138,7 @@ export type LayerSpec = Total<LayerSpec_Deserialize>;
 export type FacilitySpec = Total<FacilitySpec_Deserialize>;
 export type NetworkSpec = Total<NetworkSpec_Deserialize>;
 export type ScenarioSpec = Total<ScenarioSpec_Deserialize>;
+export type MemoDraft = Total<MemoDraft_Deserialize>;
 export type Edit = Total<Edit_Deserialize>;
 export type EditRequest = Total<EditRequest_Deserialize>;
 
@@ -148,3 +162,11 @@ export type Assumption = Assumption_Serialize;
 export type ScenarioDetail = ScenarioDetail_Serialize;
 export type MonthlyChart = ScenarioChart;
 export type CompareScreen = CompareScreen_Serialize;
+
+// The decision memo: records, checks and identities are read-only answers.
+export type MemoRecord = MemoRecord_Serialize;
+export type Published = Published_Serialize;
+export type PdfCheck = PdfCheck_Serialize;
+export type SignatureReport = SignatureReport_Serialize;
+export type CertificateInfo = CertificateInfo_Serialize;
+export type IdentitySummary = IdentitySummary_Serialize;

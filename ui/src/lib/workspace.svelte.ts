@@ -235,6 +235,9 @@ export class WorkspaceStore {
         return { ...info, scenarios: this.put(info.scenarios, `s:${c.id}`, c.id, c.summary) };
       case "catalog":
         return { ...info, catalog: this.catalogStatus(c.status) };
+      case "memo":
+        // The memo draft is not part of WorkspaceInfo: the memo screen hears it as a change.
+        return info;
     }
   }
 

@@ -2,12 +2,16 @@
 // caller gives it (a catalog, a workspace, canned engine answers); it has no data of its own and
 // computes nothing: `compare`, `scenarioDetail` and `sizeWorkload` return the caller's canned
 // answers. It does keep a workspace the way the store does: edits with coalescing, an undo/redo
-// stack, view cleaning, import with renamed ids. Production code must not import it
+// stack, view cleaning, import with renamed ids, the memo draft (an undoable item) and its
+// records, signing identities. It writes no PDF and checks no signature: `exportMemo` and `signPdf`
+// check their inputs as the back end does and record a plausible result, `verifyPdf` returns the
+// caller's canned check for the path. Production code must not import it
 // (tests/architecture.test.ts enforces this).
 
 import type { Catalog, PlannerError } from "../catalog-types";
 import { BackendError, type Backend } from "../backend";
 import {
+  normalizeMemoDraft,
   normalizeScenario,
   normalizeSettings,
   normalizeWorkload,
@@ -23,12 +27,18 @@ import type {
   ExportFormat,
   FilePurpose,
   History,
+  IdentitySummary,
   Imported,
+  MemoDraft,
+  MemoRecord,
+  PdfCheck,
+  Published,
   RecentFile,
   ScenarioDetail,
   ScenarioSpec,
   ScenarioSummary,
   Session,
+  SignWith,
   SizingPreview,
   Theme,
   ViewState,
@@ -48,7 +58,13 @@ export type FakeWorkspaceInit = {
   view?: ViewState;
   catalog: Catalog;
   catalogStatus?: CatalogStatus;
+  /** The memo draft (absent fields empty) and the memos already written from the workspace. */
+  memo?: Partial<MemoDraft>;
+  memoRecords?: MemoRecord[];
 };
+
+/** A signing identity the fake keeps, with the passphrase that opens it. */
+export type FakeIdentity = { summary: IdentitySummary; passphrase: string };
 
 export type FakeOptions = {
   delayMs?: number;
@@ -71,11 +87,19 @@ export type FakeOptions = {
   sizing?: (workload: WorkloadSpec, accelerator: string, gpusPerServer: number) => SizingPreview | null;
   /** Scenario files `importScenarios` can read, by path. */
   scenarioFiles?: Record<string, { currency: string; workloads: Sparse<WorkloadSpec>[]; scenarios: Sparse<ScenarioSpec>[] }>;
+  /** Signing identities kept at start. */
+  identities?: FakeIdentity[];
+  /** PKCS#12 files `importIdentity` can read, by path. */
+  identityFiles?: Record<string, FakeIdentity>;
+  /** What `verifyPdf` answers, by path (absent: the file cannot be read). */
+  pdfChecks?: Record<string, PdfCheck>;
+  /** Pages, charts and size of every memo `exportMemo` "writes". */
+  memoOutput?: { pages: number; charts: number; size: number };
   /** Milliseconds of the edit clock (coalescing merges edits less than 2 s apart). */
   now?: () => number;
 };
 
-type Item = { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
+type Item = { kind: "memo"; value: MemoDraft } | { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
 type Change = { before: Item; after: Item };
 type Step = { label: string; coalesce: string | null; at: number; changes: Change[] };
 
@@ -87,6 +111,8 @@ type State = {
   view: ViewState;
   catalog: Catalog;
   catalogStatus: CatalogStatus;
+  memo: MemoDraft;
+  records: MemoRecord[];
   undo: Step[];
   redo: Step[];
   revision: number;
@@ -136,7 +162,10 @@ export class FakeBackend implements Backend {
   private readonly files: Record<string, FakeWorkspaceInit>;
   private recent: RecentFile[];
 
+  private readonly identities: FakeIdentity[];
+
   constructor(answer: FakeAnswer, options: FakeOptions = {}) {
+    this.identities = structuredClone(options.identities ?? []);
     this.answer = answer;
     this.options = options;
     this.files = { ...(options.files ?? {}) };
@@ -171,6 +200,8 @@ export class FakeBackend implements Backend {
       view: structuredClone(init.view ?? { selected: [], baseline: null, horizon_months: null }),
       catalog: structuredClone(init.catalog),
       catalogStatus: { ...catalogStatus },
+      memo: normalizeMemoDraft(init.memo),
+      records: structuredClone(init.memoRecords ?? []),
       undo: [],
       redo: [],
       revision: 0,
@@ -235,6 +266,8 @@ export class FakeBackend implements Backend {
 
   private current(s: State, like: Item): Item {
     switch (like.kind) {
+      case "memo":
+        return { kind: "memo", value: structuredClone(s.memo) };
       case "settings":
         return { kind: "settings", value: structuredClone(s.settings) };
       case "workload": {
@@ -252,6 +285,9 @@ export class FakeBackend implements Backend {
 
   private write(s: State, item: Item): Changed {
     switch (item.kind) {
+      case "memo":
+        s.memo = structuredClone(item.value);
+        return { kind: "memo", memo: structuredClone(item.value) };
       case "settings":
         s.settings = structuredClone(item.value);
         return { kind: "settings", settings: structuredClone(item.value) };
@@ -391,6 +427,10 @@ export class FakeBackend implements Backend {
         if (!s.scenarios.some((x) => x.id === e.id)) throw refuse("not-found", `there is no scenario \`${e.id}\``);
         after = { kind: "scenario", id: e.id, value: null, position: 0 };
         break;
+      case "memo":
+        // The draft is saved as typed: an incomplete one is refused only when a memo is made.
+        after = { kind: "memo", value: normalizeMemoDraft(e.memo) };
+        break;
     }
     return structuredClone(this.commit(s, request.label, request.coalesce, [after]));
   }
@@ -507,4 +547,168 @@ export class FakeBackend implements Backend {
     await this.enter("exportLedger", [path, scenario]);
     this.open();
   }
+
+  // ---- The decision memo ----
+
+  private clock(): string {
+    return new Date((this.options.now ?? Date.now)()).toISOString().slice(0, 19).replace("T", " ");
+  }
+
+  /** The identity `sign` names, opened with its passphrase, as the back end checks it. */
+  private unlock(identity: string, passphrase: string): FakeIdentity {
+    const found = this.identities.find((i) => i.summary.id === identity);
+    if (!found) throw refuse("not-found", `there is no signing identity \`${identity}\``);
+    if (found.passphrase !== passphrase) throw refuse("invalid-input", `the passphrase does not open the identity \`${identity}\``, "passphrase");
+    return found;
+  }
+
+  private signedRecord(s: State | null, path: string, sign: SignWith, pages: number, scenarios: string[]): MemoRecord {
+    const id = this.unlock(sign.identity, sign.passphrase).summary;
+    const before = s ? s.records.filter((r) => r.file === path && r.event === "signed").length : 0;
+    const signer = [id.common_name, id.organisation].filter((x): x is string => !!x).join(", ");
+    return {
+      event: "signed",
+      at: this.clock(),
+      file: path,
+      sha256: fakeSha(`${path}#signed#${before + 1}`),
+      pages,
+      scenarios,
+      signer,
+      certificate_sha256: id.sha256,
+      reason: sign.reason,
+      signatures: before + 1,
+    };
+  }
+
+  async memoDraft(): Promise<MemoDraft> {
+    await this.enter("memoDraft", []);
+    return structuredClone(this.open().memo);
+  }
+
+  async memoRecords(): Promise<MemoRecord[]> {
+    await this.enter("memoRecords", []);
+    return structuredClone(this.open().records);
+  }
+
+  async exportMemo(path: string, sign: SignWith | null): Promise<Published> {
+    await this.enter("exportMemo", [path, sign]);
+    const s = this.open();
+    const m = s.memo;
+    const ids = m.scenarios.length > 0 ? [...m.scenarios] : this.cleanView(s, s.view).selected;
+    // The back end's check of the draft (planner-core MemoDraft::problems), field by field.
+    const problems: [string, string][] = [];
+    if (m.author.trim() === "") problems.push(["author", "the memo needs an author: write your name"]);
+    if (m.decision.trim() === "") problems.push(["decision", "the memo needs the decision: write what was decided in a sentence or two"]);
+    if (ids.length === 0) problems.push(["scenarios", "choose at least one scenario for the memo to compare"]);
+    else if (ids.length > 8) problems.push(["scenarios", "a memo compares at most 8 scenarios: leave some out"]);
+    if (m.recommended !== null && !ids.includes(m.recommended)) {
+      problems.push(["recommended", "the recommended scenario is not among the memo's scenarios: add it, or choose another"]);
+    }
+    if (problems.length > 0) {
+      throw new BackendError({
+        code: "invalid-input",
+        message: `The memo cannot be made yet: ${problems.map(([, msg]) => msg).join("; ")}.`,
+        details: problems.map(([field, message]) => ({ file: null, line: null, column: null, field: `memo.${field}`, kind: null, message })),
+      });
+    }
+    const out = this.options.memoOutput ?? { pages: 4, charts: 2, size: 182_344 };
+    if (sign) this.unlock(sign.identity, sign.passphrase);
+    // A new memo replaces any file at `path`: its earlier signatures are gone.
+    s.records = s.records.filter((r) => r.file !== path || r.event === "generated");
+    const generated: MemoRecord = {
+      event: "generated",
+      at: this.clock(),
+      file: path,
+      sha256: fakeSha(`${path}#generated#${s.records.length}`),
+      pages: out.pages,
+      scenarios: ids,
+      signer: null,
+      certificate_sha256: null,
+      reason: null,
+      signatures: 0,
+    };
+    s.records.push(generated);
+    let record = generated;
+    if (sign) {
+      record = this.signedRecord(s, path, sign, out.pages, ids);
+      s.records.push(record);
+    }
+    return structuredClone({ record, charts: out.charts, size: out.size + (sign ? 24_000 : 0) });
+  }
+
+  async signPdf(path: string, sign: SignWith): Promise<MemoRecord> {
+    await this.enter("signPdf", [path, sign]);
+    const s = this.ws;
+    const known = s?.records.filter((r) => r.file === path).pop();
+    if (!known && !this.options.pdfChecks?.[path]) throw refuse("io", `${path}: cannot read the PDF: no such file.`);
+    const record = this.signedRecord(s, path, sign, known?.pages ?? 1, known?.scenarios ?? []);
+    s?.records.push(record);
+    return structuredClone(record);
+  }
+
+  async verifyPdf(path: string): Promise<PdfCheck> {
+    await this.enter("verifyPdf", [path]);
+    const check = this.options.pdfChecks?.[path];
+    if (!check) throw refuse("io", `${path}: cannot read the PDF: no such file.`);
+    return structuredClone(check);
+  }
+
+  async listIdentities(): Promise<IdentitySummary[]> {
+    await this.enter("listIdentities", []);
+    return structuredClone(this.identities.map((i) => i.summary));
+  }
+
+  async createIdentity(name: string, organisation: string, email: string | null, passphrase: string): Promise<IdentitySummary> {
+    await this.enter("createIdentity", [name, organisation, email, passphrase]);
+    if (name.trim() === "") throw refuse("invalid-input", "give the signer's name, as it should appear on signatures", "name");
+    if (organisation.trim() === "") throw refuse("invalid-input", "give the signer's organisation", "organisation");
+    if ([...passphrase].length < 8) {
+      throw refuse("invalid-input", "the passphrase must have at least 8 characters; it encrypts the private key", "passphrase");
+    }
+    const base = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "identity";
+    let id = base;
+    for (let n = 2; this.identities.some((i) => i.summary.id === id); n += 1) id = `${base}-${n}`;
+    const today = this.clock().slice(0, 10);
+    const subject = `CN=${name.trim()}, O=${organisation.trim()}`;
+    const summary: IdentitySummary = {
+      id,
+      common_name: name.trim(),
+      organisation: organisation.trim(),
+      email: email && email.trim() !== "" ? email.trim() : null,
+      issuer: subject,
+      not_before: `${today}T00:00:00Z`,
+      not_after: `${Number(today.slice(0, 4)) + 3}${today.slice(4)}T00:00:00Z`,
+      sha256: fakeSha(`identity#${id}`),
+      self_signed: true,
+      origin: "made here",
+    };
+    this.identities.push({ summary, passphrase });
+    return structuredClone(summary);
+  }
+
+  async importIdentity(path: string, passphrase: string): Promise<IdentitySummary> {
+    await this.enter("importIdentity", [path, passphrase]);
+    const file = this.options.identityFiles?.[path];
+    if (!file) throw refuse("io", `${path}: cannot read the PKCS#12 file: no such file.`);
+    if (file.passphrase !== passphrase) throw refuse("invalid-input", `${path}: the passphrase does not open this PKCS#12 file`, "passphrase");
+    const summary: IdentitySummary = { ...structuredClone(file.summary), origin: "imported" };
+    this.identities.push({ summary, passphrase });
+    return structuredClone(summary);
+  }
+
+  async exportCertificate(identity: string, passphrase: string, path: string): Promise<void> {
+    await this.enter("exportCertificate", [identity, passphrase, path]);
+    this.unlock(identity, passphrase);
+  }
+}
+
+/** 64 hex digits that stand for a SHA-256 in the fake (not a hash of anything real). */
+function fakeSha(text: string): string {
+  let out = "";
+  let h = 2166136261;
+  for (let round = 0; out.length < 64; round += 1) {
+    for (const ch of `${round}:${text}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+    out += h.toString(16).padStart(8, "0");
+  }
+  return out.slice(0, 64);
 }

@@ -8,6 +8,7 @@ import {
   normalizeApplied,
   normalizeImported,
   normalizeInfo,
+  normalizeMemoDraft,
   normalizeScenario,
   normalizeSession,
   type Sparse,
@@ -18,10 +19,16 @@ import type {
   EditRequest,
   ExportFormat,
   FilePurpose,
+  IdentitySummary,
   Imported,
+  MemoDraft,
+  MemoRecord,
+  PdfCheck,
+  Published,
   ScenarioDetail,
   ScenarioSpec,
   Session,
+  SignWith,
   SizingPreview,
   Theme,
   ViewState,
@@ -138,4 +145,76 @@ export class TauriBackend implements Backend {
   async exportLedger(path: string, scenario: string): Promise<void> {
     await call("export_ledger", () => commands.exportLedger(path, scenario));
   }
+
+  async memoDraft(): Promise<MemoDraft> {
+    return normalizeMemoDraft(await call("memo_draft", () => commands.memoDraft()));
+  }
+
+  async memoRecords(): Promise<MemoRecord[]> {
+    return (await call("memo_records", () => commands.memoRecords())).map(normalizeRecord);
+  }
+
+  async exportMemo(path: string, sign: SignWith | null): Promise<Published> {
+    const p = await call("export_memo", () => commands.exportMemo(path, sign));
+    return { ...p, record: normalizeRecord(p.record) };
+  }
+
+  async signPdf(path: string, sign: SignWith): Promise<MemoRecord> {
+    return normalizeRecord(await call("sign_pdf", () => commands.signPdf(path, sign)));
+  }
+
+  async verifyPdf(path: string): Promise<PdfCheck> {
+    const c = await call("verify_pdf", () => commands.verifyPdf(path));
+    return {
+      ...c,
+      unsigned_tail: c.unsigned_tail ?? null,
+      verification: {
+        file_len: c.verification.file_len ?? null,
+        signatures: (c.verification.signatures ?? []).map((s) => ({
+          ...s,
+          signer_name: s.signer_name ?? null,
+          reason: s.reason ?? null,
+          location: s.location ?? null,
+          signing_time: s.signing_time ?? null,
+          certificate: s.certificate
+            ? { ...s.certificate, common_name: s.certificate.common_name ?? null, organisation: s.certificate.organisation ?? null, email: s.certificate.email ?? null }
+            : null,
+          later_bytes: s.later_bytes ?? null,
+          problems: s.problems ?? [],
+        })),
+      },
+    };
+  }
+
+  async listIdentities(): Promise<IdentitySummary[]> {
+    return (await call("list_identities", () => commands.listIdentities())).map(normalizeIdentity);
+  }
+
+  async createIdentity(name: string, organisation: string, email: string | null, passphrase: string): Promise<IdentitySummary> {
+    return normalizeIdentity(await call("create_identity", () => commands.createIdentity(name, organisation, email, passphrase)));
+  }
+
+  async importIdentity(path: string, passphrase: string): Promise<IdentitySummary> {
+    return normalizeIdentity(await call("import_identity", () => commands.importIdentity(path, passphrase)));
+  }
+
+  async exportCertificate(identity: string, passphrase: string, path: string): Promise<void> {
+    await call("export_certificate", () => commands.exportCertificate(identity, passphrase, path));
+  }
+}
+
+/** A record with its absent options filled in (the back end leaves out `None`). */
+function normalizeRecord(r: MemoRecord): MemoRecord {
+  return {
+    ...r,
+    scenarios: r.scenarios ?? [],
+    signer: r.signer ?? null,
+    certificate_sha256: r.certificate_sha256 ?? null,
+    reason: r.reason ?? null,
+    signatures: r.signatures ?? 0,
+  };
+}
+
+function normalizeIdentity(i: IdentitySummary): IdentitySummary {
+  return { ...i, common_name: i.common_name ?? null, organisation: i.organisation ?? null, email: i.email ?? null };
 }
