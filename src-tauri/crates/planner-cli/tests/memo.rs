@@ -380,7 +380,7 @@ fn two_hundred_changed_bytes_are_each_caught_by_planner_verify_and_pdfsig() {
 
     let (mut ours, mut poppler) = (0, 0);
     let mut missed = Vec::new();
-    let cases = tamper_cases(&signed, range, 200, 0x5eed_0f_3e30);
+    let cases = tamper_cases(&signed, range, 200, 0x005e_ed0f_3e30);
     for (offset, copy) in &cases {
         std::fs::write(dir.join("tampered.pdf"), copy).unwrap();
         let v = planner(&["verify", "tampered.pdf"], dir);

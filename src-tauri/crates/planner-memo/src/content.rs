@@ -50,7 +50,7 @@ pub fn grouped(d: Decimal, dp: u32) -> String {
         out.push('-');
     }
     for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -496,13 +496,8 @@ impl Pager<'_> {
                 let y = self.y;
                 self.rule(MARGIN_X, y, self.width - MARGIN_X, Ink::Muted, 0.6);
             }
-            let shade = if row.strong {
-                Some(Ink::Shade)
-            } else if i % 2 == 1 {
-                Some(Ink::Shade)
-            } else {
-                None
-            };
+            // Totals and every other row sit on a shaded band.
+            let shade = (row.strong || i % 2 == 1).then_some(Ink::Shade);
             self.draw_row(&t.columns, &row.cells, &widths, s, pad, shade);
         }
         let y = self.y;

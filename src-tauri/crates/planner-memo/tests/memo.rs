@@ -21,7 +21,7 @@ fn typed(total: Decimal) -> String {
     let digits: Vec<char> = int.chars().collect();
     let mut grouped = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(*c);

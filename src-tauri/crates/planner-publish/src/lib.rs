@@ -170,27 +170,33 @@ struct Made {
     size: u32,
 }
 
+/// What a memo is computed from, besides the draft.
+struct Sources<'a> {
+    view: &'a DecisionView,
+    eval: &'a Evaluation,
+    scenarios: &'a [ScenarioSpec],
+    /// The workspace (or scenario file) as the memo names it.
+    workspace: &'a str,
+    catalog_version: &'a str,
+}
+
 /// Lays out, signs when asked, and writes the memo; returns its records.
-#[allow(clippy::too_many_arguments)]
 fn make(
-    view: &DecisionView,
-    eval: &Evaluation,
-    scenarios: &[ScenarioSpec],
+    src: &Sources<'_>,
     draft: &MemoDraft,
-    workspace: &str,
-    catalog: &str,
     out: &Path,
     now_ms: i64,
     signer: Option<&Signer<'_>>,
 ) -> Result<Made, PlannerError> {
     let at = UtcTime::from_ms(now_ms);
+    let view = src.view;
     let memo = memo_pdf(&MemoInput {
         draft,
         view,
-        evaluation: eval,
-        scenarios,
-        workspace,
-        catalog_version: catalog,
+        evaluation: src.eval,
+        scenarios: src.scenarios,
+        workspace: src.workspace,
+        catalog_version: src.catalog_version,
         date: &at.date(),
         created_unix: now_ms.div_euclid(1000),
     })
@@ -268,7 +274,14 @@ pub fn publish_from_workspace(
         .file_name()
         .map_or_else(|| ws.path().display().to_string(), |n| n.to_string_lossy().into_owned());
     let version = ws.catalog_status(None).version;
-    let made = make(view, eval, &specs, draft, &name, &version, out, now_ms, signer)?;
+    let sources = Sources {
+        view,
+        eval,
+        scenarios: &specs,
+        workspace: &name,
+        catalog_version: &version,
+    };
+    let made = make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;
     if let Some(s) = &made.signed {
         ws.record_memo(s)?;
@@ -324,17 +337,15 @@ pub fn publish_from_file(
     if !comparison.problems.is_empty() {
         return Err(nothing_to_memo(&comparison.problems));
     }
-    let made = make(
-        dv,
+    let version = catalog_version(catalog);
+    let sources = Sources {
+        view: dv,
         eval,
-        &specs,
-        draft,
-        file_name,
-        &catalog_version(catalog),
-        out,
-        now_ms,
-        signer,
-    )?;
+        scenarios: &specs,
+        workspace: file_name,
+        catalog_version: &version,
+    };
+    let made = make(&sources, draft, out, now_ms, signer)?;
     Ok(Published {
         record: made.signed.unwrap_or(made.generated),
         charts: made.charts,

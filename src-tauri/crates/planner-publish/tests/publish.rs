@@ -1,0 +1,178 @@
+//! Publishing from a workspace: records, identities kept in a folder, and the refusal to add a
+//! signature to a memo whose earlier signature no longer holds.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use planner_core::error::ErrorCode;
+use planner_core::memo::{MemoDraft, MemoEvent};
+use planner_publish::identities::Identities;
+use planner_publish::{Signer, publish_from_workspace, sha256_hex, sign_file, verify_file};
+use planner_store::Workspace;
+use planner_store::workspace::{Edit, EditRequest};
+
+const NOW: i64 = 1_795_341_600_000;
+const PASS: &str = "correct horse battery staple";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn workspace(dir: &Path) -> Workspace {
+    let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
+    let sample =
+        planner_store::files::read_scenario_file(&repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
+    let (settings, _, _) = planner_core::workspace::from_scenario_file(sample.clone());
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
+    ws.import(&sample, "enterprise-hybrid.json").unwrap();
+    ws
+}
+
+fn draft() -> MemoDraft {
+    MemoDraft {
+        author: "Ada Example".into(),
+        decision: "Adopt the hybrid.".into(),
+        recommended: Some("hybrid".into()),
+        scenarios: vec!["hybrid".into(), "all-cloud".into()],
+        ..MemoDraft::default()
+    }
+}
+
+#[test]
+fn a_signed_memo_is_recorded_twice_with_the_hash_of_each_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = workspace(tmp.path());
+    let ids = Identities::new(&tmp.path().join("identities"));
+    let summary = ids.create("Ada Example", "Example Ltd", None, PASS, NOW).unwrap();
+    let identity = ids.open(&summary.id, PASS).unwrap();
+    let out = tmp.path().join("memo.pdf");
+    let published = publish_from_workspace(
+        &mut ws,
+        &draft(),
+        &out,
+        NOW,
+        Some(&Signer {
+            identity: &identity,
+            reason: "Author",
+        }),
+    )
+    .unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(published.record.sha256, sha256_hex(&bytes));
+    assert_eq!(published.size as usize, bytes.len());
+    let records = ws.memos().unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].event, MemoEvent::Generated);
+    assert_eq!(records[1].event, MemoEvent::Signed);
+    assert_ne!(records[0].sha256, records[1].sha256, "signing changes the file");
+    assert_eq!(records[1].signer.as_deref(), Some("Ada Example, Example Ltd"));
+    assert_eq!(records[1].certificate_sha256.as_deref(), Some(summary.sha256.as_str()));
+    assert_eq!(records[1].at, "2026-11-22 10:00:00");
+    assert_eq!(records[0].scenarios, ["hybrid", "all-cloud"]);
+    assert!(verify_file(&out).unwrap().all_intact);
+}
+
+#[test]
+fn the_draft_saved_in_the_workspace_is_what_an_incomplete_memo_is_refused_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = workspace(tmp.path());
+    let mut d = draft();
+    d.author = String::new();
+    d.recommended = Some("nope".into());
+    ws.apply(&EditRequest {
+        edit: Edit::Memo { memo: d.clone() },
+        label: "Edit memo".into(),
+        coalesce: None,
+    })
+    .unwrap();
+    let out = tmp.path().join("memo.pdf");
+    let saved = ws.memo_draft().unwrap();
+    let err = publish_from_workspace(&mut ws, &saved, &out, NOW, None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    let fields: Vec<_> = err.details.iter().filter_map(|d| d.field.clone()).collect();
+    assert_eq!(fields, ["memo.author", "memo.recommended"]);
+    assert!(!out.exists());
+    assert!(ws.memos().unwrap().is_empty());
+}
+
+#[test]
+fn identities_are_listed_without_a_passphrase_and_open_only_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ids = Identities::new(&tmp.path().join("identities"));
+    assert!(
+        ids.list().unwrap().is_empty(),
+        "a folder that does not exist holds none"
+    );
+    let ada = ids
+        .create("Ada Example", "Example Ltd", Some("ada@example.com"), PASS, NOW)
+        .unwrap();
+    assert_eq!(ada.id, "ada-example");
+    assert_eq!(ada.origin, "made here");
+    assert!(ada.self_signed);
+    let short = ids.create("Bob", "Example Ltd", None, "short", NOW).unwrap_err();
+    assert_eq!(short.details[0].field.as_deref(), Some("passphrase"));
+    let wrong = ids.open("ada-example", "not the passphrase").unwrap_err();
+    assert!(wrong.message.to_lowercase().contains("passphrase"), "{}", wrong.message);
+    // The PKCS#12 the app stored imports as another identity with the same certificate.
+    let imported = ids
+        .import(&tmp.path().join("identities/ada-example.p12"), PASS)
+        .unwrap();
+    assert_eq!(imported.id, "ada-example-2");
+    assert_eq!(imported.sha256, ada.sha256);
+    assert_eq!(imported.origin, "imported");
+    let listed: Vec<String> = ids.list().unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(listed, ["ada-example", "ada-example-2"]);
+    // The certificate, exported as PEM, is the one the identity signs with.
+    let pem = tmp.path().join("ada.pem");
+    ids.export_certificate("ada-example", PASS, &pem).unwrap();
+    let text = std::fs::read_to_string(&pem).unwrap();
+    assert!(text.starts_with("-----BEGIN CERTIFICATE-----"), "{text}");
+    assert_eq!(text, ids.open("ada-example", PASS).unwrap().certificate_pem());
+    assert_eq!(ids.open("../etc", PASS).unwrap_err().code, ErrorCode::InvalidInput);
+}
+
+#[test]
+fn a_memo_whose_signature_no_longer_holds_is_not_signed_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = workspace(tmp.path());
+    let ids = Identities::new(&tmp.path().join("identities"));
+    let ada = ids.create("Ada Example", "Example Ltd", None, PASS, NOW).unwrap();
+    let rex = ids.create("Rex Reviewer", "Example Ltd", None, PASS, NOW).unwrap();
+    let ada = ids.open(&ada.id, PASS).unwrap();
+    let rex = ids.open(&rex.id, PASS).unwrap();
+    let out = tmp.path().join("memo.pdf");
+    publish_from_workspace(
+        &mut ws,
+        &draft(),
+        &out,
+        NOW,
+        Some(&Signer {
+            identity: &ada,
+            reason: "Author",
+        }),
+    )
+    .unwrap();
+    // Change one byte of the text inside the signed range: the author's digest no longer matches.
+    let mut bytes = std::fs::read(&out).unwrap();
+    let at = bytes.windows(7).position(|w| w == b"/Author").unwrap();
+    bytes[at + 1] = b'a';
+    std::fs::write(&out, &bytes).unwrap();
+    let err = sign_file(
+        &out,
+        &Signer {
+            identity: &rex,
+            reason: "Reviewer",
+        },
+        NOW,
+        Some(&mut ws),
+    )
+    .unwrap_err();
+    assert!(err.message.contains("no longer intact"), "{}", err.message);
+    assert_eq!(std::fs::read(&out).unwrap(), bytes, "the file is left as it was");
+    assert_eq!(
+        ws.memos().unwrap().len(),
+        2,
+        "nothing recorded for the refused signature"
+    );
+}
