@@ -39,5 +39,5 @@ const backend = params.has("start")
 
 const target = document.getElementById("app");
 const tab = params.get("tab");
-const initialTab = tab === "workloads" || tab === "compare" || tab === "catalog" ? tab : undefined;
+const initialTab = tab === "workloads" || tab === "compare" || tab === "catalog" || tab === "memo" ? tab : undefined;
 if (target) mount(App, { target, props: { backend, ...(initialTab ? { initialTab } : {}) } });

@@ -22,6 +22,12 @@ export const requiredText: FieldKind<string> = {
   format: (v) => v,
 };
 
+/** Text kept exactly as typed, empty included (the memo's author, decision, rationale). */
+export const plainText: FieldKind<string> = {
+  parse: (t) => ok(t),
+  format: (v) => v,
+};
+
 /** Text that may be empty (stored as null). */
 export const optionalText: FieldKind<string | null> = {
   parse: (t) => ok(t.trim() === "" ? null : t),

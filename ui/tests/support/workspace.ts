@@ -1,7 +1,7 @@
 // A FakeBackend holding the enterprise-hybrid workspace (real engine output, see
 // fixtures/enterprise-hybrid.ts), for the component tests.
 
-import { FakeBackend, type FakeOptions } from "../../src/lib/ipc/fake-backend";
+import { FakeBackend, type FakeOptions, type FakeWorkspaceInit } from "../../src/lib/ipc/fake-backend";
 import type { ScenarioDetail } from "../../src/lib/workspace-types";
 import {
   EH_COMPARISON,
@@ -20,18 +20,24 @@ export const testSvg = (name: string) =>
 
 const NO_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], problems: [] };
 
+/** The enterprise-hybrid workspace as the fake opens it (`extra`: e.g. a memo draft). */
+export function ehWorkspace(extra: Partial<FakeWorkspaceInit> = {}): FakeWorkspaceInit {
+  return {
+    path: "/home/ana/plans/enterprise.cpw",
+    settings: EH_SETTINGS,
+    workloads: EH_WORKLOADS,
+    scenarios: EH_SCENARIOS,
+    catalog: WORKSPACE_CATALOG,
+    view: { selected: ["hybrid", "all-cloud"], baseline: null, horizon_months: null },
+    ...extra,
+  };
+}
+
 export function workspaceBackend(options: FakeOptions = {}): FakeBackend {
   return new FakeBackend(
     { catalog: WORKSPACE_CATALOG },
     {
-      workspace: {
-        path: "/home/ana/plans/enterprise.cpw",
-        settings: EH_SETTINGS,
-        workloads: EH_WORKLOADS,
-        scenarios: EH_SCENARIOS,
-        catalog: WORKSPACE_CATALOG,
-        view: { selected: ["hybrid", "all-cloud"], baseline: null, horizon_months: null },
-      },
+      workspace: ehWorkspace(),
       comparison: EH_COMPARISON,
       charts: {
         cumulative_svg: testSvg("cumulative"),
