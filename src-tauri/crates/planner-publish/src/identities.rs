@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_sign::{Identity, Timestamp};
+use planner_sign::Identity;
 use planner_store::files::write_atomic;
 use planner_store::workspace::UtcTime;
 use serde::{Deserialize, Serialize};
@@ -100,15 +100,7 @@ pub fn new_identity(
             format!("the passphrase must have at least {MIN_PASSPHRASE} characters; it encrypts the private key"),
         ));
     }
-    let t = UtcTime::from_ms(now_ms);
-    let from = Timestamp {
-        year: u16::try_from(t.year).unwrap_or(9999),
-        month: t.month,
-        day: t.day,
-        hour: t.hour,
-        minute: t.minute,
-        second: t.second,
-    };
+    let from = crate::timestamp(UtcTime::from_ms(now_ms));
     let email = email.map(str::trim).filter(|e| !e.is_empty());
     let identity = Identity::create(name.trim(), organisation.trim(), email, from, VALID_DAYS)
         .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("The identity could not be made: {e}.")))?;

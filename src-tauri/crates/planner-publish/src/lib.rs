@@ -55,7 +55,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn timestamp(t: UtcTime) -> Timestamp {
+/// A UTC time as the signer takes it.
+pub(crate) fn timestamp(t: UtcTime) -> Timestamp {
     Timestamp {
         year: u16::try_from(t.year).unwrap_or(9999),
         month: t.month,
