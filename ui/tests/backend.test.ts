@@ -176,3 +176,71 @@ describe("FakeBackend", () => {
     expect(err).toBeInstanceOf(BackendError);
   });
 });
+
+const { PDF_CHECK_INTACT } = await import("./fixtures/memo");
+
+describe("TauriBackend memo commands", () => {
+  const sign = { identity: "ada-lovelace", passphrase: "author-pass-2026", reason: "Author" };
+
+  it("passes the memo, signing and identity arguments by the names Rust gives them", async () => {
+    invoke.mockReset();
+    invoke.mockResolvedValue(null);
+    const b = new TauriBackend();
+    await b.exportCertificate("ada-lovelace", "author-pass-2026", "/k/ada.pem");
+    expect(invoke).toHaveBeenLastCalledWith("export_certificate", { identity: "ada-lovelace", passphrase: "author-pass-2026", path: "/k/ada.pem" });
+    const identity = { id: "ada-lovelace", issuer: "CN=Ada", not_before: "2026-11-22T11:32:44Z", not_after: "2029-11-21T11:32:44Z", sha256: "fd7d", self_signed: true, origin: "made here" };
+    invoke.mockResolvedValue(identity);
+    // Options Rust leaves out arrive as null.
+    await expect(b.createIdentity("Ada", "Example", null, "author-pass-2026")).resolves.toEqual({ ...identity, common_name: null, organisation: null, email: null });
+    expect(invoke).toHaveBeenLastCalledWith("create_identity", { name: "Ada", organisation: "Example", email: null, passphrase: "author-pass-2026" });
+    await b.importIdentity("/k/org.p12", "pw-123456");
+    expect(invoke).toHaveBeenLastCalledWith("import_identity", { path: "/k/org.p12", passphrase: "pw-123456" });
+    await b.chooseFile("save-memo");
+    expect(invoke).toHaveBeenLastCalledWith("choose_file", { purpose: "save-memo" });
+  });
+
+  it("fills in what the memo answers leave out: the draft, records, published memos and checks", async () => {
+    invoke.mockReset();
+    const b = new TauriBackend();
+    invoke.mockResolvedValue({ author: "Ada", decision: "Buy." });
+    await expect(b.memoDraft()).resolves.toEqual({ author: "Ada", client: "", decision: "Buy.", rationale: "", recommended: null, scenarios: [], paper: "a4" });
+    expect(invoke).toHaveBeenLastCalledWith("memo_draft");
+
+    const record = { event: "generated", at: "2026-11-22 10:00:00", file: "/m.pdf", sha256: "ab", pages: 9, scenarios: ["hybrid"] };
+    const full = { ...record, signer: null, certificate_sha256: null, reason: null, signatures: 0 };
+    invoke.mockResolvedValue({ record, charts: 3, size: 225035 });
+    await expect(b.exportMemo("/m.pdf", sign)).resolves.toEqual({ record: full, charts: 3, size: 225035 });
+    expect(invoke).toHaveBeenLastCalledWith("export_memo", { path: "/m.pdf", sign });
+    invoke.mockResolvedValue({ ...record, event: "signed", signer: "Grace Hopper", reason: "Reviewer: approved", signatures: 2 });
+    await expect(b.signPdf("/m.pdf", sign)).resolves.toMatchObject({ signer: "Grace Hopper", certificate_sha256: null, signatures: 2 });
+    expect(invoke).toHaveBeenLastCalledWith("sign_pdf", { path: "/m.pdf", sign });
+    invoke.mockResolvedValue([record]);
+    await expect(b.memoRecords()).resolves.toEqual([full]);
+
+    // A check with the options left out, as Rust sends absent ones.
+    const sparse = structuredClone(PDF_CHECK_INTACT) as unknown as { verification: { signatures: Record<string, unknown>[] } };
+    for (const s of sparse.verification.signatures) {
+      delete s.location;
+      delete (s.certificate as Record<string, unknown>).email;
+    }
+    invoke.mockResolvedValue(sparse);
+    const check = await b.verifyPdf("/m.pdf");
+    expect(invoke).toHaveBeenLastCalledWith("verify_pdf", { path: "/m.pdf" });
+    expect(check.verification.signatures[0]).toMatchObject({ signer_name: "Ada Lovelace", location: null, certificate: { email: null, common_name: "Ada Lovelace" } });
+    expect(check.all_intact).toBe(true);
+  });
+
+  it("folds a memo change of an answer into a total draft", async () => {
+    invoke.mockReset();
+    invoke.mockResolvedValue({
+      history: { can_undo: true, can_redo: false, revision: 3, undo_label: "Edit memo: author" },
+      label: "Edit memo: author",
+      changed: [{ kind: "memo", memo: { author: "Ada", paper: "letter" } }],
+    });
+    const applied = await new TauriBackend().undo();
+    expect(applied?.changed).toEqual([
+      { kind: "memo", memo: { author: "Ada", client: "", decision: "", rationale: "", recommended: null, scenarios: [], paper: "letter" } },
+    ]);
+    expect(applied?.history.redo_label).toBeNull();
+  });
+});
