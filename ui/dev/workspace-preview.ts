@@ -5,11 +5,12 @@
 // tab; `?slow` makes the comparison take 600 ms. The memo tab has two fixture identities
 // (passphrases "author-pass-2026" and "reviewer-pass-2026"); its file dialogs answer fixture
 // paths, and "Verify a PDF…" shows a real `planner verify` report of a two-signature memo
-// (`?tampered`: of a tampered copy).
+// (`?tampered`: of a tampered copy); `?report` (with `&tampered`) shows that report alone.
 
 import { mount } from "svelte";
 import "../src/app.css";
 import App from "../src/lib/components/App.svelte";
+import PdfCheckReport from "../src/lib/components/PdfCheckReport.svelte";
 import { FakeBackend } from "../src/lib/ipc/fake-backend";
 import { themeState } from "../src/lib/theme-state.svelte";
 import { WORKSPACE_CATALOG } from "../tests/fixtures/enterprise-hybrid";
@@ -69,6 +70,20 @@ const backend = params.has("start")
   : workspaceBackend({
       delays: params.has("slow") ? { compare: 600 } : {},
       workspace: ehWorkspace({
+        memoRecords: [
+          {
+            event: "generated",
+            at: "2026-11-20 09:15:02",
+            file: "/home/ana/memos/draft-1.pdf",
+            sha256: "1f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a7988",
+            pages: 9,
+            scenarios: ["hybrid", "all-cloud"],
+            signer: null,
+            certificate_sha256: null,
+            reason: null,
+            signatures: 0,
+          },
+        ],
         memo: {
           author: "Ada Lovelace (fixture)",
           client: "Example Compute Ltd",
@@ -84,4 +99,7 @@ const backend = params.has("start")
 const target = document.getElementById("app");
 const tab = params.get("tab");
 const initialTab = tab === "workloads" || tab === "compare" || tab === "catalog" || tab === "memo" ? tab : undefined;
-if (target) mount(App, { target, props: { backend, ...(initialTab ? { initialTab } : {}) } });
+if (target && params.has("report")) {
+  target.style.cssText = "padding:16px;max-width:900px;overflow:auto";
+  mount(PdfCheckReport, { target, props: { check: params.has("tampered") ? PDF_CHECK_TAMPERED : PDF_CHECK_INTACT, locale: "en-US" } });
+} else if (target) mount(App, { target, props: { backend, ...(initialTab ? { initialTab } : {}) } });
