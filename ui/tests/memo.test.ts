@@ -335,6 +335,36 @@ describe("signing identities", () => {
     expect([...(screen.getByTestId("memo-sign-identity") as HTMLSelectElement).options].map((o) => o.value)).toContain("alan-turing");
   });
 
+  it("imports a PKCS#12 identity with its passphrase and exports a certificate, clearing the passphrases", async () => {
+    const org: FakeIdentity = { summary: { ...GRACE.summary, id: "example-signing", common_name: "Example Signing", origin: "made elsewhere" }, passphrase: "org-pass-123" };
+    const backend = await openMemo(
+      memoBackend({}, { identities: [ADA], identityFiles: { "/home/ana/keys/org.p12": org }, dialog: { "import-identity": "/home/ana/keys/org.p12", "export-certificate": "/home/ana/keys/ada.pem" } }),
+    );
+    await fireEvent.click(await screen.findByTestId("identity-import"));
+    const dialog = await screen.findByTestId("import-identity-dialog");
+    expect(dialog.textContent).toContain("/home/ana/keys/org.p12");
+    await fireEvent.input(field("import-identity-passphrase"), { target: { value: "wrong-pass" } });
+    await fireEvent.click(screen.getByTestId("import-identity-confirm"));
+    expect((await screen.findByTestId("import-identity-error")).textContent).toContain("the passphrase does not open this PKCS#12 file");
+    expect(field("import-identity-passphrase").value).toBe("");
+    await fireEvent.input(field("import-identity-passphrase"), { target: { value: "org-pass-123" } });
+    await fireEvent.click(screen.getByTestId("import-identity-confirm"));
+    expect((await screen.findByTestId("identity-row-example-signing")).textContent).toContain("imported");
+    expect(backend.callsTo("importIdentity")).toEqual([
+      ["/home/ana/keys/org.p12", "wrong-pass"],
+      ["/home/ana/keys/org.p12", "org-pass-123"],
+    ]);
+
+    await fireEvent.click(screen.getByTestId("identity-export-ada-lovelace"));
+    await screen.findByTestId("export-cert-dialog");
+    await fireEvent.input(field("export-cert-passphrase"), { target: { value: "author-pass-2026" } });
+    await fireEvent.click(screen.getByTestId("export-cert-confirm"));
+    await waitFor(() => expect(screen.queryByTestId("export-cert-dialog")).toBeNull());
+    expect(backend.callsTo("chooseFile").at(-1)).toEqual(["export-certificate"]);
+    expect(backend.callsTo("exportCertificate")).toEqual([["ada-lovelace", "author-pass-2026", "/home/ana/keys/ada.pem"]]);
+    expect(screen.getByTestId("identity-notice").textContent).toBe("Wrote the certificate of Ada Lovelace, Example Compute Ltd (made here) to /home/ana/keys/ada.pem.");
+  });
+
   it("checks a new identity's fields in words", () => {
     const ok = { name: "A", organisation: "B", email: "", passphrase: "12345678", confirm: "12345678" };
     expect(newIdentityProblems(ok)).toEqual({});
