@@ -15,6 +15,7 @@ use planner_core::memo::Paper;
 mod catalog_cmd;
 mod evaluate;
 mod memo_cmd;
+mod quotes_cmd;
 mod workspace_cmd;
 
 #[derive(Debug, Parser)]
@@ -121,6 +122,26 @@ enum Command {
     Identity {
         #[command(subcommand)]
         command: IdentityCommand,
+    },
+    /// RFP vendor quotes (CSV or XLSX, see catalogs/templates/README.md).
+    Quotes {
+        #[command(subcommand)]
+        command: QuotesCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum QuotesCommand {
+    /// Read and check a quote file as the import will; exits 1 and names the row and column of
+    /// every error. Nothing is written.
+    Check {
+        file: PathBuf,
+        /// Check against this workspace's catalog snapshot, currency and exchange rates.
+        #[arg(long)]
+        workspace: Option<PathBuf>,
+        /// Print the quotes and the layers they become as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -279,6 +300,11 @@ fn main() -> ExitCode {
                 return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };
             }
             Err(e) => Err(e),
+        },
+        Command::Quotes { command } => match command {
+            QuotesCommand::Check { file, workspace, json } => {
+                quotes_cmd::check(&cli.catalog, &file, workspace.as_deref(), json)
+            }
         },
         Command::Identity { command } => match command {
             IdentityCommand::New {

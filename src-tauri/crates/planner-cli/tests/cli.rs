@@ -216,3 +216,50 @@ fn a_file_that_is_not_a_workspace_is_refused_by_name() {
     assert!(err.contains("notes.cpw is not a Compute Planner workspace"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "meeting notes\n".repeat(20));
 }
+
+fn quotes_fixture(name: &str) -> String {
+    root()
+        .join(format!(
+            "src-tauri/crates/planner-store/tests/fixtures/quotes/{name}.csv"
+        ))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn quotes_check_shows_each_quote_as_the_layer_it_becomes() {
+    let out = planner(&["quotes", "check", &quotes_fixture("good"), "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The good fixture has a quote in EUR, which a USD workspace without a rate refuses by row and
+    // column; the template's own examples are all in USD.
+    let template = root().join("catalogs/templates/rfp-quotes.csv").display().to_string();
+    let t = planner(&["quotes", "check", &template, "--json"]);
+    assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
+    let json: Value = serde_json::from_slice(&t.stdout).unwrap();
+    let rows = json.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "the template's three example rows");
+    for r in rows {
+        let reason = format!(
+            "RFP quote {} {}",
+            r["quote"]["vendor"].as_str().unwrap(),
+            r["quote"]["quote_id"].as_str().unwrap()
+        );
+        assert!(
+            r["layer"].to_string().contains(&reason),
+            "the layer cites its quote: {r}"
+        );
+    }
+    assert_eq!(out.status.code(), Some(1), "EUR without a rate: {stderr}");
+    assert!(stderr.contains("currency"), "{stderr}");
+}
+
+#[test]
+fn quotes_check_names_the_row_and_column_of_every_error() {
+    let out = planner(&["quotes", "check", &quotes_fixture("wrong-types")]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for located in ["wrong-types.csv:2:5: gpus", "wrong-types.csv:3:7: price_per_gpu_hour"] {
+        assert!(stderr.contains(located), "expected {located} in:\n{stderr}");
+    }
+    assert!(out.stdout.is_empty(), "nothing is listed when any row is wrong");
+}
