@@ -11,11 +11,17 @@ use planner_core::compare::compare_all;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::{Evaluation, evaluate as run};
 use planner_core::finance::present;
+use planner_core::scenario::Plan;
 use planner_core::scenario_file::parse;
 use planner_core::validate::{to_error, validate};
 use rust_decimal::Decimal;
 
 fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluation, PlannerError> {
+    Ok(run(&plan_of(catalog, file, horizon)?))
+}
+
+/// A scenario file read, parsed and validated against `catalog`: every problem located.
+pub fn plan_of(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Plan, PlannerError> {
     let name = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| {
         PlannerError::new(
@@ -38,8 +44,7 @@ fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluati
         });
         err
     })?;
-    let plan = validate(catalog, &parsed, horizon).map_err(|problems| to_error(&problems, Some(&name)))?;
-    Ok(run(&plan))
+    validate(catalog, &parsed, horizon).map_err(|problems| to_error(&problems, Some(&name)))
 }
 
 fn money(d: Decimal) -> String {

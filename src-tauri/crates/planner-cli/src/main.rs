@@ -14,6 +14,7 @@ use planner_core::memo::Paper;
 
 mod catalog_cmd;
 mod evaluate;
+mod exit_cmd;
 mod memo_cmd;
 mod quotes_cmd;
 mod workspace_cmd;
@@ -122,6 +123,32 @@ enum Command {
     Identity {
         #[command(subcommand)]
         command: IdentityCommand,
+    },
+    /// What leaving a reserved contract costs if notice is given in each month of its term.
+    Exit {
+        /// The scenario file (JSON).
+        file: PathBuf,
+        #[arg(long)]
+        scenario: String,
+        /// The reserved layer to leave.
+        #[arg(long)]
+        layer: String,
+        /// Months between notice and the exit taking effect (payments fall due meanwhile).
+        #[arg(long, default_value_t = 0)]
+        notice: u32,
+        /// The termination fee: `25%` of the commitment remaining after the notice, or a fixed amount.
+        #[arg(long, default_value = "0")]
+        fee: String,
+        /// Egress price per TB, and the TB to move out.
+        #[arg(long)]
+        egress_per_tb: Option<String>,
+        #[arg(long)]
+        data_tb: Option<String>,
+        /// One-off offboarding cost.
+        #[arg(long)]
+        offboarding: Option<String>,
+        #[arg(long)]
+        json: bool,
     },
     /// RFP vendor quotes (CSV or XLSX, see catalogs/templates/README.md).
     Quotes {
@@ -301,6 +328,26 @@ fn main() -> ExitCode {
             }
             Err(e) => Err(e),
         },
+        Command::Exit {
+            file,
+            scenario,
+            layer,
+            notice,
+            fee,
+            egress_per_tb,
+            data_tb,
+            offboarding,
+            json,
+        } => planner_store::load_catalog_dir(&cli.catalog).and_then(|c| {
+            let args = exit_cmd::ClauseArgs {
+                notice_months: notice,
+                fee,
+                egress_per_tb,
+                data_tb,
+                offboarding,
+            };
+            exit_cmd::curve(&c, &file, &scenario, &layer, &args, json)
+        }),
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
                 quotes_cmd::check(&cli.catalog, &file, workspace.as_deref(), json)

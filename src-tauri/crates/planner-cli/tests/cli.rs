@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use rust_decimal::Decimal;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -262,4 +263,77 @@ fn quotes_check_names_the_row_and_column_of_every_error() {
         assert!(stderr.contains(located), "expected {located} in:\n{stderr}");
     }
     assert!(out.stdout.is_empty(), "nothing is listed when any row is wrong");
+}
+
+#[test]
+fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
+    let file = root()
+        .join("catalogs/samples/enterprise-hybrid.json")
+        .display()
+        .to_string();
+    let args = [
+        "exit",
+        &file,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--notice",
+        "3",
+        "--fee",
+        "25%",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let out = planner(&with_json);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The same curve, computed by the library from the same file.
+    let catalog = planner_store::load_catalog_dir(&root().join("catalogs")).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let plan =
+        planner_core::validate::validate(&catalog, &planner_core::scenario_file::parse(&text).unwrap(), None).unwrap();
+    let clause = planner_core::exit::ExitClause {
+        notice_months: 3,
+        fee: planner_core::exit::TerminationFee::ShareOfRemaining("0.25".parse().unwrap()),
+        egress_per_tb: Decimal::ZERO,
+        data_tb: Decimal::ZERO,
+        offboarding: Decimal::ZERO,
+    };
+    let expected = planner_core::exit::layer_exit_curve(&plan, "all-cloud", "reserved", &clause).unwrap();
+    assert_eq!(json, serde_json::to_value(&expected).unwrap());
+    assert!(expected.len() >= 36, "a 3-year term: {} months", expected.len());
+    // Month 18: the fee is a quarter of what stays due after the three months' notice.
+    let m18 = &expected[18];
+    assert_eq!(m18.effective_month, 21);
+    assert_eq!(m18.termination_fee, m18.avoided * Decimal::new(25, 2));
+    let table = String::from_utf8_lossy(&planner(&args).stdout).into_owned();
+    assert!(table.contains("net saving"), "{table}");
+    // A layer that commits to nothing is refused, naming why.
+    let out = planner(&[
+        "exit",
+        &file,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "on-demand",
+        "--fee",
+        "25%",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = planner(&[
+        "exit",
+        &file,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--fee",
+        "a lot",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fee"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
