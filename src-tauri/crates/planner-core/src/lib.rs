@@ -17,8 +17,10 @@
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
+pub mod audit;
 pub mod calendar;
 pub mod catalog;
+pub mod checklist;
 pub mod compare;
 pub mod decision;
 pub mod dispatch;
