@@ -46,8 +46,9 @@ use crate::checklist::{Answer, SignOff, Subject, hex};
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// One entry of the log.
+// No specta derive: `payload` is any JSON (specta has no type for `serde_json::Value` in this
+// build); the shell that exposes the log chooses how to type it (e.g. as `ChecklistChange`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AuditEntry {
     pub seq: u64,
     /// When it happened, as stamped by the caller (RFC 3339 UTC by convention).
@@ -63,7 +64,6 @@ pub struct AuditEntry {
 
 /// What the caller gives to [`append`]; the chain supplies `seq`, `prev_hash` and `hash`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NewEntry {
     pub at: String,
     pub actor: String,
