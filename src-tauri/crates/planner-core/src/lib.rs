@@ -14,11 +14,15 @@
 //! that leaves), `quote` reads RFP quote tables into quotes and turns each into a supply layer,
 //! and `scorecard` ranks vendors on five weighted axes with the smallest weight
 //! change that would change the top vendor.
+//! `checklist` holds the D-1 compliance checklist (template loader, answers, the cleared rule,
+//! hints from the plan) and `audit` the hash-chained log of its changes.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
+pub mod audit;
 pub mod calendar;
 pub mod catalog;
+pub mod checklist;
 pub mod compare;
 pub mod decision;
 pub mod dispatch;

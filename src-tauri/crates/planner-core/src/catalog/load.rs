@@ -102,7 +102,7 @@ impl<'de> Deserialize<'de> for RawNumber {
 
 /// One source id or a list of them.
 #[derive(Debug, Clone)]
-struct SrcList(Vec<String>);
+pub(crate) struct SrcList(pub(crate) Vec<String>);
 
 impl<'de> Deserialize<'de> for SrcList {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -223,12 +223,12 @@ struct RawHeader {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSource {
-    title: String,
-    url: Option<String>,
-    as_of: AsOf,
+pub(crate) struct RawSource {
+    pub(crate) title: String,
+    pub(crate) url: Option<String>,
+    pub(crate) as_of: AsOf,
     #[serde(default)]
-    undated: bool,
+    pub(crate) undated: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -430,13 +430,13 @@ impl ParsedFile {
     }
 }
 
-struct Ctx<'t> {
-    file: &'t str,
-    text: &'t str,
-    sources: BTreeMap<String, Source>,
+pub(crate) struct Ctx<'t> {
+    pub(crate) file: &'t str,
+    pub(crate) text: &'t str,
+    pub(crate) sources: BTreeMap<String, Source>,
     /// Sources whose own definition failed: citing them is already reported, not reported again.
-    broken_sources: Vec<String>,
-    issues: Vec<CatalogIssue>,
+    pub(crate) broken_sources: Vec<String>,
+    pub(crate) issues: Vec<CatalogIssue>,
 }
 
 /// Provenance given on an entry, used by every figure of the entry that gives none of its own.
@@ -457,7 +457,7 @@ impl<'t> Ctx<'t> {
         }
     }
 
-    fn push(&mut self, span: &Range<usize>, field: &str, kind: IssueKind, message: impl Into<String>) {
+    pub(crate) fn push(&mut self, span: &Range<usize>, field: &str, kind: IssueKind, message: impl Into<String>) {
         let (line, column) = line_col(self.text, span.start);
         self.issues.push(CatalogIssue {
             file: self.file.to_owned(),
@@ -470,7 +470,7 @@ impl<'t> Ctx<'t> {
     }
 
     /// Deserializes one value, recording any error with its line and full field path.
-    fn de<T: DeserializeOwned>(&mut self, prefix: &str, value: &Spanned<DeValue<'_>>) -> Option<T> {
+    pub(crate) fn de<T: DeserializeOwned>(&mut self, prefix: &str, value: &Spanned<DeValue<'_>>) -> Option<T> {
         let deserializer = ValueDeserializer::from(value.clone());
         match serde_path_to_error::deserialize::<_, T>(deserializer) {
             Ok(v) => Some(v),
@@ -486,7 +486,7 @@ impl<'t> Ctx<'t> {
         }
     }
 
-    fn resolve_sources(&mut self, field: &str, list: &Spanned<SrcList>) -> Option<Vec<Source>> {
+    pub(crate) fn resolve_sources(&mut self, field: &str, list: &Spanned<SrcList>) -> Option<Vec<Source>> {
         if list.get_ref().0.is_empty() {
             self.push(
                 &list.span(),

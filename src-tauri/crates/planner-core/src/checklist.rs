@@ -1,0 +1,872 @@
+//! The D-1 compliance checklist: the template of items to check, the answers a reviewer gives for
+//! one subject (a scenario or a vendor), the rule that says whether a scenario is cleared, and
+//! hints derived from the plan's data.
+//!
+//! # Where the template lives, and why it has its own loader
+//!
+//! The template is a TOML file under `catalogs/checklists/` (shipped: `d1-compliance.toml`,
+//! described in `catalogs/README.md`). It is deliberately *not* a new catalog kind: the catalog
+//! loader requires at least one file of every kind in a folder, so a new kind would make every
+//! existing catalog folder (the user's own, the test fixtures) invalid until it gained a
+//! checklist file. The catalog loader also skips sub-folders, so the template file does not
+//! disturb it. [`parse_template`] reads the file with the catalog loader's own machinery (the
+//! same `[sources.*]` tables and provenance fields, the same located [`CatalogError`] with file,
+//! line, column, field path and [`IssueKind`]), so a broken template reads like a broken catalog.
+//!
+//! # The cleared rule
+//!
+//! See [`clearance`]: a subject is cleared when every *blocking* item that applies to it is
+//! `pass` or `not-applicable` **and** its checklist carries a sign-off that covers exactly the
+//! answers in force (a change after the sign-off voids it). An item without an answer is open.
+//! Non-blocking items never stop clearance; they are reported, not enforced.
+//!
+//! # Hints
+//!
+//! [`hints`] reads only what a resolved scenario really holds: each layer's accelerator id and
+//! free-text region, and each workload's data classification and required region. It cannot
+//! derive: whether a service is public-facing (registration items), where owned hardware ends its
+//! life (disposal), reporting duties (energy), or the parties to screen; those stay for the
+//! reviewer. A layer without a region gives no destination hint: silence is not clearance.
+//!
+//! Time comes in as text (the core has no clock): `at` fields are whatever the caller stamps,
+//! RFC 3339 UTC by convention.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList};
+use crate::provenance::{AsOf, Confidence, Provenance, Source};
+use crate::scenario::Scenario;
+use crate::workload::{DataClassification, Workload};
+
+/// The template format this build reads.
+pub const TEMPLATE_FORMAT: u32 = 1;
+
+/// Which subjects an item is answered for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum AppliesTo {
+    Scenario,
+    Vendor,
+    Both,
+}
+
+/// A hint that flags an item when the plan's data shows the condition (see [`hints`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum HintRule {
+    /// A workload holding confidential or restricted data is served from a layer outside the
+    /// region the workload must stay in.
+    DataResidency,
+}
+
+/// A family of items (export control, registration...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Family {
+    pub id: String,
+    pub title: String,
+    /// Why the family has no sourced item yet, when it has none.
+    pub gap: Option<String>,
+}
+
+/// One thing to check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TemplateItem {
+    pub id: String,
+    pub family: String,
+    pub title: String,
+    pub guidance: String,
+    /// An open or failed blocking item keeps the subject from being cleared.
+    pub blocking: bool,
+    pub applies_to: AppliesTo,
+    pub hint: Option<HintRule>,
+    /// Sources, the date the item rests on, and how well it was verified.
+    pub provenance: Provenance,
+}
+
+/// Accelerators under an export control, and the item their use flags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ControlledAccelerators {
+    /// Accelerator ids of the catalog.
+    pub accelerators: Vec<String>,
+    /// The classification, e.g. `3A090.a`.
+    pub eccn: String,
+    pub item: String,
+    /// Flag wherever the layer runs, not only in a restricted destination.
+    pub anywhere: bool,
+    pub provenance: Provenance,
+}
+
+/// A destination that controlled accelerators may not reach without a licence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RestrictedDestination {
+    pub id: String,
+    pub name: String,
+    /// Words or phrases that identify the destination in a region text (see [`region_matches`]).
+    pub matches: Vec<String>,
+    pub provenance: Provenance,
+}
+
+/// A loaded checklist template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChecklistTemplate {
+    pub file: String,
+    pub format: u32,
+    pub version: String,
+    pub title: String,
+    pub families: Vec<Family>,
+    pub items: Vec<TemplateItem>,
+    pub controlled: Vec<ControlledAccelerators>,
+    pub destinations: Vec<RestrictedDestination>,
+}
+
+impl ChecklistTemplate {
+    pub fn item(&self, id: &str) -> Option<&TemplateItem> {
+        self.items.iter().find(|i| i.id == id)
+    }
+
+    /// The items answered for a subject of this kind.
+    pub fn items_for(&self, kind: SubjectKind) -> impl Iterator<Item = &TemplateItem> {
+        self.items.iter().filter(move |i| {
+            matches!(
+                (i.applies_to, kind),
+                (AppliesTo::Both, _)
+                    | (AppliesTo::Scenario, SubjectKind::Scenario)
+                    | (AppliesTo::Vendor, SubjectKind::Vendor)
+            )
+        })
+    }
+
+    /// Controlled accelerator ids that `catalog` does not know (a typo, or a catalog without them).
+    pub fn unknown_accelerators(&self, catalog: &crate::catalog::Catalog) -> Vec<String> {
+        self.controlled
+            .iter()
+            .flat_map(|c| c.accelerators.iter())
+            .filter(|a| catalog.accelerator(a).is_none())
+            .cloned()
+            .collect()
+    }
+}
+
+// ----- loading ---------------------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    format: u32,
+    version: String,
+    title: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFamily {
+    id: Spanned<String>,
+    title: String,
+    gap: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawItem {
+    id: Spanned<String>,
+    family: Spanned<String>,
+    title: String,
+    guidance: Spanned<String>,
+    blocking: bool,
+    applies_to: AppliesTo,
+    hint: Option<HintRule>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawControlled {
+    accelerators: Spanned<Vec<String>>,
+    eccn: String,
+    item: Spanned<String>,
+    #[serde(default)]
+    anywhere: bool,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDestination {
+    id: Spanned<String>,
+    name: String,
+    matches: Spanned<Vec<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    note: Option<String>,
+}
+
+const TABLES: [&str; 6] = [
+    "checklist",
+    "sources",
+    "family",
+    "item",
+    "controlled_accelerator",
+    "restricted_destination",
+];
+
+/// Provenance of an entry: its `src` and `conf` are required, `as_of` defaults to the latest
+/// source date, as for catalog entries.
+fn provenance(
+    ctx: &mut Ctx<'_>,
+    path: &str,
+    at: &Range<usize>,
+    src: Option<&Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    note: Option<String>,
+) -> Option<Provenance> {
+    let Some(list) = src else {
+        ctx.push(
+            at,
+            &format!("{path}.src"),
+            IssueKind::MissingProvenance,
+            "give the entry's source: `src = \"source-id\"` (or a list)",
+        );
+        return None;
+    };
+    let sources: Vec<Source> = ctx.resolve_sources(&format!("{path}.src"), list)?;
+    let Some(confidence) = conf else {
+        ctx.push(
+            at,
+            &format!("{path}.conf"),
+            IssueKind::MissingProvenance,
+            "give the entry's confidence: `conf = \"primary\"`, \"secondary\" or \"estimate\"",
+        );
+        return None;
+    };
+    let as_of = as_of.or_else(|| sources.iter().map(|s| s.as_of).max())?;
+    Some(Provenance {
+        sources,
+        as_of,
+        confidence,
+        note,
+    })
+}
+
+/// Records a duplicate id, or remembers where the id was first given.
+fn unique(ctx: &mut Ctx<'_>, seen: &mut BTreeMap<String, u32>, what: &str, path: &str, id: &Spanned<String>) -> bool {
+    if let Some(first) = seen.get(id.get_ref()) {
+        let message = format!(
+            "{what} id `{}` is already used on line {first}; ids must be unique",
+            id.get_ref()
+        );
+        ctx.push(&id.span(), &format!("{path}.id"), IssueKind::DuplicateId, message);
+        return false;
+    }
+    let (line, _) = crate::catalog::line_col(ctx.text, id.span().start);
+    seen.insert(id.get_ref().clone(), line);
+    true
+}
+
+/// The array of tables `key`, or none; a plain table in its place is reported.
+fn entries<'a, 'd>(ctx: &mut Ctx<'_>, table: &'a DeTable<'d>, key: &str) -> Vec<&'a Spanned<DeValue<'d>>> {
+    let Some(value) = table.get(key) else { return Vec::new() };
+    match value.get_ref().as_array() {
+        Some(items) => items.iter().collect(),
+        None => {
+            ctx.push(
+                &value.span(),
+                key,
+                IssueKind::WrongType,
+                format!("write each entry as [[{key}]] (double brackets)"),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Parses and checks a checklist template; every problem is reported, located, at once.
+pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
+    let mut ctx = Ctx {
+        file,
+        text,
+        sources: BTreeMap::new(),
+        broken_sources: Vec::new(),
+        issues: Vec::new(),
+    };
+    let (root, syntax) = DeTable::parse_recoverable(text);
+    if !syntax.is_empty() {
+        for err in syntax {
+            let span = err.span().unwrap_or(0..0);
+            ctx.push(
+                &span,
+                "",
+                IssueKind::Syntax,
+                format!("{}; fix the TOML syntax here", err.message().trim_end()),
+            );
+        }
+        return Err(CatalogError { issues: ctx.issues });
+    }
+    let table = root.get_ref();
+    let Some(header_value) = table.get("checklist") else {
+        ctx.push(
+            &(0..0),
+            "checklist",
+            IssueKind::BadHeader,
+            "the file has no [checklist] table; start it with [checklist] giving format, version and title",
+        );
+        return Err(CatalogError { issues: ctx.issues });
+    };
+    let Some(header) = ctx.de::<RawHeader>("checklist", header_value) else {
+        return Err(CatalogError { issues: ctx.issues });
+    };
+    if header.format == 0 || header.format > TEMPLATE_FORMAT {
+        ctx.push(
+            &header_value.span(),
+            "checklist.format",
+            IssueKind::UnsupportedFormat,
+            format!(
+                "this app reads checklist format {TEMPLATE_FORMAT}; the file says {}",
+                header.format
+            ),
+        );
+        return Err(CatalogError { issues: ctx.issues });
+    }
+    for (key, _) in table.iter() {
+        let k = key.get_ref().as_ref();
+        if !TABLES.contains(&k) {
+            ctx.push(
+                &key.span(),
+                k,
+                IssueKind::UnknownField,
+                format!("a checklist template has no `{k}` table; it may hold [checklist], [sources.*], [[family]], [[item]], [[controlled_accelerator]] and [[restricted_destination]]"),
+            );
+        }
+    }
+    if let Some(sources) = table.get("sources") {
+        match sources.get_ref().as_table() {
+            Some(src_table) => {
+                for (key, value) in src_table.iter() {
+                    let id = key.get_ref().as_ref().to_owned();
+                    match ctx.de::<RawSource>(&format!("sources.{id}"), value) {
+                        Some(raw) => {
+                            let source = Source {
+                                id: id.clone(),
+                                title: raw.title,
+                                url: raw.url,
+                                as_of: raw.as_of,
+                                undated: raw.undated,
+                            };
+                            ctx.sources.insert(id, source);
+                        }
+                        None => ctx.broken_sources.push(id),
+                    }
+                }
+            }
+            None => ctx.push(
+                &sources.span(),
+                "sources",
+                IssueKind::WrongType,
+                "`sources` must be a table of tables: [sources.my-source-id]",
+            ),
+        }
+    }
+
+    let mut template = ChecklistTemplate {
+        file: file.to_owned(),
+        format: header.format,
+        version: header.version,
+        title: header.title,
+        families: Vec::new(),
+        items: Vec::new(),
+        controlled: Vec::new(),
+        destinations: Vec::new(),
+    };
+
+    let mut seen = BTreeMap::new();
+    for (i, value) in entries(&mut ctx, table, "family").into_iter().enumerate() {
+        let path = format!("family[{i}]");
+        let Some(raw) = ctx.de::<RawFamily>(&path, value) else {
+            continue;
+        };
+        if unique(&mut ctx, &mut seen, "family", &path, &raw.id) {
+            template.families.push(Family {
+                id: raw.id.into_inner(),
+                title: raw.title,
+                gap: raw.gap,
+            });
+        }
+    }
+    let family_ids: BTreeSet<String> = template.families.iter().map(|f| f.id.clone()).collect();
+
+    let mut seen = BTreeMap::new();
+    for (i, value) in entries(&mut ctx, table, "item").into_iter().enumerate() {
+        let path = format!("item[{i}]");
+        let Some(raw) = ctx.de::<RawItem>(&path, value) else {
+            continue;
+        };
+        let mut ok = unique(&mut ctx, &mut seen, "item", &path, &raw.id);
+        if !family_ids.contains(raw.family.get_ref()) {
+            let known: Vec<&str> = family_ids.iter().map(String::as_str).collect();
+            let message = format!(
+                "no [[family]] has id `{}`; use one of: {}",
+                raw.family.get_ref(),
+                known.join(", ")
+            );
+            ctx.push(
+                &raw.family.span(),
+                &format!("{path}.family"),
+                IssueKind::UnknownValue,
+                message,
+            );
+            ok = false;
+        }
+        if raw.guidance.get_ref().trim().is_empty() {
+            ctx.push(
+                &raw.guidance.span(),
+                &format!("{path}.guidance"),
+                IssueKind::MissingField,
+                "the guidance is empty: say what to check and what to record",
+            );
+            ok = false;
+        }
+        let prov = provenance(
+            &mut ctx,
+            &path,
+            &raw.id.span(),
+            raw.src.as_ref(),
+            raw.conf,
+            raw.as_of,
+            raw.note,
+        );
+        if let (true, Some(provenance)) = (ok, prov) {
+            template.items.push(TemplateItem {
+                id: raw.id.into_inner(),
+                family: raw.family.into_inner(),
+                title: raw.title,
+                guidance: raw.guidance.into_inner(),
+                blocking: raw.blocking,
+                applies_to: raw.applies_to,
+                hint: raw.hint,
+                provenance,
+            });
+        }
+    }
+    let item_ids: BTreeSet<String> = template.items.iter().map(|i| i.id.clone()).collect();
+    // An item that failed its own checks is already reported; a reference to it is not wrong.
+    let broken_items: BTreeSet<String> = seen.keys().filter(|k| !item_ids.contains(*k)).cloned().collect();
+
+    for (i, value) in entries(&mut ctx, table, "controlled_accelerator")
+        .into_iter()
+        .enumerate()
+    {
+        let path = format!("controlled_accelerator[{i}]");
+        let Some(raw) = ctx.de::<RawControlled>(&path, value) else {
+            continue;
+        };
+        let mut ok = true;
+        if raw.accelerators.get_ref().is_empty() {
+            ctx.push(
+                &raw.accelerators.span(),
+                &format!("{path}.accelerators"),
+                IssueKind::MissingField,
+                "list at least one accelerator id",
+            );
+            ok = false;
+        }
+        if !item_ids.contains(raw.item.get_ref()) {
+            if !broken_items.contains(raw.item.get_ref()) {
+                let message = format!("no [[item]] has id `{}`", raw.item.get_ref());
+                ctx.push(
+                    &raw.item.span(),
+                    &format!("{path}.item"),
+                    IssueKind::UnknownReference,
+                    message,
+                );
+            }
+            ok = false;
+        }
+        let at = raw.item.span();
+        let prov = provenance(&mut ctx, &path, &at, raw.src.as_ref(), raw.conf, raw.as_of, raw.note);
+        if let (true, Some(provenance)) = (ok, prov) {
+            template.controlled.push(ControlledAccelerators {
+                accelerators: raw.accelerators.into_inner(),
+                eccn: raw.eccn,
+                item: raw.item.into_inner(),
+                anywhere: raw.anywhere,
+                provenance,
+            });
+        }
+    }
+
+    let mut seen = BTreeMap::new();
+    for (i, value) in entries(&mut ctx, table, "restricted_destination")
+        .into_iter()
+        .enumerate()
+    {
+        let path = format!("restricted_destination[{i}]");
+        let Some(raw) = ctx.de::<RawDestination>(&path, value) else {
+            continue;
+        };
+        let mut ok = unique(&mut ctx, &mut seen, "restricted destination", &path, &raw.id);
+        if raw.matches.get_ref().iter().all(|m| normalise(m).trim().is_empty()) {
+            ctx.push(
+                &raw.matches.span(),
+                &format!("{path}.matches"),
+                IssueKind::MissingField,
+                "list at least one word that names the destination in a region",
+            );
+            ok = false;
+        }
+        let prov = provenance(
+            &mut ctx,
+            &path,
+            &raw.id.span(),
+            raw.src.as_ref(),
+            raw.conf,
+            raw.as_of,
+            raw.note,
+        );
+        if let (true, Some(provenance)) = (ok, prov) {
+            template.destinations.push(RestrictedDestination {
+                id: raw.id.into_inner(),
+                name: raw.name,
+                matches: raw.matches.into_inner(),
+                provenance,
+            });
+        }
+    }
+
+    if ctx.issues.is_empty() {
+        Ok(template)
+    } else {
+        Err(CatalogError { issues: ctx.issues })
+    }
+}
+
+// ----- answers, sign-off, clearance ------------------------------------------------------------
+
+/// The state of one item for one subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum ItemStatus {
+    Open,
+    Pass,
+    Fail,
+    NotApplicable,
+}
+
+/// A file attached as evidence; the file itself is stored inside the workspace by the store,
+/// the core keeps its name, digest and size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Evidence {
+    pub name: String,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    pub size: u64,
+}
+
+/// A reviewer's answer on one item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Answer {
+    pub item: String,
+    pub status: ItemStatus,
+    #[serde(default)]
+    pub note: String,
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+    pub reviewer: String,
+    /// When the answer was given, as stamped by the caller.
+    pub at: String,
+}
+
+/// Whether a checklist is about a scenario or a vendor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum SubjectKind {
+    Scenario,
+    Vendor,
+}
+
+/// What a checklist is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", content = "id", rename_all = "kebab-case")]
+pub enum Subject {
+    /// A scenario, by its id in the plan.
+    Scenario(String),
+    /// A vendor, by name.
+    Vendor(String),
+}
+
+impl Subject {
+    pub fn kind(&self) -> SubjectKind {
+        match self {
+            Subject::Scenario(_) => SubjectKind::Scenario,
+            Subject::Vendor(_) => SubjectKind::Vendor,
+        }
+    }
+
+    /// The subject as one text, `scenario:<id>` or `vendor:<name>` (the audit log's `subject`).
+    pub fn key(&self) -> String {
+        match self {
+            Subject::Scenario(id) => format!("scenario:{id}"),
+            Subject::Vendor(name) => format!("vendor:{name}"),
+        }
+    }
+}
+
+/// A reviewer's sign-off on the answers as they stood.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SignOff {
+    pub reviewer: String,
+    pub at: String,
+    #[serde(default)]
+    pub note: String,
+    /// [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off.
+    pub answers_sha256: String,
+}
+
+/// The checklist of one subject.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Checklist {
+    pub subject: Subject,
+    /// Answers in the order given; for an item answered more than once the last one is in force.
+    pub answers: Vec<Answer>,
+    pub signoff: Option<SignOff>,
+}
+
+impl Checklist {
+    pub fn new(subject: Subject) -> Checklist {
+        Checklist {
+            subject,
+            answers: Vec::new(),
+            signoff: None,
+        }
+    }
+
+    /// Signs the answers as they stand now.
+    pub fn sign(&mut self, reviewer: &str, at: &str, note: &str) -> SignOff {
+        let signoff = SignOff {
+            reviewer: reviewer.to_owned(),
+            at: at.to_owned(),
+            note: note.to_owned(),
+            answers_sha256: answers_digest(&self.answers),
+        };
+        self.signoff = Some(signoff.clone());
+        signoff
+    }
+
+    pub fn clearance(&self, template: &ChecklistTemplate) -> Clearance {
+        clearance(template, self.subject.kind(), &self.answers, self.signoff.as_ref())
+    }
+}
+
+/// The answer in force for each item: the last one given.
+pub fn answers_in_force(answers: &[Answer]) -> BTreeMap<&str, &Answer> {
+    answers.iter().map(|a| (a.item.as_str(), a)).collect()
+}
+
+/// SHA-256 (lowercase hex) of the answers in force, sorted by item id, each as the canonical JSON
+/// of [`crate::audit::canonical_json`]; what a sign-off covers.
+pub fn answers_digest(answers: &[Answer]) -> String {
+    let in_force: Vec<&Answer> = answers_in_force(answers).into_values().collect();
+    let value = serde_json::to_value(&in_force).unwrap_or(serde_json::Value::Null);
+    hex(&Sha256::digest(crate::audit::canonical_json(&value).as_bytes()))
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a subject is cleared, and why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Clearance {
+    pub cleared: bool,
+    /// Blocking items that apply and are open (or unanswered), in template order.
+    pub blocking_open: Vec<String>,
+    /// Blocking items that apply and failed, in template order.
+    pub blocking_failed: Vec<String>,
+    /// A sign-off is present, names a reviewer and covers the answers in force.
+    pub signed_off: bool,
+    /// Answers naming an item the template does not have (ignored by the rule).
+    pub unknown_items: Vec<String>,
+}
+
+/// The cleared rule. Among the template's items that apply to a subject of `kind`, every
+/// blocking item must have an answer in force (the last one given) of `pass` or
+/// `not-applicable`; an unanswered item counts as open. And the checklist must be signed off:
+/// a sign-off with a non-empty reviewer whose `answers_sha256` equals [`answers_digest`] of
+/// `answers` (so any answer changed after signing voids it). Non-blocking items do not count.
+/// `cleared` is true only when both hold.
+pub fn clearance(
+    template: &ChecklistTemplate,
+    kind: SubjectKind,
+    answers: &[Answer],
+    signoff: Option<&SignOff>,
+) -> Clearance {
+    let in_force = answers_in_force(answers);
+    let mut blocking_open = Vec::new();
+    let mut blocking_failed = Vec::new();
+    for item in template.items_for(kind).filter(|i| i.blocking) {
+        match in_force.get(item.id.as_str()).map(|a| a.status) {
+            Some(ItemStatus::Pass | ItemStatus::NotApplicable) => {}
+            Some(ItemStatus::Fail) => blocking_failed.push(item.id.clone()),
+            Some(ItemStatus::Open) | None => blocking_open.push(item.id.clone()),
+        }
+    }
+    let unknown_items = in_force
+        .keys()
+        .filter(|k| template.item(k).is_none())
+        .map(|k| (*k).to_owned())
+        .collect();
+    let signed_off =
+        signoff.is_some_and(|s| !s.reviewer.trim().is_empty() && s.answers_sha256 == answers_digest(answers));
+    Clearance {
+        cleared: blocking_open.is_empty() && blocking_failed.is_empty() && signed_off,
+        blocking_open,
+        blocking_failed,
+        signed_off,
+        unknown_items,
+    }
+}
+
+// ----- hints -----------------------------------------------------------------------------------
+
+/// An item the plan's data flags for a closer look.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Hint {
+    pub item: String,
+    /// The layer the hint is about.
+    pub layer: String,
+    pub message: String,
+}
+
+/// Lowercases and turns every run of non-alphanumeric characters into one space, padded with a
+/// space at both ends, so that a phrase can be matched on word boundaries.
+fn normalise(text: &str) -> String {
+    let mut out = String::from(" ");
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    if !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
+}
+
+/// Whether a region text names the destination: one of its `matches` occurs in the region as
+/// whole words, case-insensitively (`cn-north-1` and `China East 2` match `cn` and `china`;
+/// `us-east-1` does not).
+pub fn region_matches(destination: &RestrictedDestination, region: &str) -> bool {
+    let hay = normalise(region);
+    destination
+        .matches
+        .iter()
+        .map(|m| normalise(m))
+        .any(|m| m.trim() != "" && hay.contains(&m))
+}
+
+/// Hints for one scenario, from its layers and the plan's workloads (see the module doc for what
+/// cannot be derived):
+/// - export control: a layer whose accelerator is in a `[[controlled_accelerator]]` group flags
+///   the group's item when the layer's region names a restricted destination, or wherever it
+///   runs when the group says `anywhere`;
+/// - data residency: a layer serving a workload with confidential or restricted data, in a region
+///   that does not start with the workload's required region (the rule `validate` warns on),
+///   flags every item whose `hint` is `data-residency`.
+pub fn hints(template: &ChecklistTemplate, workloads: &[Workload], scenario: &Scenario) -> Vec<Hint> {
+    let mut out = Vec::new();
+    for layer in &scenario.layers {
+        if let Some(acc) = &layer.accelerator {
+            for group in template.controlled.iter().filter(|g| g.accelerators.contains(acc)) {
+                if group.anywhere {
+                    out.push(Hint {
+                        item: group.item.clone(),
+                        layer: layer.id.clone(),
+                        message: format!(
+                            "layer `{}` uses `{acc}` ({}), flagged wherever it runs{}",
+                            layer.id,
+                            group.eccn,
+                            layer
+                                .region
+                                .as_ref()
+                                .map(|r| format!(" (here: `{r}`)"))
+                                .unwrap_or_default()
+                        ),
+                    });
+                    continue;
+                }
+                let Some(region) = &layer.region else { continue };
+                for dest in template.destinations.iter().filter(|d| region_matches(d, region)) {
+                    out.push(Hint {
+                        item: group.item.clone(),
+                        layer: layer.id.clone(),
+                        message: format!(
+                            "layer `{}` puts `{acc}` ({}) in `{region}`, which is in the restricted destination {} (`{}`)",
+                            layer.id, group.eccn, dest.name, dest.id
+                        ),
+                    });
+                }
+            }
+        }
+        let Some(have) = &layer.region else { continue };
+        for (k, w) in workloads.iter().enumerate() {
+            let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k));
+            let sensitive = matches!(
+                w.data_classification,
+                DataClassification::Confidential | DataClassification::Restricted
+            );
+            let Some(want) = &w.region else { continue };
+            if served && sensitive && !have.starts_with(want.as_str()) {
+                for item in template
+                    .items
+                    .iter()
+                    .filter(|i| i.hint == Some(HintRule::DataResidency))
+                {
+                    out.push(Hint {
+                        item: item.id.clone(),
+                        layer: layer.id.clone(),
+                        message: format!(
+                            "layer `{}` runs in `{have}` and may serve workload `{}`, whose {:?} data must stay in `{want}`",
+                            layer.id, w.id, w.data_classification
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The located issues of a template, for callers that only want the list.
+pub fn template_issues(file: &str, text: &str) -> Vec<CatalogIssue> {
+    parse_template(file, text).err().map(|e| e.issues).unwrap_or_default()
+}

@@ -1,0 +1,461 @@
+//! The D-1 checklist: the shipped template, located template errors, the cleared rule and hints.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use planner_core::catalog::IssueKind;
+use planner_core::checklist::{
+    Answer, AppliesTo, Checklist, ChecklistTemplate, ItemStatus, Subject, SubjectKind, clearance, hints, parse_template,
+};
+use planner_core::scenario::Plan;
+use planner_core::scenario_file::parse;
+use planner_core::validate::validate;
+use planner_core::workload::DataClassification;
+
+fn shipped_text() -> String {
+    let path = format!(
+        "{}/../../../catalogs/checklists/d1-compliance.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn shipped() -> ChecklistTemplate {
+    parse_template("d1-compliance.toml", &shipped_text())
+        .unwrap_or_else(|e| panic!("the shipped template does not load: {:#?}", e.issues))
+}
+
+#[test]
+fn the_shipped_template_loads_with_every_family_and_the_21_sourced_items() {
+    let t = shipped();
+    let families: Vec<&str> = t.families.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(
+        families,
+        [
+            "export-control",
+            "data-classification",
+            "registration",
+            "cross-border-transfer",
+            "disposal",
+            "energy-carbon",
+            "exit-terms"
+        ]
+    );
+    assert_eq!(t.items.len(), 21, "REFERENCE.md section 7 has 21 items");
+    for item in &t.items {
+        assert!(!item.guidance.trim().is_empty(), "{} has guidance", item.id);
+        assert!(!item.provenance.sources.is_empty(), "{} has a source", item.id);
+        assert!(item.provenance.sources.iter().all(|s| !s.title.is_empty()));
+        assert!(item.provenance.as_of.year() >= 2004, "{} has a date", item.id);
+    }
+    // A family either has items or says why it has none.
+    for f in &t.families {
+        let n = t.items.iter().filter(|i| i.family == f.id).count();
+        assert!(n > 0 || f.gap.is_some(), "family {} has no item and no gap note", f.id);
+    }
+    let count = |fam: &str| t.items.iter().filter(|i| i.family == fam).count();
+    assert_eq!(count("export-control"), 11);
+    assert_eq!(count("registration"), 6);
+    assert_eq!(count("data-classification"), 2);
+    assert_eq!(count("cross-border-transfer"), 2);
+    assert!(t.items.iter().any(|i| i.blocking) && t.items.iter().any(|i| !i.blocking));
+    assert!(t.items.iter().any(|i| i.applies_to == AppliesTo::Vendor));
+    // Hint data: sourced, and naming only accelerators the shipped catalog knows.
+    assert!(!t.controlled.is_empty() && !t.destinations.is_empty());
+    assert!(t.controlled.iter().all(|c| !c.provenance.sources.is_empty()));
+    assert!(t.destinations.iter().all(|d| !d.provenance.sources.is_empty()));
+    assert_eq!(t.unknown_accelerators(&common::shipped_catalog()), Vec::<String>::new());
+}
+
+#[test]
+fn the_shipped_catalog_still_loads_with_the_checklist_folder_beside_it() {
+    let c = common::shipped_catalog();
+    assert!(!c.accelerators.is_empty());
+}
+
+const MINI: &str = r#"[checklist]
+format = 1
+version = "t"
+title = "t"
+
+[sources.s]
+title = "S"
+as_of = "2025-05"
+
+[[family]]
+id = "export-control"
+title = "Export control"
+
+[[item]]
+id = "a"
+family = "export-control"
+title = "A"
+guidance = "check A"
+blocking = true
+applies_to = "both"
+src = "s"
+conf = "secondary"
+"#;
+
+fn issues(text: &str) -> Vec<(u32, String, IssueKind)> {
+    match parse_template("t.toml", text) {
+        Ok(_) => panic!("expected errors in:\n{text}"),
+        Err(e) => e.issues.into_iter().map(|i| (i.line, i.field, i.kind)).collect(),
+    }
+}
+
+#[test]
+fn a_minimal_template_loads() {
+    let t = parse_template("t.toml", MINI).unwrap();
+    assert_eq!(t.items.len(), 1);
+    assert_eq!(t.items[0].provenance.as_of.to_string(), "2025-05");
+}
+
+/// 1-based line of the `nth` (0-based) line containing `needle`.
+fn line_of(text: &str, needle: &str, nth: usize) -> u32 {
+    let (i, _) = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .nth(nth)
+        .unwrap();
+    u32::try_from(i + 1).unwrap()
+}
+
+#[test]
+fn broken_templates_give_located_errors() {
+    // Unknown family, on the line of the `family` field.
+    let text = MINI.replace(
+        "family = \"export-control\"\ntitle = \"A\"",
+        "family = \"exports\"\ntitle = \"A\"",
+    );
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "family = \"exports\"", 0),
+            "item[0].family".to_owned(),
+            IssueKind::UnknownValue
+        )]
+    );
+
+    // Duplicate id: the second one is reported, on its own line.
+    let dup = format!("{MINI}{}", &MINI[MINI.find("[[item]]").unwrap()..]);
+    let found = issues(&dup);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, "item[1].id");
+    assert_eq!(found[0].2, IssueKind::DuplicateId);
+    assert_eq!(found[0].0, line_of(&dup, "id = \"a\"", 1));
+
+    // Missing guidance: absent, then empty.
+    let text = MINI.replace("guidance = \"check A\"\n", "");
+    let found = issues(&text);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].2, IssueKind::MissingField);
+    assert!(found[0].1.starts_with("item[0]"), "{found:?}");
+    let text = MINI.replace("guidance = \"check A\"", "guidance = \"  \"");
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "guidance", 0),
+            "item[0].guidance".to_owned(),
+            IssueKind::MissingField
+        )]
+    );
+
+    // Missing source, unknown source, missing confidence.
+    let text = MINI.replace("src = \"s\"\n", "");
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "id = \"a\"", 0),
+            "item[0].src".to_owned(),
+            IssueKind::MissingProvenance
+        )]
+    );
+    let text = MINI.replace("src = \"s\"", "src = \"nope\"");
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "src = \"nope\"", 0),
+            "item[0].src".to_owned(),
+            IssueKind::UnknownSource
+        )]
+    );
+    let text = MINI.replace("conf = \"secondary\"\n", "");
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "id = \"a\"", 0),
+            "item[0].conf".to_owned(),
+            IssueKind::MissingProvenance
+        )]
+    );
+
+    // A misspelt field, a bad `applies_to`, an unknown table, a missing header.
+    let text = MINI.replace("blocking = true", "blocks = true");
+    assert!(
+        issues(&text)
+            .iter()
+            .any(|i| i.2 == IssueKind::UnknownField && i.1.starts_with("item[0]"))
+    );
+    let text = MINI.replace("applies_to = \"both\"", "applies_to = \"everyone\"");
+    let found = issues(&text);
+    assert_eq!(found[0].1, "item[0].applies_to");
+    assert_eq!(found[0].0, line_of(&text, "everyone", 0));
+    let text = format!("{MINI}\n[[itme]]\nid = \"x\"\n");
+    assert!(issues(&text).contains(&(
+        line_of(&text, "[[itme]]", 0),
+        "itme".to_owned(),
+        IssueKind::UnknownField
+    )));
+    let text = MINI.replace("[checklist]", "[catalog]");
+    assert!(issues(&text).iter().any(|i| i.2 == IssueKind::BadHeader));
+
+    // A controlled group naming an item that does not exist.
+    let text = format!(
+        "{MINI}\n[[controlled_accelerator]]\naccelerators = [\"x\"]\neccn = \"3A090.a\"\nitem = \"zz\"\nsrc = \"s\"\nconf = \"estimate\"\n"
+    );
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "item = \"zz\"", 0),
+            "controlled_accelerator[0].item".to_owned(),
+            IssueKind::UnknownReference
+        )]
+    );
+
+    // Several problems are all reported at once.
+    let text = MINI
+        .replace(
+            "family = \"export-control\"\ntitle = \"A\"",
+            "family = \"exports\"\ntitle = \"A\"",
+        )
+        .replace("src = \"s\"", "src = \"nope\"");
+    assert_eq!(issues(&text).len(), 2);
+}
+
+// ----- the cleared rule ------------------------------------------------------------------------
+
+fn answer(item: &str, status: ItemStatus) -> Answer {
+    Answer {
+        item: item.to_owned(),
+        status,
+        note: String::new(),
+        evidence: Vec::new(),
+        reviewer: "rev".to_owned(),
+        at: "2026-11-22T12:00:00Z".to_owned(),
+    }
+}
+
+/// A checklist answering every blocking scenario item `pass`, then the given overrides.
+fn scenario_checklist(t: &ChecklistTemplate, overrides: &[(&str, ItemStatus)]) -> Checklist {
+    let mut c = Checklist::new(Subject::Scenario("s1".to_owned()));
+    for item in t.items_for(SubjectKind::Scenario).filter(|i| i.blocking) {
+        c.answers.push(answer(&item.id, ItemStatus::Pass));
+    }
+    for (id, status) in overrides {
+        c.answers.push(answer(id, *status));
+    }
+    c
+}
+
+#[test]
+fn all_blocking_items_passed_and_signed_off_is_cleared() {
+    let t = shipped();
+    let mut c = scenario_checklist(&t, &[]);
+    let unsigned = c.clearance(&t);
+    assert!(
+        !unsigned.cleared && !unsigned.signed_off,
+        "not signed off -> not cleared"
+    );
+    assert!(unsigned.blocking_open.is_empty() && unsigned.blocking_failed.is_empty());
+    c.sign("lead", "2026-11-22T13:00:00Z", "ok");
+    let cl = c.clearance(&t);
+    assert!(cl.cleared && cl.signed_off);
+}
+
+#[test]
+fn an_open_or_unanswered_blocking_item_keeps_the_scenario_from_being_cleared() {
+    let t = shipped();
+    let mut c = scenario_checklist(&t, &[("ec-classify", ItemStatus::Open)]);
+    c.sign("lead", "t", "");
+    let cl = c.clearance(&t);
+    assert!(!cl.cleared && cl.signed_off);
+    assert_eq!(cl.blocking_open, ["ec-classify"]);
+
+    // Unanswered counts as open.
+    let mut c = scenario_checklist(&t, &[]);
+    c.answers.retain(|a| a.item != "dc-china-dsl");
+    c.sign("lead", "t", "");
+    assert_eq!(c.clearance(&t).blocking_open, ["dc-china-dsl"]);
+    assert!(!c.clearance(&t).cleared);
+}
+
+#[test]
+fn a_failed_blocking_item_keeps_the_scenario_from_being_cleared() {
+    let t = shipped();
+    let mut c = scenario_checklist(&t, &[("ec-prc-chips", ItemStatus::Fail)]);
+    c.sign("lead", "t", "");
+    let cl = c.clearance(&t);
+    assert!(!cl.cleared);
+    assert_eq!(cl.blocking_failed, ["ec-prc-chips"]);
+    assert!(cl.blocking_open.is_empty());
+}
+
+#[test]
+fn not_applicable_counts_as_cleared_and_non_blocking_items_do_not_count() {
+    let t = shipped();
+    let non_blocking: Vec<&str> = t
+        .items_for(SubjectKind::Scenario)
+        .filter(|i| !i.blocking)
+        .map(|i| i.id.as_str())
+        .collect();
+    assert!(!non_blocking.is_empty());
+    // Non-blocking items left open or failed, one blocking item not applicable: cleared once signed.
+    let mut overrides: Vec<(&str, ItemStatus)> = vec![("reg-cn-algorithm-filing", ItemStatus::NotApplicable)];
+    overrides.push((non_blocking[0], ItemStatus::Fail));
+    let mut c = scenario_checklist(&t, &overrides);
+    assert!(!c.clearance(&t).cleared);
+    c.sign("lead", "t", "");
+    assert!(c.clearance(&t).cleared);
+}
+
+#[test]
+fn vendor_only_items_do_not_block_a_scenario_and_the_last_answer_is_in_force() {
+    let t = shipped();
+    // ec-entity-screening applies to vendors only.
+    assert_eq!(t.item("ec-entity-screening").unwrap().applies_to, AppliesTo::Vendor);
+    let mut c = scenario_checklist(&t, &[("ec-entity-screening", ItemStatus::Fail)]);
+    c.sign("lead", "t", "");
+    assert!(c.clearance(&t).cleared);
+    // A vendor checklist needs it.
+    let v = clearance(&t, SubjectKind::Vendor, &c.answers, c.signoff.as_ref());
+    assert_eq!(v.blocking_failed, ["ec-entity-screening"]);
+
+    // Fail then pass: the pass is in force.
+    let mut c = scenario_checklist(
+        &t,
+        &[("ec-classify", ItemStatus::Fail), ("ec-classify", ItemStatus::Pass)],
+    );
+    c.sign("lead", "t", "");
+    assert!(c.clearance(&t).cleared);
+}
+
+#[test]
+fn a_change_after_sign_off_or_a_blank_reviewer_voids_the_sign_off() {
+    let t = shipped();
+    let mut c = scenario_checklist(&t, &[]);
+    c.sign("lead", "t", "");
+    assert!(c.clearance(&t).cleared);
+    c.answers.push(answer("ec-classify", ItemStatus::Pass));
+    c.answers.last_mut().unwrap().note = "re-checked".to_owned();
+    let cl = c.clearance(&t);
+    assert!(
+        !cl.signed_off && !cl.cleared,
+        "an answer changed after signing voids it"
+    );
+    c.sign("  ", "t", "");
+    assert!(!c.clearance(&t).signed_off, "a sign-off needs a reviewer");
+    c.sign("lead", "t2", "");
+    assert!(c.clearance(&t).cleared);
+}
+
+#[test]
+fn answers_to_unknown_items_are_listed_not_counted() {
+    let t = shipped();
+    let mut c = scenario_checklist(&t, &[("no-such-item", ItemStatus::Fail)]);
+    c.sign("lead", "t", "");
+    let cl = c.clearance(&t);
+    assert!(cl.cleared);
+    assert_eq!(cl.unknown_items, ["no-such-item"]);
+}
+
+// ----- hints -----------------------------------------------------------------------------------
+
+fn plan() -> Plan {
+    let text = r#"{
+      "format_version": 1, "title": "hints", "currency": "USD", "start": "2027-01",
+      "horizon_months": 12, "discount_rate": "0.08",
+      "workloads": [{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+        "gpu_hours_per_day": "150", "gpu_hours_on": "nvidia-h100-sxm" }],
+      "scenarios": [{ "id": "base", "name": "base", "layers": [
+        { "id": "od", "kind": "on-demand", "offer": "aws-p5-h100" } ] }]
+    }"#;
+    let file = parse(text).unwrap_or_else(|p| panic!("parse: {} {}", p.path, p.message));
+    validate(&common::catalog(), &file, None).unwrap_or_else(|p| panic!("validate: {p:#?}"))
+}
+
+#[test]
+fn a_controlled_accelerator_in_a_restricted_destination_flags_the_export_item() {
+    let t = shipped();
+    let mut p = plan();
+    let layer = &mut p.scenarios[0].layers[0];
+    layer.accelerator = Some("nvidia-h100-sxm".to_owned());
+    for region in ["cn-north-1", "China East 2", "Hong Kong"] {
+        p.scenarios[0].layers[0].region = Some(region.to_owned());
+        let h = hints(&t, &p.workloads, &p.scenarios[0]);
+        assert_eq!(h.len(), 1, "{region}: {h:?}");
+        assert_eq!(h[0].item, "ec-classify");
+        assert_eq!(h[0].layer, "od");
+        assert!(
+            h[0].message.contains("nvidia-h100-sxm") && h[0].message.contains(region),
+            "{}",
+            h[0].message
+        );
+        assert!(h[0].message.contains("China"), "{}", h[0].message);
+    }
+}
+
+#[test]
+fn no_export_hint_outside_restricted_destinations_or_for_uncontrolled_accelerators() {
+    let t = shipped();
+    let mut p = plan();
+    p.scenarios[0].layers[0].accelerator = Some("nvidia-h100-sxm".to_owned());
+    for region in ["us-east-1", "East US", "eu-central-1", "francecentral"] {
+        p.scenarios[0].layers[0].region = Some(region.to_owned());
+        assert!(hints(&t, &p.workloads, &p.scenarios[0]).is_empty(), "{region}");
+    }
+    // No region known: nothing derived.
+    p.scenarios[0].layers[0].region = None;
+    assert!(hints(&t, &p.workloads, &p.scenarios[0]).is_empty());
+    // An uncontrolled accelerator in China.
+    p.scenarios[0].layers[0].accelerator = Some("nvidia-t4".to_owned());
+    p.scenarios[0].layers[0].region = Some("cn-north-1".to_owned());
+    assert!(hints(&t, &p.workloads, &p.scenarios[0]).is_empty());
+    // The H20 flags its own China-licence item there.
+    p.scenarios[0].layers[0].accelerator = Some("nvidia-h20".to_owned());
+    let h = hints(&t, &p.workloads, &p.scenarios[0]);
+    assert_eq!(h.iter().map(|h| h.item.as_str()).collect::<Vec<_>>(), ["ec-china-h20"]);
+}
+
+#[test]
+fn a_prc_accelerator_is_flagged_wherever_it_runs() {
+    let t = shipped();
+    let mut p = plan();
+    p.scenarios[0].layers[0].accelerator = Some("huawei-ascend-910b".to_owned());
+    p.scenarios[0].layers[0].region = Some("eu-central-1".to_owned());
+    let h = hints(&t, &p.workloads, &p.scenarios[0]);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].item, "ec-prc-chips");
+}
+
+#[test]
+fn sensitive_data_served_outside_its_region_flags_the_residency_items() {
+    let t = shipped();
+    let mut p = plan();
+    p.scenarios[0].layers[0].region = Some("us-east-1".to_owned());
+    p.workloads[0].region = Some("eu27".to_owned());
+    p.workloads[0].data_classification = DataClassification::Internal;
+    assert!(
+        hints(&t, &p.workloads, &p.scenarios[0]).is_empty(),
+        "internal data: no hint"
+    );
+    p.workloads[0].data_classification = DataClassification::Restricted;
+    let h = hints(&t, &p.workloads, &p.scenarios[0]);
+    let items: Vec<&str> = h.iter().map(|h| h.item.as_str()).collect();
+    assert_eq!(items, ["dc-security-level", "xb-gdpr-sccs"]);
+    assert!(h[0].message.contains("serve") && h[0].message.contains("eu27"));
+    // In its region: no hint.
+    p.scenarios[0].layers[0].region = Some("eu27-band-ie".to_owned());
+    assert!(hints(&t, &p.workloads, &p.scenarios[0]).is_empty());
+}
