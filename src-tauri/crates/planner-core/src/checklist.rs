@@ -39,7 +39,7 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList};
+use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList, open_toml};
 use crate::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::scenario::Scenario;
 use crate::workload::{DataClassification, Workload};
@@ -302,26 +302,7 @@ fn entries<'a, 'd>(ctx: &mut Ctx<'_>, table: &'a DeTable<'d>, key: &str) -> Vec<
 
 /// Parses and checks a checklist template; every problem is reported, located, at once.
 pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
-    let mut ctx = Ctx {
-        file,
-        text,
-        sources: BTreeMap::new(),
-        broken_sources: Vec::new(),
-        issues: Vec::new(),
-    };
-    let (root, syntax) = DeTable::parse_recoverable(text);
-    if !syntax.is_empty() {
-        for err in syntax {
-            let span = err.span().unwrap_or(0..0);
-            ctx.push(
-                &span,
-                "",
-                IssueKind::Syntax,
-                format!("{}; fix the TOML syntax here", err.message().trim_end()),
-            );
-        }
-        return Err(CatalogError { issues: ctx.issues });
-    }
+    let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
     let Some(header_value) = table.get("checklist") else {
         ctx.push(

@@ -730,8 +730,9 @@ fn entry_keys(kind: CatalogKind) -> &'static [&'static str] {
     }
 }
 
-/// Parses and checks one catalog file. `file` is the name used in messages.
-pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
+/// Parses `text` (the file `file`) as TOML, with a context that collects located issues. Any
+/// syntax error ends it: every syntax issue is returned, each with its line and column.
+pub(crate) fn open_toml<'t>(file: &'t str, text: &'t str) -> Result<(Ctx<'t>, Spanned<DeTable<'t>>), CatalogError> {
     let mut ctx = Ctx {
         file,
         text,
@@ -752,6 +753,12 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
         }
         return Err(CatalogError { issues: ctx.issues });
     }
+    Ok((ctx, root))
+}
+
+/// Parses and checks one catalog file. `file` is the name used in messages.
+pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
+    let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
 
     let Some(header_value) = table.get("catalog") else {
