@@ -213,7 +213,7 @@ pub enum Block {
     Gap(f32),
 }
 
-/// The pages of a laid-out memo and where its signature boxes are.
+/// A laid-out memo: the PDF and its page count (its signature boxes are at [`signature_slots`]).
 #[derive(Debug)]
 pub struct Rendered {
     pub bytes: Vec<u8>,

@@ -144,7 +144,8 @@ fn a_four_scenario_memo_has_five_vector_charts_embedded_fonts_and_passes_qpdf() 
     );
     for row in &rows {
         let cols: Vec<&str> = row.split_whitespace().collect();
-        // name type encoding emb sub uni object ID: "emb" is the 4th field from the end but 3.
+        // Columns: name, type (two words), encoding, emb, sub, uni, object, ID: counted from the
+        // end, "emb" is the 5th field and "uni" the 3rd.
         let n = cols.len();
         assert!(n >= 7, "{row}");
         assert_eq!(cols[n - 5], "yes", "font not embedded: {row}");
