@@ -17,10 +17,10 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: u32 = 0x4350_4C57;
 
 /// The schema this build writes. Each migration below takes a file from version `i` to `i + 1`.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -78,6 +78,34 @@ CREATE TABLE memo_draft (
 -- Every memo written or signed from this workspace, with its SHA-256: a record, never undone.
 CREATE TABLE memos (
     seq  INTEGER PRIMARY KEY,
+    body TEXT NOT NULL
+) STRICT;
+",
+    r"
+-- The compliance record: every checklist answer, sign-off and revocation, in order, each entry
+-- chained to the one before by SHA-256 (planner_core::audit). The checklists are read from this
+-- log alone, so a row changed behind the app's back both breaks the chain and is what verify
+-- names. Facts, never undone: a later answer supersedes an earlier one.
+CREATE TABLE checklist_log (
+    seq       INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL,
+    actor     TEXT NOT NULL,
+    action    TEXT NOT NULL,
+    subject   TEXT NOT NULL,
+    payload   TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash      TEXT NOT NULL
+) STRICT;
+CREATE INDEX checklist_log_by_subject ON checklist_log (subject, seq);
+-- Evidence files attached to answers, stored by content: the answer holds name, SHA-256, size.
+CREATE TABLE evidence (
+    sha256 TEXT PRIMARY KEY,
+    size   INTEGER NOT NULL,
+    bytes  BLOB NOT NULL
+) STRICT;
+-- The vendor scorecard (weights, vendors' measured figures); edited through the journal.
+CREATE TABLE scorecard (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL
 ) STRICT;
 ",
