@@ -12,6 +12,7 @@ use planner_core::catalog::CatalogKind;
 use planner_core::error::PlannerError;
 use planner_core::memo::Paper;
 
+mod audit_cmd;
 mod catalog_cmd;
 mod evaluate;
 mod exit_cmd;
@@ -150,11 +151,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The tamper-evident checklist log of a workspace.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// RFP vendor quotes (CSV or XLSX, see catalogs/templates/README.md).
     Quotes {
         #[command(subcommand)]
         command: QuotesCommand,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Check every entry's hash, link and evidence; exits 1 and names the first broken entry.
+    Verify {
+        /// The workspace (.cpw).
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the log's entries, oldest first.
+    Log { file: PathBuf },
 }
 
 #[derive(Debug, Subcommand)]
@@ -348,6 +367,16 @@ fn main() -> ExitCode {
             };
             exit_cmd::curve(&c, &file, &scenario, &layer, &args, json)
         }),
+        Command::Audit { command } => match command {
+            AuditCommand::Verify { file, json } => match audit_cmd::verify(&file, json) {
+                Ok((text, intact)) => {
+                    print!("{text}");
+                    return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+                }
+                Err(e) => Err(e),
+            },
+            AuditCommand::Log { file } => audit_cmd::log(&file),
+        },
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
                 quotes_cmd::check(&cli.catalog, &file, workspace.as_deref(), json)

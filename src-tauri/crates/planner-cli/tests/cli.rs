@@ -337,3 +337,96 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
+    use planner_core::checklist::{ItemStatus, Subject};
+    use planner_store::workspace::{AnswerInput, EvidenceFile};
+
+    let dir = tempfile::tempdir().unwrap();
+    let ws_path = dir.path().join("client.cpw");
+    let ws_arg = ws_path.to_str().unwrap();
+    let made = planner(&[
+        "workspace",
+        "new",
+        ws_arg,
+        "--from",
+        "catalogs/samples/enterprise-hybrid.json",
+    ]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let empty = planner(&["audit", "verify", ws_arg]);
+    assert!(empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stdout).contains("intact: 0 entries"));
+
+    let name = "d1-compliance.toml".to_owned();
+    let text = std::fs::read_to_string(root().join("catalogs/checklists").join(&name)).unwrap();
+    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let subject = Subject::Scenario("hybrid".into());
+    {
+        let mut ws = planner_store::Workspace::open(&ws_path).unwrap();
+        for (i, (item, status)) in [
+            ("ec-classify", ItemStatus::Pass),
+            ("ec-2023-parameters", ItemStatus::Fail),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let input = AnswerInput {
+                item: item.into(),
+                status,
+                note: "reviewed".into(),
+                reviewer: "Dana Reviewer".into(),
+            };
+            let files = vec![EvidenceFile {
+                name: format!("evidence-{i}.txt"),
+                bytes: format!("evidence {i}").into_bytes(),
+            }];
+            ws.answer_item_at(
+                &template,
+                &(name.clone(), text.clone()),
+                &subject,
+                &input,
+                &files,
+                1_795_000_000_000,
+            )
+            .unwrap();
+        }
+    }
+    let ok = planner(&["audit", "verify", ws_arg]);
+    let out = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{out}");
+    assert!(out.contains("intact: 2 entries, 2 evidence file(s)"), "{out}");
+    let log = String::from_utf8_lossy(&planner(&["audit", "log", ws_arg]).stdout).into_owned();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    assert!(
+        log.lines().nth(1).unwrap().contains("ec-2023-parameters = fail"),
+        "{log}"
+    );
+
+    // The failed item turned into a pass behind the app's back.
+    let conn = rusqlite::Connection::open(&ws_path).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE checklist_log SET payload = replace(payload, '\"fail\"', '\"pass\"') WHERE seq = 2",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let broken = planner(&["audit", "verify", ws_arg]);
+    let out = String::from_utf8_lossy(&broken.stdout);
+    assert_eq!(broken.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("BROKEN") && out.contains("entry 2 (seq 2: answer on scenario:hybrid by Dana Reviewer"),
+        "{out}"
+    );
+    assert!(out.contains("first broken entry: position 2, seq 2"), "{out}");
+    let json = planner(&["audit", "verify", ws_arg, "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["problem"]["seq"], 2);
+    assert_eq!(v["entries"], 2);
+    // Not a workspace: a clear error, exit 1.
+    let not = planner(&["audit", "verify", "README.md"]);
+    assert_eq!(not.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&not.stderr).contains("not a Compute Planner workspace"));
+}

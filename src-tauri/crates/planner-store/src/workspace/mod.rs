@@ -18,6 +18,7 @@
 //! - **One writer**: the file is held in SQLite's exclusive locking mode, so a second window or
 //!   program that opens it is told it is busy instead of interleaving edits.
 
+mod checklists;
 mod history;
 pub mod schema;
 mod types;
@@ -33,6 +34,10 @@ use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
+pub use checklists::{
+    AnswerInput, ChecklistView, EVIDENCE_LIMIT, EvidenceFile, FamilyView, ItemView, LogCheck, LogProblem,
+    SubjectStatus, log_time,
+};
 pub use history::JOURNAL_LIMIT;
 pub use schema::SCHEMA_VERSION;
 pub use types::{
