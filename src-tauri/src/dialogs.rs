@@ -23,6 +23,8 @@ pub enum FilePurpose {
     ImportIdentity,
     /// Where to write a certificate (PEM) for others to trust.
     ExportCertificate,
+    AttachEvidence,
+    SaveEvidence,
 }
 
 impl FilePurpose {
@@ -39,11 +41,14 @@ impl FilePurpose {
             FilePurpose::OpenPdf => "Open a PDF",
             FilePurpose::ImportIdentity => "Import a signing identity (PKCS#12)",
             FilePurpose::ExportCertificate => "Export the certificate (PEM)",
+            FilePurpose::AttachEvidence => "Attach evidence (any file)",
+            FilePurpose::SaveEvidence => "Save the evidence file",
         }
     }
 
-    fn filter(self) -> (&'static str, &'static [&'static str]) {
-        match self {
+    /// The file type offered; `None`: any file.
+    fn filter(self) -> Option<(&'static str, &'static [&'static str])> {
+        Some(match self {
             FilePurpose::OpenWorkspace | FilePurpose::NewWorkspace | FilePurpose::SaveWorkspaceAs => {
                 ("Compute Planner workspace", &["cpw"])
             }
@@ -53,7 +58,8 @@ impl FilePurpose {
             FilePurpose::SaveMemo | FilePurpose::OpenPdf => ("PDF", &["pdf"]),
             FilePurpose::ImportIdentity => ("PKCS#12 identity", &["p12", "pfx"]),
             FilePurpose::ExportCertificate => ("Certificate (PEM)", &["pem", "crt"]),
-        }
+            FilePurpose::AttachEvidence | FilePurpose::SaveEvidence => return None,
+        })
     }
 
     fn saves(self) -> bool {
@@ -63,6 +69,7 @@ impl FilePurpose {
                 | FilePurpose::ImportScenarios
                 | FilePurpose::OpenPdf
                 | FilePurpose::ImportIdentity
+                | FilePurpose::AttachEvidence
         )
     }
 }
@@ -70,12 +77,11 @@ impl FilePurpose {
 /// Shows the dialog and waits for it (on a worker thread: commands are async); `None` when
 /// the user cancels or the choice is not a local path.
 pub fn choose(app: &tauri::AppHandle, purpose: FilePurpose) -> Option<String> {
-    let (name, extensions) = purpose.filter();
-    let dialog = app
-        .dialog()
-        .file()
-        .set_title(purpose.title())
-        .add_filter(name, extensions);
+    let filter = purpose.filter();
+    let mut dialog = app.dialog().file().set_title(purpose.title());
+    if let Some((name, extensions)) = filter {
+        dialog = dialog.add_filter(name, extensions);
+    }
     let chosen = if purpose.saves() {
         dialog.blocking_save_file()
     } else {
@@ -85,7 +91,7 @@ pub fn choose(app: &tauri::AppHandle, purpose: FilePurpose) -> Option<String> {
     // A typed name without the extension gets it, so the file opens with the app later.
     if purpose.saves()
         && path.extension().is_none()
-        && let Some(ext) = extensions.first()
+        && let Some(ext) = filter.and_then(|(_, e)| e.first())
     {
         path.set_extension(ext);
     }

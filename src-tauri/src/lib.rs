@@ -14,6 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use planner_core::catalog::Catalog;
+use planner_core::checklist::{ChecklistTemplate, Subject};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{self, ScenarioSpec, WorkloadSpec};
@@ -24,7 +25,9 @@ use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
-use planner_store::workspace::{Applied, EditRequest, Imported, WorkspaceInfo, now_ms};
+use planner_store::workspace::{
+    AnswerInput, Applied, ChecklistView, EditRequest, Imported, LogCheck, SubjectStatus, WorkspaceInfo, now_ms,
+};
 use serde::{Deserialize, Serialize};
 use tauri::{Manager, State};
 
@@ -352,6 +355,108 @@ async fn memo_records(state: State<'_, AppState>) -> Result<Vec<MemoRecord>, Pla
     with_ws(&state, |ws| ws.memos())
 }
 
+impl AppState {
+    /// The shipped checklist template, as (file name, TOML text).
+    fn shipped_checklist(&self) -> Result<(String, String), PlannerError> {
+        planner_store::files::read_checklist_template(&self.catalog_dir)
+    }
+}
+
+/// The template the open workspace's checklists are judged by (its kept copy, else the shipped
+/// one) and the shipped file, which becomes the kept copy at the first change.
+fn checklist_context(state: &AppState, ws: &Workspace) -> Result<(ChecklistTemplate, (String, String)), PlannerError> {
+    let shipped = state.shipped_checklist()?;
+    let template = ws.checklist_template(&shipped)?;
+    Ok((template, shipped))
+}
+
+/// The clearance of every scenario and of every vendor with a record, for the badges.
+#[tauri::command]
+#[specta::specta]
+async fn checklist_statuses(state: State<'_, AppState>) -> Result<Vec<SubjectStatus>, PlannerError> {
+    with_ws(&state, |ws| {
+        let (template, _) = checklist_context(&state, ws)?;
+        ws.checklist_statuses(&template)
+    })
+}
+
+/// One subject's checklist: items, answers with their history, hints, sign-off, clearance.
+#[tauri::command]
+#[specta::specta]
+async fn checklist(state: State<'_, AppState>, subject: Subject) -> Result<ChecklistView, PlannerError> {
+    with_ws(&state, |ws| {
+        let (template, _) = checklist_context(&state, ws)?;
+        ws.checklist_view(&template, &subject)
+    })
+}
+
+/// Records an answer with the files at `evidence` (paths) attached; returns the checklist.
+#[tauri::command]
+#[specta::specta]
+async fn answer_checklist_item(
+    state: State<'_, AppState>,
+    subject: Subject,
+    answer: AnswerInput,
+    evidence: Vec<String>,
+) -> Result<ChecklistView, PlannerError> {
+    let files = evidence
+        .iter()
+        .map(|p| planner_store::files::read_evidence(Path::new(p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    with_ws(&state, |ws| {
+        let (template, shipped) = checklist_context(&state, ws)?;
+        ws.answer_item(&template, &shipped, &subject, &answer, &files)?;
+        ws.checklist_view(&template, &subject)
+    })
+}
+
+/// Signs off the subject's checklist as its answers stand; returns the checklist.
+#[tauri::command]
+#[specta::specta]
+async fn sign_off_checklist(
+    state: State<'_, AppState>,
+    subject: Subject,
+    reviewer: String,
+    note: String,
+) -> Result<ChecklistView, PlannerError> {
+    with_ws(&state, |ws| {
+        let (template, shipped) = checklist_context(&state, ws)?;
+        ws.sign_off_checklist(&template, &shipped, &subject, &reviewer, &note, now_ms())?;
+        ws.checklist_view(&template, &subject)
+    })
+}
+
+/// Withdraws the subject's sign-off with a reason; returns the checklist.
+#[tauri::command]
+#[specta::specta]
+async fn revoke_sign_off(
+    state: State<'_, AppState>,
+    subject: Subject,
+    reviewer: String,
+    reason: String,
+) -> Result<ChecklistView, PlannerError> {
+    with_ws(&state, |ws| {
+        let (template, shipped) = checklist_context(&state, ws)?;
+        ws.revoke_sign_off(&shipped, &subject, &reviewer, &reason, now_ms())?;
+        ws.checklist_view(&template, &subject)
+    })
+}
+
+/// Verifies the checklist log and names the first broken entry.
+#[tauri::command]
+#[specta::specta]
+async fn verify_checklist_log(state: State<'_, AppState>) -> Result<LogCheck, PlannerError> {
+    with_ws(&state, |ws| ws.verify_checklist_log())
+}
+
+/// Writes a stored evidence file (checked against its SHA-256) to `path`.
+#[tauri::command]
+#[specta::specta]
+async fn export_evidence(state: State<'_, AppState>, sha256: String, path: String) -> Result<(), PlannerError> {
+    let bytes = with_ws(&state, |ws| ws.evidence_bytes(&sha256))?;
+    planner_store::files::write_atomic(Path::new(&path), &bytes)
+}
+
 /// An identity to sign with, and why.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
 pub struct SignWith {
@@ -495,6 +600,13 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         create_identity,
         import_identity,
         export_certificate,
+        checklist_statuses,
+        checklist,
+        answer_checklist_item,
+        sign_off_checklist,
+        revoke_sign_off,
+        verify_checklist_log,
+        export_evidence,
     ])
 }
 

@@ -561,6 +561,8 @@ pub struct Evidence {
     pub name: String,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,
+    /// Bytes (typed as a number in TypeScript: exact to 2^53, far above any evidence file).
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub size: u64,
 }
 
@@ -591,6 +593,9 @@ pub enum SubjectKind {
 /// What a checklist is about.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+// The IPC bindings already have a `Subject` (a placed problem's); serde's container name does not
+// change the JSON.
+#[serde(rename = "ChecklistSubject")]
 #[serde(tag = "kind", content = "id", rename_all = "kebab-case")]
 pub enum Subject {
     /// A scenario, by its id in the plan.

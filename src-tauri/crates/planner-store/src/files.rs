@@ -90,3 +90,46 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
     }
 }
+
+/// The checklist template shipped in the catalog folder, as (file name, TOML text).
+pub const CHECKLIST_TEMPLATE: &str = "checklists/d1-compliance.toml";
+
+/// Reads the shipped checklist template from `catalog_dir`.
+pub fn read_checklist_template(catalog_dir: &Path) -> Result<(String, String), PlannerError> {
+    let path = catalog_dir.join(CHECKLIST_TEMPLATE);
+    let text = fs::read_to_string(&path).map_err(|e| io(&path, "read the checklist template", &e))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| CHECKLIST_TEMPLATE.to_owned(), |n| n.to_string_lossy().into_owned());
+    Ok((name, text))
+}
+
+/// Reads a file a reviewer attaches as evidence; refuses a folder or a file over
+/// [`crate::workspace::EVIDENCE_LIMIT`] before reading it.
+pub fn read_evidence(path: &Path) -> Result<crate::workspace::EvidenceFile, PlannerError> {
+    let meta = fs::metadata(path).map_err(|e| io(path, "read the evidence file", &e))?;
+    if !meta.is_file() {
+        return Err(PlannerError::invalid(
+            "evidence",
+            format!("{} is not a file; attach a document, not a folder", path.display()),
+        ));
+    }
+    let limit = crate::workspace::EVIDENCE_LIMIT;
+    if meta.len() > limit {
+        return Err(PlannerError::invalid(
+            "evidence",
+            format!(
+                "{} is {} MiB; evidence files are limited to {} MiB. Attach a smaller extract, or a note where the full document is kept.",
+                path.display(),
+                meta.len() / (1024 * 1024),
+                limit / (1024 * 1024)
+            ),
+        ));
+    }
+    let bytes = fs::read(path).map_err(|e| io(path, "read the evidence file", &e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| PlannerError::invalid("evidence", format!("{} names no file", path.display())))?;
+    Ok(crate::workspace::EvidenceFile { name, bytes })
+}

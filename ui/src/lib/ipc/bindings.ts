@@ -79,6 +79,20 @@ export const commands = {
 	importIdentity: (path: string, passphrase: string) => typedError<IdentitySummary_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("import_identity", { path, passphrase })),
 	/**  Writes an identity's certificate (PEM) to `path`, for a validator to trust. */
 	exportCertificate: (identity: string, passphrase: string, path: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_certificate", { identity, passphrase, path })),
+	/**  The clearance of every scenario and of every vendor with a record, for the badges. */
+	checklistStatuses: () => typedError<SubjectStatus_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("checklist_statuses")),
+	/**  One subject's checklist: items, answers with their history, hints, sign-off, clearance. */
+	checklist: (subject: ChecklistSubject) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("checklist", { subject })),
+	/**  Records an answer with the files at `evidence` (paths) attached; returns the checklist. */
+	answerChecklistItem: (subject: ChecklistSubject, answer: AnswerInput_Deserialize, evidence: string[]) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("answer_checklist_item", { subject, answer, evidence })),
+	/**  Signs off the subject's checklist as its answers stand; returns the checklist. */
+	signOffChecklist: (subject: ChecklistSubject, reviewer: string, note: string) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("sign_off_checklist", { subject, reviewer, note })),
+	/**  Withdraws the subject's sign-off with a reason; returns the checklist. */
+	revokeSignOff: (subject: ChecklistSubject, reviewer: string, reason: string) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("revoke_sign_off", { subject, reviewer, reason })),
+	/**  Verifies the checklist log and names the first broken entry. */
+	verifyChecklistLog: () => typedError<LogCheck_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("verify_checklist_log")),
+	/**  Writes a stored evidence file (checked against its SHA-256) to `path`. */
+	exportEvidence: (sha256: string, path: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_evidence", { sha256, path })),
 };
 
 /* Types */
@@ -135,6 +149,50 @@ export type Accelerator_Serialize = {
 	/**  Engineering months to adapt the software stack; present for every domestic alternative. */
 	adaptation_months: Figure_Serialize | null,
 	notes: string | null,
+};
+
+/**  A reviewer's answer on one item. */
+export type Answer = Answer_Serialize | Answer_Deserialize;
+
+/**  A reviewer's answer on one item, as entered. */
+export type AnswerInput = AnswerInput_Serialize | AnswerInput_Deserialize;
+
+/**  A reviewer's answer on one item, as entered. */
+export type AnswerInput_Deserialize = {
+	item: string,
+	status: ItemStatus,
+	note?: string,
+	reviewer: string,
+};
+
+/**  A reviewer's answer on one item, as entered. */
+export type AnswerInput_Serialize = {
+	item: string,
+	status: ItemStatus,
+	note: string,
+	reviewer: string,
+};
+
+/**  A reviewer's answer on one item. */
+export type Answer_Deserialize = {
+	item: string,
+	status: ItemStatus,
+	note?: string,
+	evidence?: Evidence[],
+	reviewer: string,
+	/**  When the answer was given, as stamped by the caller. */
+	at: string,
+};
+
+/**  A reviewer's answer on one item. */
+export type Answer_Serialize = {
+	item: string,
+	status: ItemStatus,
+	note: string,
+	evidence: Evidence[],
+	reviewer: string,
+	/**  When the answer was given, as stamped by the caller. */
+	at: string,
 };
 
 /**  What an edit, undo or redo did. */
@@ -327,6 +385,67 @@ export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSetting
 
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
 export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize } | { kind: "memo"; memo: MemoDraft_Serialize };
+
+/**  What a checklist is about. */
+export type ChecklistSubject = 
+/**  A scenario, by its id in the plan. */
+{ kind: "scenario"; id: string } | 
+/**  A vendor, by name. */
+{ kind: "vendor"; id: string };
+
+/**  A subject's checklist, with its clearance. */
+export type ChecklistView = ChecklistView_Serialize | ChecklistView_Deserialize;
+
+/**  A subject's checklist, with its clearance. */
+export type ChecklistView_Deserialize = {
+	subject: ChecklistSubject,
+	/**  The scenario's name or the vendor's, for headings. */
+	name: string,
+	template_title: string,
+	template_version: string,
+	families: FamilyView_Deserialize[],
+	items: ItemView_Deserialize[],
+	signoff?: SignOff_Deserialize | null,
+	/**  A sign-off that an answer changed after it no longer covers. */
+	signoff_void: boolean,
+	clearance: Clearance,
+	/**  Why hints could not be derived (the scenario does not evaluate), if so. */
+	hints_note?: string | null,
+	/**  The log is broken: nothing in it can be trusted and nothing is cleared. */
+	log_problem?: LogProblem | null,
+};
+
+/**  A subject's checklist, with its clearance. */
+export type ChecklistView_Serialize = {
+	subject: ChecklistSubject,
+	/**  The scenario's name or the vendor's, for headings. */
+	name: string,
+	template_title: string,
+	template_version: string,
+	families: FamilyView_Serialize[],
+	items: ItemView_Serialize[],
+	signoff: SignOff_Serialize | null,
+	/**  A sign-off that an answer changed after it no longer covers. */
+	signoff_void: boolean,
+	clearance: Clearance,
+	/**  Why hints could not be derived (the scenario does not evaluate), if so. */
+	hints_note: string | null,
+	/**  The log is broken: nothing in it can be trusted and nothing is cleared. */
+	log_problem: LogProblem | null,
+};
+
+/**  Whether a subject is cleared, and why not. */
+export type Clearance = {
+	cleared: boolean,
+	/**  Blocking items that apply and are open (or unanswered), in template order. */
+	blocking_open: string[],
+	/**  Blocking items that apply and failed, in template order. */
+	blocking_failed: string[],
+	/**  A sign-off is present, names a reviewer and covers the answers in force. */
+	signed_off: boolean,
+	/**  Answers naming an item the template does not have (ignored by the rule). */
+	unknown_items: string[],
+};
 
 /**  Colocation space priced per kW of IT load per month in one market. */
 export type Colocation = Colocation_Serialize | Colocation_Deserialize;
@@ -600,6 +719,18 @@ export type ErrorDetail_Serialize = {
 	message: string,
 };
 
+/**
+ *  A file attached as evidence; the file itself is stored inside the workspace by the store,
+ *  the core keeps its name, digest and size.
+ */
+export type Evidence = {
+	name: string,
+	/**  Lowercase hex SHA-256 of the file's bytes. */
+	sha256: string,
+	/**  Bytes (typed as a number in TypeScript: exact to 2^53, far above any evidence file). */
+	size: number | null,
+};
+
 /**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
 export type ExitSpec = ExitSpec_Serialize | ExitSpec_Deserialize;
 
@@ -743,6 +874,23 @@ export type Family =
 /**  Accelerators that can only be rented from one cloud (TPUs). */
 "cloud-only";
 
+/**  A family of items, with what the template says it does not cover. */
+export type FamilyView = FamilyView_Serialize | FamilyView_Deserialize;
+
+/**  A family of items, with what the template says it does not cover. */
+export type FamilyView_Deserialize = {
+	id: string,
+	title: string,
+	gap?: string | null,
+};
+
+/**  A family of items, with what the template says it does not cover. */
+export type FamilyView_Serialize = {
+	id: string,
+	title: string,
+	gap: string | null,
+};
+
 /**  A number with its provenance. A point value has `low == high`. */
 export type Figure = Figure_Serialize | Figure_Deserialize;
 
@@ -769,7 +917,7 @@ export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-a
 /**  A PKCS#12 signing identity to import. */
 "import-identity" | 
 /**  Where to write a certificate (PEM) for others to trust. */
-"export-certificate";
+"export-certificate" | "attach-evidence" | "save-evidence";
 
 /**  How owned hardware is paid for. */
 export type FinancingMethod = "cash" | 
@@ -812,6 +960,14 @@ export type FxRate = {
 	rate: string,
 	/**  Where the rate comes from and its date. */
 	source: string,
+};
+
+/**  An item the plan's data flags for a closer look. */
+export type Hint = {
+	item: string,
+	/**  The layer the hint is about. */
+	layer: string,
+	message: string,
 };
 
 /**  Where undo and redo stand. */
@@ -895,6 +1051,46 @@ export type Imported_Serialize = {
 	scenarios: number,
 	/**  Ids that were taken and were renamed, as "old → new". */
 	renamed: string[],
+};
+
+/**  The state of one item for one subject. */
+export type ItemStatus = "open" | "pass" | "fail" | "not-applicable";
+
+/**  One item of a subject's checklist as a screen shows it. */
+export type ItemView = ItemView_Serialize | ItemView_Deserialize;
+
+/**  One item of a subject's checklist as a screen shows it. */
+export type ItemView_Deserialize = {
+	id: string,
+	family: string,
+	title: string,
+	guidance: string,
+	blocking: boolean,
+	/**  "title (date)" of each source. */
+	sources: string[],
+	/**  The answer in force (the last given), if any. */
+	answer?: Answer_Deserialize | null,
+	/**  Every earlier answer on this item, oldest first. */
+	history: Answer_Deserialize[],
+	/**  What the plan's data flags on this item. */
+	hints: Hint[],
+};
+
+/**  One item of a subject's checklist as a screen shows it. */
+export type ItemView_Serialize = {
+	id: string,
+	family: string,
+	title: string,
+	guidance: string,
+	blocking: boolean,
+	/**  "title (date)" of each source. */
+	sources: string[],
+	/**  The answer in force (the last given), if any. */
+	answer: Answer_Serialize | null,
+	/**  Every earlier answer on this item, oldest first. */
+	history: Answer_Serialize[],
+	/**  What the plan's data flags on this item. */
+	hints: Hint[],
 };
 
 /**  What kind of supply a layer is. */
@@ -1069,6 +1265,51 @@ export type LeadTime_Serialize = {
 	item: string,
 	weeks: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  The result of verifying the checklist log. */
+export type LogCheck = LogCheck_Serialize | LogCheck_Deserialize;
+
+/**  The result of verifying the checklist log. */
+export type LogCheck_Deserialize = {
+	entries: number,
+	/**  The last entry's hash (64 zeros when the log is empty). */
+	head: string,
+	evidence_files: number,
+	/**
+	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
+	 *  and every evidence file it names is stored with that digest.
+	 */
+	problem?: LogProblem | null,
+};
+
+/**  The result of verifying the checklist log. */
+export type LogCheck_Serialize = {
+	entries: number,
+	/**  The last entry's hash (64 zeros when the log is empty). */
+	head: string,
+	evidence_files: number,
+	/**
+	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
+	 *  and every evidence file it names is stored with that digest.
+	 */
+	problem: LogProblem | null,
+};
+
+/**  The first entry verify finds wrong, described for a person. */
+export type LogProblem = {
+	/**  1-based position in the log (0: the log as a whole, e.g. its head). */
+	position: number | null,
+	/**  The seq the row carries. */
+	seq: number | null,
+	at: string,
+	actor: string,
+	action: string,
+	subject: string,
+	/**  What is wrong, in words. */
+	problem: string,
+	/**  The problem, the entry and what to do, in one sentence. */
+	message: string,
 };
 
 /**
@@ -1742,6 +1983,27 @@ export type Session_Serialize = {
 	recent: RecentFile_Serialize[],
 };
 
+/**  A reviewer's sign-off on the answers as they stood. */
+export type SignOff = SignOff_Serialize | SignOff_Deserialize;
+
+/**  A reviewer's sign-off on the answers as they stood. */
+export type SignOff_Deserialize = {
+	reviewer: string,
+	at: string,
+	note?: string,
+	/**  [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off. */
+	answers_sha256: string,
+};
+
+/**  A reviewer's sign-off on the answers as they stood. */
+export type SignOff_Serialize = {
+	reviewer: string,
+	at: string,
+	note: string,
+	/**  [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off. */
+	answers_sha256: string,
+};
+
 /**  An identity to sign with, and why. */
 export type SignWith = {
 	/**  The identity's id in the identities folder. */
@@ -1864,6 +2126,41 @@ export type Source_Serialize = {
 
 /**  Which part of the workspace a problem is in. */
 export type Subject = { kind: "settings" } | { kind: "workload"; id: string } | { kind: "scenario"; id: string };
+
+/**  A subject's clearance, for the badges shown wherever the subject appears. */
+export type SubjectStatus = SubjectStatus_Serialize | SubjectStatus_Deserialize;
+
+/**  A subject's clearance, for the badges shown wherever the subject appears. */
+export type SubjectStatus_Deserialize = {
+	subject: ChecklistSubject,
+	cleared: boolean,
+	/**  Applicable items with an answer in force other than open. */
+	answered: number,
+	/**  Items that apply to the subject's kind. */
+	applicable: number,
+	blocking_open: number,
+	blocking_failed: number,
+	signed_off: boolean,
+	/**  Who signed, and when, if the sign-off is in force. */
+	signed_by?: string | null,
+	signed_at?: string | null,
+};
+
+/**  A subject's clearance, for the badges shown wherever the subject appears. */
+export type SubjectStatus_Serialize = {
+	subject: ChecklistSubject,
+	cleared: boolean,
+	/**  Applicable items with an answer in force other than open. */
+	answered: number,
+	/**  Items that apply to the subject's kind. */
+	applicable: number,
+	blocking_open: number,
+	blocking_failed: number,
+	signed_off: boolean,
+	/**  Who signed, and when, if the sign-off is in force. */
+	signed_by: string | null,
+	signed_at: string | null,
+};
 
 /**  The colour scheme of a chart. */
 export type Theme = "light" | "dark";

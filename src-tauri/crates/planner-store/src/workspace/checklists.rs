@@ -132,8 +132,10 @@ pub struct SubjectStatus {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LogProblem {
     /// 1-based position in the log (0: the log as a whole, e.g. its head).
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub position: u64,
     /// The seq the row carries.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub seq: u64,
     pub at: String,
     pub actor: String,
