@@ -4,6 +4,11 @@
 
 import type { Catalog, PlannerError } from "./catalog-types";
 import type {
+  AnswerInput,
+  ChecklistSubject,
+  ChecklistView,
+  LogCheck,
+  SubjectStatus,
   Applied,
   CompareScreen,
   EditRequest,
@@ -99,6 +104,24 @@ export interface Backend {
   importIdentity(path: string, passphrase: string): Promise<IdentitySummary>;
   /** Writes an identity's certificate (PEM) to `path`, for validators to trust. */
   exportCertificate(identity: string, passphrase: string, path: string): Promise<void>;
+
+  // The D-1 compliance checklists (issue #6). Answers and sign-offs are facts kept in the
+  // workspace's hash-chained log, not undo steps.
+
+  /** The clearance of every scenario (list order) and of every vendor with a record. */
+  checklistStatuses(): Promise<SubjectStatus[]>;
+  /** One subject's checklist: items with answers, history and hints; sign-off; clearance. */
+  checklist(subject: ChecklistSubject): Promise<ChecklistView>;
+  /** Records an answer with the files at `evidence` (paths) attached, stored in the workspace. */
+  answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView>;
+  /** Signs off the subject's checklist as its answers stand (refused while a blocking item is open). */
+  signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView>;
+  /** Withdraws the subject's sign-off, with the reason. */
+  revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView>;
+  /** Verifies the checklist log; `problem` names the first broken entry. */
+  verifyChecklistLog(): Promise<LogCheck>;
+  /** Writes a stored evidence file, checked against its SHA-256, to `path`. */
+  exportEvidence(sha256: string, path: string): Promise<void>;
 }
 
 /** A failure the back end reported, with its `{ code, message, details }`. */

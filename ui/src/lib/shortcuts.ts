@@ -43,7 +43,7 @@ export function matchShortcut(e: KeyboardEvent): Shortcut | null {
     if (key === "n" && !e.shiftKey) return { kind: "new-scenario" };
     if (key === "o" && !e.shiftKey) return { kind: "open" };
     if (key === "s" && e.shiftKey) return { kind: "save-as" };
-    if (!e.shiftKey && /^[1-5]$/.test(key)) return { kind: "tab", index: Number(key) - 1 };
+    if (!e.shiftKey && /^[1-9]$/.test(key)) return { kind: "tab", index: Number(key) - 1 };
     return null;
   }
   if (e.altKey || mod) return null;
@@ -64,6 +64,7 @@ export const SHORTCUTS: readonly { keys: string[][]; action: string }[] = [
   { keys: [["Ctrl", "3"]], action: "Compare" },
   { keys: [["Ctrl", "4"]], action: "Catalog (the catalog the app ships)" },
   { keys: [["Ctrl", "5"]], action: "Memo (the decision memo: write, export, sign, verify)" },
+  { keys: [["Ctrl", "6"]], action: "Compliance (the D-1 checklists: answer, attach evidence, sign off, verify the log)" },
   { keys: [["Alt", "1–5"]], action: "Catalog sections: accelerators, offers, facility, fabrics, regions (on the Catalog tab)" },
   { keys: [["Ctrl", "O"]], action: "Open a workspace" },
   { keys: [["Ctrl", "Shift", "S"]], action: "Save the workspace as a new file" },

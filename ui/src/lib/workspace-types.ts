@@ -10,6 +10,20 @@
 //   when it sends them; the Backend implementations fill them in (normalize.ts).
 
 import type {
+  AnswerInput_Deserialize,
+  Answer_Serialize,
+  ChecklistSubject,
+  ChecklistView_Serialize,
+  Clearance,
+  Evidence,
+  FamilyView_Serialize,
+  Hint,
+  ItemStatus,
+  ItemView_Serialize,
+  LogCheck_Serialize,
+  LogProblem,
+  SignOff_Serialize,
+  SubjectStatus_Serialize,
   Applied_Deserialize,
   Assumption_Serialize,
   BreakEven,
@@ -170,3 +184,15 @@ export type PdfCheck = PdfCheck_Serialize;
 export type SignatureReport = SignatureReport_Serialize;
 export type CertificateInfo = CertificateInfo_Serialize;
 export type IdentitySummary = IdentitySummary_Serialize;
+
+// The compliance checklists (issue #6): what the back end answers is read as sent; what a
+// reviewer enters is total.
+export type ChecklistView = ChecklistView_Serialize;
+export type ItemView = ItemView_Serialize;
+export type FamilyView = FamilyView_Serialize;
+export type ChecklistAnswer = Answer_Serialize;
+export type SignOff = SignOff_Serialize;
+export type SubjectStatus = SubjectStatus_Serialize;
+export type LogCheck = LogCheck_Serialize;
+export type AnswerInput = Total<AnswerInput_Deserialize>;
+export type { ChecklistSubject, Clearance, Evidence, Hint, ItemStatus, LogProblem };

@@ -19,6 +19,7 @@ import type {
   Imported,
   PlacedProblem,
   ScenarioSummary,
+  SubjectStatus,
   Theme,
   ViewState,
   WorkloadSpec,
@@ -81,6 +82,37 @@ export class WorkspaceStore {
       (o) => this.deliverCompare(o),
       (busy) => (this.comparing = busy),
     );
+  }
+
+  /**
+   * The D-1 checklist status of every scenario and of every vendor with a record; null until
+   * loaded. A scenario without a status is shown as not cleared.
+   */
+  clearance: SubjectStatus[] | null = $state.raw(null);
+  clearanceError: unknown = $state.raw(null);
+  private readonly clearanceRunner = new LatestOnly<SubjectStatus[]>((o) => {
+    if (o.ok) {
+      this.clearance = o.value;
+      this.clearanceError = null;
+    } else {
+      this.clearanceError = o.error;
+    }
+  });
+
+  /** Loads (again) the checklist statuses; the newest answer wins. */
+  loadClearance(): void {
+    this.clearanceRunner.request(() => this.backend.checklistStatuses());
+  }
+
+  /** Takes statuses the back end just answered (after a checklist change). */
+  setClearance(statuses: SubjectStatus[]): void {
+    this.clearance = statuses;
+    this.clearanceError = null;
+  }
+
+  /** The status of scenario `id`; null while unknown (shown as not cleared). */
+  scenarioClearance(id: string): SubjectStatus | null {
+    return this.clearance?.find((c) => c.subject.kind === "scenario" && c.subject.id === id) ?? null;
   }
 
   /** Loads (again) the workspace's catalog snapshot. */
@@ -222,6 +254,8 @@ export class WorkspaceStore {
     }
     this.info = info;
     for (const c of applied.changed) if (c.kind === "catalog") void this.loadCatalog();
+    // A scenario added, changed (its hints) or removed changes the list of statuses.
+    if (applied.changed.some((c) => c.kind === "scenario")) this.loadClearance();
     for (const l of this.listeners) l(applied.changed, origin);
   }
 
@@ -283,6 +317,7 @@ export class WorkspaceStore {
 
   dispose(): void {
     this.compareRunner.cancel();
+    this.clearanceRunner.cancel();
     this.listeners.clear();
   }
 }

@@ -63,34 +63,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PlannerError> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_broken_scenario_file_names_its_path_and_field() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("bad.json");
-        fs::write(&path, r#"{"format_version": 1, "title": 5}"#).unwrap();
-        let err = read_scenario_file(&path).unwrap_err();
-        assert_eq!(err.code, ErrorCode::InvalidInput);
-        assert!(err.message.contains("bad.json at `title`"), "{}", err.message);
-        assert!(err.message.contains("Nothing was imported"), "{}", err.message);
-        let missing = read_scenario_file(&dir.path().join("none.json")).unwrap_err();
-        assert_eq!(missing.code, ErrorCode::NotFound);
-    }
-
-    #[test]
-    fn writes_replace_whole_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.csv");
-        write_atomic(&path, b"first").unwrap();
-        write_atomic(&path, b"second").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
-    }
-}
-
 /// The checklist template shipped in the catalog folder, as (file name, TOML text).
 pub const CHECKLIST_TEMPLATE: &str = "checklists/d1-compliance.toml";
 
@@ -132,4 +104,32 @@ pub fn read_evidence(path: &Path) -> Result<crate::workspace::EvidenceFile, Plan
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| PlannerError::invalid("evidence", format!("{} names no file", path.display())))?;
     Ok(crate::workspace::EvidenceFile { name, bytes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_scenario_file_names_its_path_and_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.json");
+        fs::write(&path, r#"{"format_version": 1, "title": 5}"#).unwrap();
+        let err = read_scenario_file(&path).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+        assert!(err.message.contains("bad.json at `title`"), "{}", err.message);
+        assert!(err.message.contains("Nothing was imported"), "{}", err.message);
+        let missing = read_scenario_file(&dir.path().join("none.json")).unwrap_err();
+        assert_eq!(missing.code, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn writes_replace_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    }
 }

@@ -18,6 +18,16 @@ import {
   type Sparse,
 } from "../normalize";
 import type {
+  AnswerInput,
+  ChecklistAnswer,
+  ChecklistSubject,
+  ChecklistView,
+  FamilyView,
+  ItemView,
+  LogCheck,
+  LogProblem,
+  SignOff,
+  SubjectStatus,
   Applied,
   CatalogStatus,
   Changed,
@@ -97,6 +107,20 @@ export type FakeOptions = {
   memoOutput?: { pages: number; charts: number; size: number };
   /** Milliseconds of the edit clock (coalescing merges edits less than 2 s apart). */
   now?: () => number;
+  /** The checklist template the fake judges answers by (absent: no checklist commands work). */
+  checklist?: FakeChecklistTemplate;
+  /** Files `answerChecklistItem` can attach, by path (absent: the file cannot be read). */
+  evidenceFiles?: Record<string, { size: number; sha256: string }>;
+  /** A broken log the fake reports (verify names it; nothing is cleared; nothing is recorded). */
+  logProblem?: LogProblem | null;
+};
+
+/** A checklist template for the fake: the families and the items with the rule's fields. */
+export type FakeChecklistTemplate = {
+  title: string;
+  version: string;
+  families: FamilyView[];
+  items: (Omit<ItemView, "answer" | "history" | "hints"> & { applies_to: "scenario" | "vendor" | "both" })[];
 };
 
 type Item = { kind: "memo"; value: MemoDraft } | { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
@@ -113,6 +137,8 @@ type State = {
   catalogStatus: CatalogStatus;
   memo: MemoDraft;
   records: MemoRecord[];
+  /** The checklist log, oldest first: answers, sign-offs, revocations by subject key. */
+  checklistLog: { subject: string; answer?: ChecklistAnswer; signoff?: SignOff; revoke?: string }[];
   undo: Step[];
   redo: Step[];
   revision: number;
@@ -202,6 +228,7 @@ export class FakeBackend implements Backend {
       catalogStatus: { ...catalogStatus },
       memo: normalizeMemoDraft(init.memo),
       records: structuredClone(init.memoRecords ?? []),
+      checklistLog: [],
       undo: [],
       redo: [],
       revision: 0,
@@ -699,6 +726,225 @@ export class FakeBackend implements Backend {
   async exportCertificate(identity: string, passphrase: string, path: string): Promise<void> {
     await this.enter("exportCertificate", [identity, passphrase, path]);
     this.unlock(identity, passphrase);
+  }
+
+  // ---- The compliance checklists: the store's rule, replayed from an in-memory log ----
+
+  private template(): FakeChecklistTemplate {
+    const t = this.options.checklist;
+    if (!t) throw refuse("io", "catalogs/checklists/d1-compliance.toml: cannot read the checklist template: no such file.");
+    return t;
+  }
+
+  private subjectKey(subject: ChecklistSubject): string {
+    return `${subject.kind}:${subject.id}`;
+  }
+
+  private checkSubject(s: State, subject: ChecklistSubject): string {
+    if (subject.kind === "scenario") {
+      const found = s.scenarios.find((x) => x.id === subject.id);
+      if (!found) throw refuse("not-found", `there is no scenario \`${subject.id}\` in ${s.path}`);
+      return found.name;
+    }
+    if (subject.id.trim() === "" || subject.id.length > 120) {
+      throw refuse("invalid-input", "subject: a vendor needs a name of 1 to 120 characters", "subject");
+    }
+    return subject.id;
+  }
+
+  private replay(s: State, subject: ChecklistSubject): { answers: ChecklistAnswer[]; signoff: SignOff | null } {
+    const key = this.subjectKey(subject);
+    const answers: ChecklistAnswer[] = [];
+    let signoff: SignOff | null = null;
+    for (const e of s.checklistLog.filter((x) => x.subject === key)) {
+      if (e.answer) answers.push(e.answer);
+      if (e.signoff) signoff = e.signoff;
+      if (e.revoke !== undefined) signoff = null;
+    }
+    return { answers, signoff };
+  }
+
+  private applicable(kind: ChecklistSubject["kind"]) {
+    return this.template().items.filter((i) => i.applies_to === kind || i.applies_to === "both");
+  }
+
+  /** The answers in force as one text: what a sign-off covers (the store hashes it). */
+  private digest(answers: ChecklistAnswer[]): string {
+    const inForce = new Map(answers.map((a) => [a.item, a]));
+    return fakeSha(JSON.stringify([...inForce.entries()].sort(([a], [b]) => (a < b ? -1 : 1))));
+  }
+
+  private clearanceOf(kind: ChecklistSubject["kind"], answers: ChecklistAnswer[], signoff: SignOff | null) {
+    const inForce = new Map(answers.map((a) => [a.item, a]));
+    const blocking_open: string[] = [];
+    const blocking_failed: string[] = [];
+    for (const item of this.applicable(kind).filter((i) => i.blocking)) {
+      const status = inForce.get(item.id)?.status ?? "open";
+      if (status === "fail") blocking_failed.push(item.id);
+      else if (status === "open") blocking_open.push(item.id);
+    }
+    const signed_off = signoff !== null && signoff.reviewer.trim() !== "" && signoff.answers_sha256 === this.digest(answers);
+    const trusted = !this.options.logProblem;
+    return {
+      cleared: trusted && blocking_open.length === 0 && blocking_failed.length === 0 && signed_off,
+      blocking_open,
+      blocking_failed,
+      signed_off,
+      unknown_items: [],
+    };
+  }
+
+  private status(s: State, subject: ChecklistSubject): SubjectStatus {
+    const { answers, signoff } = this.replay(s, subject);
+    const c = this.clearanceOf(subject.kind, answers, signoff);
+    const inForce = new Map(answers.map((a) => [a.item, a]));
+    const items = this.applicable(subject.kind);
+    return {
+      subject,
+      cleared: c.cleared,
+      answered: items.filter((i) => (inForce.get(i.id)?.status ?? "open") !== "open").length,
+      applicable: items.length,
+      blocking_open: c.blocking_open.length,
+      blocking_failed: c.blocking_failed.length,
+      signed_off: c.signed_off,
+      signed_by: c.signed_off ? (signoff?.reviewer ?? null) : null,
+      signed_at: c.signed_off ? (signoff?.at ?? null) : null,
+    };
+  }
+
+  private view(s: State, subject: ChecklistSubject): ChecklistView {
+    const name = this.checkSubject(s, subject);
+    const t = this.template();
+    const { answers, signoff } = this.replay(s, subject);
+    const clearance = this.clearanceOf(subject.kind, answers, signoff);
+    return {
+      subject,
+      name,
+      template_title: t.title,
+      template_version: t.version,
+      families: structuredClone(t.families),
+      items: this.applicable(subject.kind).map((i) => {
+        const mine = answers.filter((a) => a.item === i.id);
+        return {
+          id: i.id,
+          family: i.family,
+          title: i.title,
+          guidance: i.guidance,
+          blocking: i.blocking,
+          sources: [...i.sources],
+          answer: mine.at(-1) ?? null,
+          history: mine.slice(0, -1),
+          hints: [],
+        };
+      }),
+      signoff,
+      signoff_void: signoff !== null && !clearance.signed_off,
+      clearance,
+      hints_note: null,
+      log_problem: this.options.logProblem ?? null,
+    };
+  }
+
+  private refuseOnBrokenLog(): void {
+    const p = this.options.logProblem;
+    if (p) throw refuse("workspace-invalid", `${p.message} Nothing was recorded.`);
+  }
+
+  private logTime(): string {
+    return `${new Date((this.options.now ?? Date.now)()).toISOString().slice(0, 19)}Z`;
+  }
+
+  async checklistStatuses(): Promise<SubjectStatus[]> {
+    await this.enter("checklistStatuses", []);
+    const s = this.open();
+    this.template();
+    const vendors = [...new Set(s.checklistLog.filter((e) => e.subject.startsWith("vendor:")).map((e) => e.subject.slice(7)))].sort();
+    return [
+      ...s.scenarios.map((x) => this.status(s, { kind: "scenario", id: x.id })),
+      ...vendors.map((v) => this.status(s, { kind: "vendor", id: v })),
+    ];
+  }
+
+  async checklist(subject: ChecklistSubject): Promise<ChecklistView> {
+    await this.enter("checklist", [subject]);
+    return this.view(this.open(), subject);
+  }
+
+  async answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView> {
+    await this.enter("answerChecklistItem", [subject, answer, evidence]);
+    const s = this.open();
+    const files = evidence.map((path) => {
+      const f = this.options.evidenceFiles?.[path];
+      if (!f) throw refuse("not-found", `${path}: cannot read the evidence file: No such file or directory (os error 2)`);
+      return { name: path.split(/[\\/]/).at(-1) ?? path, sha256: f.sha256, size: f.size };
+    });
+    this.checkSubject(s, subject);
+    const reviewer = answer.reviewer.trim();
+    if (reviewer === "") throw refuse("invalid-input", "reviewer: name the reviewer: every answer in the log is attributed to a person", "reviewer");
+    const item = this.applicable(subject.kind).find((i) => i.id === answer.item);
+    if (!item) throw refuse("invalid-input", `item: \`${answer.item}\` is not an item of this checklist`, "item");
+    if (answer.status !== "open" && answer.note.trim() === "" && files.length === 0) {
+      throw refuse("invalid-input", "note: say why: give a note or attach a file as evidence for any status but open", "note");
+    }
+    this.refuseOnBrokenLog();
+    s.checklistLog.push({
+      subject: this.subjectKey(subject),
+      answer: { item: item.id, status: answer.status, note: answer.note.trim(), evidence: files, reviewer, at: this.logTime() },
+    });
+    return this.view(s, subject);
+  }
+
+  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView> {
+    await this.enter("signOffChecklist", [subject, reviewer, note]);
+    const s = this.open();
+    this.checkSubject(s, subject);
+    if (reviewer.trim() === "") throw refuse("invalid-input", "reviewer: name the reviewer who signs off: a sign-off is attributed to a person", "reviewer");
+    this.refuseOnBrokenLog();
+    const { answers, signoff } = this.replay(s, subject);
+    const open = this.clearanceOf(subject.kind, answers, signoff).blocking_open;
+    if (open.length > 0) {
+      throw refuse(
+        "invalid-input",
+        `signoff: blocking items are still open: ${open.join(", ")}. Answer each (pass, fail or not applicable, with a note or evidence) before signing off.`,
+        "signoff",
+      );
+    }
+    s.checklistLog.push({
+      subject: this.subjectKey(subject),
+      signoff: { reviewer: reviewer.trim(), at: this.logTime(), note: note.trim(), answers_sha256: this.digest(answers) },
+    });
+    return this.view(s, subject);
+  }
+
+  async revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView> {
+    await this.enter("revokeSignOff", [subject, reviewer, reason]);
+    const s = this.open();
+    this.checkSubject(s, subject);
+    if (reviewer.trim() === "" || reason.trim() === "") {
+      throw refuse("invalid-input", "reason: name the reviewer and give the reason the sign-off is withdrawn", "reason");
+    }
+    this.refuseOnBrokenLog();
+    s.checklistLog.push({ subject: this.subjectKey(subject), revoke: reason.trim() });
+    return this.view(s, subject);
+  }
+
+  async verifyChecklistLog(): Promise<LogCheck> {
+    await this.enter("verifyChecklistLog", []);
+    const s = this.open();
+    const files = new Set(s.checklistLog.flatMap((e) => e.answer?.evidence.map((f) => f.sha256) ?? []));
+    return {
+      entries: s.checklistLog.length,
+      head: s.checklistLog.length === 0 ? "0".repeat(64) : fakeSha(JSON.stringify(s.checklistLog)),
+      evidence_files: files.size,
+      problem: this.options.logProblem ?? null,
+    };
+  }
+
+  async exportEvidence(sha256: string, path: string): Promise<void> {
+    await this.enter("exportEvidence", [sha256, path]);
+    const s = this.open();
+    const known = s.checklistLog.some((e) => e.answer?.evidence.some((f) => f.sha256 === sha256));
+    if (!known) throw refuse("not-found", `${s.path}: no evidence file with SHA-256 ${sha256} is stored`);
   }
 }
 

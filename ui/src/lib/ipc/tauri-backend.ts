@@ -14,6 +14,11 @@ import {
   type Sparse,
 } from "../normalize";
 import type {
+  AnswerInput,
+  ChecklistSubject,
+  ChecklistView,
+  LogCheck,
+  SubjectStatus,
   Applied,
   CompareScreen,
   EditRequest,
@@ -200,6 +205,34 @@ export class TauriBackend implements Backend {
 
   async exportCertificate(identity: string, passphrase: string, path: string): Promise<void> {
     await call("export_certificate", () => commands.exportCertificate(identity, passphrase, path));
+  }
+
+  async checklistStatuses(): Promise<SubjectStatus[]> {
+    return call("checklist_statuses", () => commands.checklistStatuses());
+  }
+
+  async checklist(subject: ChecklistSubject): Promise<ChecklistView> {
+    return call("checklist", () => commands.checklist(subject));
+  }
+
+  async answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView> {
+    return call("answer_checklist_item", () => commands.answerChecklistItem(subject, answer, evidence));
+  }
+
+  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView> {
+    return call("sign_off_checklist", () => commands.signOffChecklist(subject, reviewer, note));
+  }
+
+  async revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView> {
+    return call("revoke_sign_off", () => commands.revokeSignOff(subject, reviewer, reason));
+  }
+
+  async verifyChecklistLog(): Promise<LogCheck> {
+    return call("verify_checklist_log", () => commands.verifyChecklistLog());
+  }
+
+  async exportEvidence(sha256: string, path: string): Promise<void> {
+    await call("export_evidence", () => commands.exportEvidence(sha256, path));
   }
 }
 
