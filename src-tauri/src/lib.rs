@@ -76,7 +76,8 @@ impl AppState {
     }
 
     /// Makes `ws` the open workspace and puts it first in the recent list.
-    fn install(&self, ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
+    fn install(&self, mut ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
+        ws.set_signature_verifier(planner_publish::verify_signoff_signature);
         let info = self.info(&ws)?;
         if let Some(dir) = &self.config_dir {
             // The recent list is a convenience: failing to save it must not fail the open.
@@ -410,7 +411,8 @@ async fn answer_checklist_item(
     })
 }
 
-/// Signs off the subject's checklist as its answers stand; returns the checklist.
+/// Signs off the subject's checklist as its answers stand, with the reviewer's signing identity
+/// when `sign` names one (its `reason` is not used); returns the checklist.
 #[tauri::command]
 #[specta::specta]
 async fn sign_off_checklist(
@@ -418,10 +420,22 @@ async fn sign_off_checklist(
     subject: Subject,
     reviewer: String,
     note: String,
+    sign: Option<SignWith>,
 ) -> Result<ChecklistView, PlannerError> {
+    let identity = match &sign {
+        Some(s) => Some(identities(&state)?.open(&s.identity, &s.passphrase)?),
+        None => None,
+    };
     with_ws(&state, |ws| {
         let (template, shipped) = checklist_context(&state, ws)?;
-        ws.sign_off_checklist(&template, &shipped, &subject, &reviewer, &note, now_ms())?;
+        match &identity {
+            Some(id) => {
+                ws.sign_off_checklist_signed(&template, &shipped, &subject, &reviewer, &note, now_ms(), &|c| {
+                    planner_publish::sign_signoff(id, c)
+                })?
+            }
+            None => ws.sign_off_checklist(&template, &shipped, &subject, &reviewer, &note, now_ms())?,
+        };
         ws.checklist_view(&template, &subject)
     })
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import App from "../src/lib/components/App.svelte";
-import { type FakeBackend, type FakeOptions } from "../src/lib/ipc/fake-backend";
+import { type FakeBackend, type FakeIdentity, type FakeOptions } from "../src/lib/ipc/fake-backend";
 import { themeState } from "../src/lib/theme-state.svelte";
 import type { LogProblem } from "../src/lib/workspace-types";
 import { D1_SUBSET } from "./fixtures/checklist";
@@ -174,6 +174,49 @@ describe("D-1 checklist", () => {
     await answer("ec-classify", "pass", "classified", true);
     await waitFor(() => expect(screen.getByTestId("item-status-ec-classify").textContent).toBe("Pass"));
     await fireEvent.click(screen.getByTestId("verify-log"));
-    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 1 entry, 1 evidence file\(s\)\./);
+    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 1 entry, 1 evidence file\(s\), 0 signed sign-off\(s\) verified\./);
+  });
+
+  it("signs a sign-off with the reviewer's key when an identity is chosen, and never keeps the passphrase", async () => {
+    const dana: FakeIdentity = {
+      summary: {
+        id: "dana-reviewer",
+        common_name: "Dana Reviewer",
+        organisation: "Example Compute Ltd",
+        email: null,
+        issuer: "O=Example Compute Ltd,CN=Dana Reviewer",
+        not_before: "2026-11-22T09:00:00Z",
+        not_after: "2029-11-21T09:00:00Z",
+        sha256: "9c1d0e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7",
+        self_signed: true,
+        origin: "made here",
+      },
+      passphrase: "reviewer-pass-2026",
+    };
+    const backend = await openCompliance(complianceBackend({ identities: [dana] }));
+    await fireEvent.input(input("reviewer-name"), { target: { value: "Dana Reviewer" } });
+    await answer("ec-classify", "pass", "classified");
+    await waitFor(() => expect(screen.getByTestId("item-status-ec-classify").textContent).toBe("Pass"));
+    await answer("ec-2023-parameters", "pass", "checked");
+    await waitFor(() => expect(screen.getByTestId("item-status-ec-2023-parameters").textContent).toBe("Pass"));
+    const select = (await screen.findByTestId("signoff-identity")) as HTMLSelectElement;
+    await waitFor(() => expect(select.options.length).toBe(2));
+    await fireEvent.change(select, { target: { value: "dana-reviewer" } });
+    // A key without its passphrase cannot sign.
+    expect((screen.getByTestId("signoff-submit") as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(input("signoff-passphrase"), { target: { value: "wrong-pass" } });
+    await fireEvent.click(screen.getByTestId("signoff-submit"));
+    expect((await screen.findByTestId("checklist-action-error")).textContent).toMatch(/passphrase/i);
+    expect(input("signoff-passphrase").value).toBe("");
+    await fireEvent.input(input("signoff-passphrase"), { target: { value: "reviewer-pass-2026" } });
+    await fireEvent.click(screen.getByTestId("signoff-submit"));
+    await waitFor(() => expect(screen.getByTestId("checklist-badge").dataset.cleared).toBe("yes"));
+    expect(screen.getByTestId("signoff-signature").textContent).toContain("Signed with the key of Dana Reviewer, Example Compute Ltd");
+    expect(backend.callsTo("signOffChecklist").at(-1)).toEqual([
+      { kind: "scenario", id: "hybrid" },
+      "Dana Reviewer",
+      "",
+      { identity: "dana-reviewer", passphrase: "reviewer-pass-2026", reason: "D-1 sign-off" },
+    ]);
   });
 });

@@ -114,8 +114,11 @@ export interface Backend {
   checklist(subject: ChecklistSubject): Promise<ChecklistView>;
   /** Records an answer with the files at `evidence` (paths) attached, stored in the workspace. */
   answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView>;
-  /** Signs off the subject's checklist as its answers stand (refused while a blocking item is open). */
-  signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView>;
+  /**
+   * Signs off the subject's checklist as its answers stand (refused while a blocking item is open),
+   * signed with the reviewer's identity when `sign` names one (its `reason` is not used).
+   */
+  signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null): Promise<ChecklistView>;
   /** Withdraws the subject's sign-off, with the reason. */
   revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView>;
   /** Verifies the checklist log; `problem` names the first broken entry. */

@@ -23,6 +23,7 @@ import type {
   LogCheck_Serialize,
   LogProblem,
   SignOff_Serialize,
+  SignOffSignature,
   SubjectStatus_Serialize,
   Applied_Deserialize,
   Assumption_Serialize,
@@ -187,12 +188,13 @@ export type IdentitySummary = IdentitySummary_Serialize;
 
 // The compliance checklists (issue #6): what the back end answers is read as sent; what a
 // reviewer enters is total.
-export type ChecklistView = ChecklistView_Serialize;
+/** A sign-off with its signature always present (null when attributed by name only). */
+export type SignOff = Omit<SignOff_Serialize, "signature"> & { signature: SignOffSignature | null };
+export type ChecklistView = Omit<ChecklistView_Serialize, "signoff"> & { signoff: SignOff | null };
 export type ItemView = ItemView_Serialize;
 export type FamilyView = FamilyView_Serialize;
 export type ChecklistAnswer = Answer_Serialize;
-export type SignOff = SignOff_Serialize;
 export type SubjectStatus = SubjectStatus_Serialize;
 export type LogCheck = LogCheck_Serialize;
 export type AnswerInput = Total<AnswerInput_Deserialize>;
-export type { ChecklistSubject, Clearance, Evidence, Hint, ItemStatus, LogProblem };
+export type { ChecklistSubject, Clearance, Evidence, Hint, ItemStatus, LogProblem, SignOffSignature };

@@ -9,7 +9,8 @@ use planner_store::Workspace;
 
 /// Verifies the chain; `Ok((text, intact))`. A broken log is a result (exit 1), not an error.
 pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
-    let ws = Workspace::open(path)?;
+    let mut ws = Workspace::open(path)?;
+    ws.set_signature_verifier(planner_publish::verify_signoff_signature);
     let check = ws.verify_checklist_log()?;
     let intact = check.problem.is_none();
     if json {
@@ -22,11 +23,12 @@ pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
         None => {
             let _ = writeln!(
                 out,
-                "{}: checklist log intact: {} entr{}, {} evidence file(s), head {}",
+                "{}: checklist log intact: {} entr{}, {} evidence file(s), {} signed sign-off(s) verified, head {}",
                 path.display(),
                 check.entries,
                 if check.entries == 1 { "y" } else { "ies" },
                 check.evidence_files,
+                check.signed_signoffs,
                 check.head
             );
         }

@@ -631,6 +631,36 @@ pub struct SignOff {
     pub note: String,
     /// [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off.
     pub answers_sha256: String,
+    /// The reviewer's signature over [`signoff_content`], when the sign-off was signed with a
+    /// key; absent for a sign-off attributed by name only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<SignOffSignature>,
+}
+
+/// A detached CMS signature (SHA-256, the signer's certificate inside) over a sign-off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SignOffSignature {
+    /// The CMS SignedData, DER, lowercase hex.
+    pub cms_hex: String,
+    /// The signer as the certificate names it ("CN, O"), recorded for reading; verification
+    /// takes it from the certificate inside `cms_hex` and compares.
+    pub signer: String,
+    /// SHA-256 of the signer's certificate (DER), lowercase hex.
+    pub certificate_sha256: String,
+}
+
+/// The bytes a sign-off's signature covers: the canonical JSON of the subject's key and every
+/// field of the sign-off but the signature (reviewer, time, note, answers digest).
+pub fn signoff_content(subject: &Subject, signoff: &SignOff) -> Vec<u8> {
+    let value = serde_json::json!({
+        "subject": subject.key(),
+        "reviewer": signoff.reviewer,
+        "at": signoff.at,
+        "note": signoff.note,
+        "answers_sha256": signoff.answers_sha256,
+    });
+    crate::audit::canonical_json(&value).into_bytes()
 }
 
 /// The checklist of one subject.
@@ -659,6 +689,7 @@ impl Checklist {
             at: at.to_owned(),
             note: note.to_owned(),
             answers_sha256: answers_digest(&self.answers),
+            signature: None,
         };
         self.signoff = Some(signoff.clone());
         signoff

@@ -17,7 +17,7 @@ pub mod identities;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
-use planner_core::checklist::Subject;
+use planner_core::checklist::{SignOffSignature, Subject};
 use planner_core::decision::DecisionView;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
@@ -54,6 +54,66 @@ pub struct Published {
 /// SHA-256 of `bytes`, lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Signs a checklist sign-off's content ([`planner_core::checklist::signoff_content`]) with
+/// `identity`: a detached CMS signature with the certificate inside.
+pub fn sign_signoff(identity: &Identity, content: &[u8]) -> Result<SignOffSignature, PlannerError> {
+    let cms = planner_sign::sign_detached(identity, content).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::InvalidInput,
+            format!("The sign-off could not be signed: {e}."),
+        )
+    })?;
+    Ok(SignOffSignature {
+        cms_hex: cms.iter().map(|b| format!("{b:02x}")).collect(),
+        signer: signer_label(identity),
+        certificate_sha256: identity.certificate().sha256_fingerprint,
+    })
+}
+
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| text.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect()
+}
+
+/// Checks a signed sign-off: the signature covers exactly `content` and verifies with the
+/// certificate it carries, which is the certificate (and signer) the sign-off names. The store
+/// calls this for every signed sign-off when the log is verified.
+pub fn verify_signoff_signature(content: &[u8], sig: &SignOffSignature) -> Result<(), String> {
+    let der = from_hex(&sig.cms_hex).ok_or("the signature is not hex-encoded DER")?;
+    let check = planner_sign::verify_detached(&der, content);
+    if !check.intact {
+        return Err(check.problems.join("; "));
+    }
+    let Some(cert) = check.certificate else {
+        return Err("the signature carries no certificate".to_owned());
+    };
+    if cert.sha256_fingerprint != sig.certificate_sha256 {
+        return Err(format!(
+            "it was made with certificate {}…, not the {}… the sign-off names",
+            cert.sha256_fingerprint.get(..12).unwrap_or(""),
+            sig.certificate_sha256.get(..12).unwrap_or("")
+        ));
+    }
+    let named = match (&cert.common_name, &cert.organisation) {
+        (Some(cn), Some(o)) => format!("{cn}, {o}"),
+        (Some(cn), None) => cn.clone(),
+        (None, Some(o)) => o.clone(),
+        (None, None) => "(unnamed certificate)".to_owned(),
+    };
+    if named != sig.signer {
+        return Err(format!(
+            "the certificate names {named}, the sign-off names {}",
+            sig.signer
+        ));
+    }
+    Ok(())
 }
 
 /// A UTC time as the signer takes it.
@@ -359,6 +419,7 @@ pub fn publish_from_workspace(
         .file_name()
         .map_or_else(|| ws.path().display().to_string(), |n| n.to_string_lossy().into_owned());
     let version = ws.catalog_status(None).version;
+    ws.set_signature_verifier(verify_signoff_signature);
     let compliance = memo_compliance(ws, view)?;
     let sources = Sources {
         view,

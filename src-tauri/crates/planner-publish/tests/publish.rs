@@ -258,3 +258,112 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
         "{words}"
     );
 }
+
+#[test]
+fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature() {
+    use planner_core::audit::{self, NewEntry};
+    use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
+    use planner_publish::{sign_signoff, verify_signoff_signature};
+    use planner_store::workspace::AnswerInput;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = workspace(tmp.path());
+    ws.set_signature_verifier(verify_signoff_signature);
+    let ids = Identities::new(&tmp.path().join("identities"));
+    let summary = ids.create("Dana Reviewer", "Example Ltd", None, PASS, NOW).unwrap();
+    let identity = ids.open(&summary.id, PASS).unwrap();
+    let name = "d1-compliance.toml".to_owned();
+    let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(&name)).unwrap();
+    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let file = (name, text);
+    let hybrid = Subject::Scenario("hybrid".into());
+    for item in template.items_for(SubjectKind::Scenario).filter(|i| i.blocking) {
+        let answer = AnswerInput {
+            item: item.id.clone(),
+            status: ItemStatus::Pass,
+            note: "checked".into(),
+            reviewer: "Dana Reviewer".into(),
+        };
+        ws.answer_item_at(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
+    }
+    let entry = ws
+        .sign_off_checklist_signed(
+            &template,
+            &file,
+            &hybrid,
+            "Dana Reviewer",
+            "D-1 review",
+            NOW,
+            &|content| sign_signoff(&identity, content),
+        )
+        .unwrap();
+    let check = ws.verify_checklist_log().unwrap();
+    assert!(check.problem.is_none(), "{:?}", check.problem);
+    assert_eq!((check.signed_signoffs, check.signatures_checked), (1, true));
+    let statuses = ws.checklist_statuses(&template).unwrap();
+    assert!(statuses[0].cleared);
+    let signature = &entry.payload["signoff"]["signature"];
+    assert_eq!(signature["signer"], "Dana Reviewer, Example Ltd");
+    assert_eq!(signature["certificate_sha256"], summary.sha256.as_str());
+
+    // A forger rewrites the sign-off's note and recomputes every hash and the head: the chain
+    // holds, but the signature no longer covers the sign-off, and verify names the entry.
+    let path = ws.path().to_path_buf();
+    let mut chain: Vec<audit::AuditEntry> = Vec::new();
+    for mut e in ws.checklist_log().unwrap() {
+        if e.action == "sign-off" {
+            e.payload["signoff"]["note"] = serde_json::json!("approved without conditions");
+        }
+        let next = audit::append(
+            &chain,
+            NewEntry {
+                at: e.at,
+                actor: e.actor,
+                action: e.action,
+                subject: e.subject,
+                payload: e.payload,
+            },
+        );
+        chain.push(next);
+    }
+    drop(ws);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for e in &chain {
+            conn.execute(
+                "UPDATE checklist_log SET payload = ?1, prev_hash = ?2, hash = ?3 WHERE seq = ?4",
+                rusqlite::params![
+                    serde_json::to_string(&e.payload).unwrap(),
+                    e.prev_hash,
+                    e.hash,
+                    e.seq as i64
+                ],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'checklist_head'",
+            [&chain.last().unwrap().hash],
+        )
+        .unwrap();
+    }
+    let mut ws = Workspace::open(&path).unwrap();
+    // Without the signing code linked, the rewrite passes: the chain alone cannot tell.
+    let unchecked = ws.verify_checklist_log().unwrap();
+    assert!(unchecked.problem.is_none());
+    assert!(!unchecked.signatures_checked);
+    ws.set_signature_verifier(verify_signoff_signature);
+    let p = ws
+        .verify_checklist_log()
+        .unwrap()
+        .problem
+        .expect("the forged sign-off is found");
+    assert_eq!(p.seq, entry.seq);
+    assert_eq!(p.action, "sign-off");
+    assert!(
+        p.problem.contains("sign-off signature does not verify"),
+        "{}",
+        p.problem
+    );
+    assert!(!ws.checklist_statuses(&template).unwrap()[0].cleared);
+}

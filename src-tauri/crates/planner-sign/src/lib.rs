@@ -9,12 +9,14 @@
 //! No IO and no clock: PDFs, key files and times come in as arguments.
 
 mod cms;
+mod detached;
 mod error;
 mod identity;
 mod pdf;
 mod pkcs12;
 mod time;
 
+pub use detached::{DetachedCheck, sign_detached, verify_detached};
 pub use error::SignError;
 pub use identity::{CertificateInfo, Identity};
 pub use pdf::{Appearance, PageChoice, SignRequest, SignatureReport, Verification, sign, verify};

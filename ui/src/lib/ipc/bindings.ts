@@ -85,8 +85,11 @@ export const commands = {
 	checklist: (subject: ChecklistSubject) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("checklist", { subject })),
 	/**  Records an answer with the files at `evidence` (paths) attached; returns the checklist. */
 	answerChecklistItem: (subject: ChecklistSubject, answer: AnswerInput_Deserialize, evidence: string[]) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("answer_checklist_item", { subject, answer, evidence })),
-	/**  Signs off the subject's checklist as its answers stand; returns the checklist. */
-	signOffChecklist: (subject: ChecklistSubject, reviewer: string, note: string) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("sign_off_checklist", { subject, reviewer, note })),
+	/**
+	 *  Signs off the subject's checklist as its answers stand, with the reviewer's signing identity
+	 *  when `sign` names one (its `reason` is not used); returns the checklist.
+	 */
+	signOffChecklist: (subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("sign_off_checklist", { subject, reviewer, note, sign })),
 	/**  Withdraws the subject's sign-off with a reason; returns the checklist. */
 	revokeSignOff: (subject: ChecklistSubject, reviewer: string, reason: string) => typedError<ChecklistView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("revoke_sign_off", { subject, reviewer, reason })),
 	/**  Verifies the checklist log and names the first broken entry. */
@@ -1277,6 +1280,12 @@ export type LogCheck_Deserialize = {
 	head: string,
 	evidence_files: number,
 	/**
+	 *  Sign-offs signed with a key, and whether their signatures were checked (they are when the
+	 *  program that verifies links the signing code, as the app and `planner` do).
+	 */
+	signed_signoffs: number,
+	signatures_checked: boolean,
+	/**
 	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
 	 *  and every evidence file it names is stored with that digest.
 	 */
@@ -1289,6 +1298,12 @@ export type LogCheck_Serialize = {
 	/**  The last entry's hash (64 zeros when the log is empty). */
 	head: string,
 	evidence_files: number,
+	/**
+	 *  Sign-offs signed with a key, and whether their signatures were checked (they are when the
+	 *  program that verifies links the signing code, as the app and `planner` do).
+	 */
+	signed_signoffs: number,
+	signatures_checked: boolean,
 	/**
 	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
 	 *  and every evidence file it names is stored with that digest.
@@ -1986,6 +2001,19 @@ export type Session_Serialize = {
 /**  A reviewer's sign-off on the answers as they stood. */
 export type SignOff = SignOff_Serialize | SignOff_Deserialize;
 
+/**  A detached CMS signature (SHA-256, the signer's certificate inside) over a sign-off. */
+export type SignOffSignature = {
+	/**  The CMS SignedData, DER, lowercase hex. */
+	cms_hex: string,
+	/**
+	 *  The signer as the certificate names it ("CN, O"), recorded for reading; verification
+	 *  takes it from the certificate inside `cms_hex` and compares.
+	 */
+	signer: string,
+	/**  SHA-256 of the signer's certificate (DER), lowercase hex. */
+	certificate_sha256: string,
+};
+
 /**  A reviewer's sign-off on the answers as they stood. */
 export type SignOff_Deserialize = {
 	reviewer: string,
@@ -1993,6 +2021,11 @@ export type SignOff_Deserialize = {
 	note?: string,
 	/**  [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off. */
 	answers_sha256: string,
+	/**
+	 *  The reviewer's signature over [`signoff_content`], when the sign-off was signed with a
+	 *  key; absent for a sign-off attributed by name only.
+	 */
+	signature?: SignOffSignature | null,
 };
 
 /**  A reviewer's sign-off on the answers as they stood. */
@@ -2002,6 +2035,11 @@ export type SignOff_Serialize = {
 	note: string,
 	/**  [`answers_digest`] of the answers signed; an answer changed afterwards voids the sign-off. */
 	answers_sha256: string,
+	/**
+	 *  The reviewer's signature over [`signoff_content`], when the sign-off was signed with a
+	 *  key; absent for a sign-off attributed by name only.
+	 */
+	signature?: SignOffSignature,
 };
 
 /**  An identity to sign with, and why. */

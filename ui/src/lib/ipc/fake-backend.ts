@@ -894,9 +894,12 @@ export class FakeBackend implements Backend {
     return this.view(s, subject);
   }
 
-  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView> {
-    await this.enter("signOffChecklist", [subject, reviewer, note]);
+  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null): Promise<ChecklistView> {
+    await this.enter("signOffChecklist", [subject, reviewer, note, sign]);
     const s = this.open();
+    // The identity is opened first, as the shell does; the fake "signature" stands for a CMS it
+    // does not make (the back end's is checked by planner-publish's tests).
+    const signer = sign ? this.unlock(sign.identity, sign.passphrase) : null;
     this.checkSubject(s, subject);
     if (reviewer.trim() === "") throw refuse("invalid-input", "reviewer: name the reviewer who signs off: a sign-off is attributed to a person", "reviewer");
     this.refuseOnBrokenLog();
@@ -911,7 +914,19 @@ export class FakeBackend implements Backend {
     }
     s.checklistLog.push({
       subject: this.subjectKey(subject),
-      signoff: { reviewer: reviewer.trim(), at: this.logTime(), note: note.trim(), answers_sha256: this.digest(answers) },
+      signoff: {
+        reviewer: reviewer.trim(),
+        at: this.logTime(),
+        note: note.trim(),
+        answers_sha256: this.digest(answers),
+        signature: signer
+          ? {
+              cms_hex: fakeSha(`${signer.summary.id}:${this.digest(answers)}`),
+              signer: [signer.summary.common_name, signer.summary.organisation].filter((x) => x).join(", "),
+              certificate_sha256: signer.summary.sha256,
+            }
+          : null,
+      },
     });
     return this.view(s, subject);
   }
@@ -936,6 +951,8 @@ export class FakeBackend implements Backend {
       entries: s.checklistLog.length,
       head: s.checklistLog.length === 0 ? "0".repeat(64) : fakeSha(JSON.stringify(s.checklistLog)),
       evidence_files: files.size,
+      signed_signoffs: s.checklistLog.filter((e) => e.signoff?.signature).length,
+      signatures_checked: true,
       problem: this.options.logProblem ?? null,
     };
   }

@@ -1,7 +1,7 @@
 // The production Backend: calls the Rust commands through the generated bindings.
 // This is the only module allowed to import runtime values from ./bindings.
 
-import { commands } from "./bindings";
+import { commands, type ChecklistView_Serialize } from "./bindings";
 import type { Catalog } from "../catalog-types";
 import { BackendError, IpcError, describeUnknown, isPlannerError, type Backend } from "../backend";
 import {
@@ -212,19 +212,19 @@ export class TauriBackend implements Backend {
   }
 
   async checklist(subject: ChecklistSubject): Promise<ChecklistView> {
-    return call("checklist", () => commands.checklist(subject));
+    return normalizeChecklist(await call("checklist", () => commands.checklist(subject)));
   }
 
   async answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView> {
-    return call("answer_checklist_item", () => commands.answerChecklistItem(subject, answer, evidence));
+    return normalizeChecklist(await call("answer_checklist_item", () => commands.answerChecklistItem(subject, answer, evidence)));
   }
 
-  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string): Promise<ChecklistView> {
-    return call("sign_off_checklist", () => commands.signOffChecklist(subject, reviewer, note));
+  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null): Promise<ChecklistView> {
+    return normalizeChecklist(await call("sign_off_checklist", () => commands.signOffChecklist(subject, reviewer, note, sign)));
   }
 
   async revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView> {
-    return call("revoke_sign_off", () => commands.revokeSignOff(subject, reviewer, reason));
+    return normalizeChecklist(await call("revoke_sign_off", () => commands.revokeSignOff(subject, reviewer, reason)));
   }
 
   async verifyChecklistLog(): Promise<LogCheck> {
@@ -250,4 +250,9 @@ function normalizeRecord(r: MemoRecord): MemoRecord {
 
 function normalizeIdentity(i: IdentitySummary): IdentitySummary {
   return { ...i, common_name: i.common_name ?? null, organisation: i.organisation ?? null, email: i.email ?? null };
+}
+
+/** A checklist with the sign-off's absent signature as null (the back end leaves it out). */
+function normalizeChecklist(v: ChecklistView_Serialize): ChecklistView {
+  return { ...v, signoff: v.signoff ? { ...v.signoff, signature: v.signoff.signature ?? null } : null };
 }

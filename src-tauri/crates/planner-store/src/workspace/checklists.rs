@@ -22,7 +22,8 @@ use std::collections::BTreeMap;
 
 use planner_core::audit::{self, AuditEntry, BreakReason, ChecklistChange};
 use planner_core::checklist::{
-    self, Answer, Checklist, ChecklistTemplate, Clearance, Evidence, Hint, ItemStatus, SignOff, Subject,
+    self, Answer, Checklist, ChecklistTemplate, Clearance, Evidence, Hint, ItemStatus, SignOff, SignOffSignature,
+    Subject,
 };
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::validate::validate;
@@ -37,6 +38,12 @@ use super::{Workspace, now_ms};
 /// The largest evidence file accepted, in bytes (50 MiB): the workspace is one file handed over
 /// after a workshop, and a scan of a contract is far smaller.
 pub const EVIDENCE_LIMIT: u64 = 50 * 1024 * 1024;
+
+/// Signs a sign-off's content with the reviewer's key.
+pub type SignOffSigner<'a> = &'a dyn Fn(&[u8]) -> Result<SignOffSignature, PlannerError>;
+
+/// Checks a sign-off's signature over its content; `Err` says what is wrong, in words.
+pub type SignatureVerifier = fn(&[u8], &SignOffSignature) -> Result<(), String>;
 
 const HEAD_KEY: &str = "checklist_head";
 const TEMPLATE_NAME_KEY: &str = "checklist_template_file";
@@ -155,6 +162,10 @@ pub struct LogCheck {
     /// The last entry's hash (64 zeros when the log is empty).
     pub head: String,
     pub evidence_files: u32,
+    /// Sign-offs signed with a key, and whether their signatures were checked (they are when the
+    /// program that verifies links the signing code, as the app and `planner` do).
+    pub signed_signoffs: u32,
+    pub signatures_checked: bool,
     /// `None`: every entry links to the one before, hashes to its hash, is a well-formed change
     /// and every evidence file it names is stored with that digest.
     pub problem: Option<LogProblem>,
@@ -277,7 +288,11 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Checks what the hash chain cannot: each entry is a checklist change of the action it is filed
 /// under, and every evidence file it names is stored with its digest and size.
-fn check_entry(conn: &Connection, e: &AuditEntry) -> rusqlite::Result<Option<String>> {
+fn check_entry(
+    conn: &Connection,
+    e: &AuditEntry,
+    verifier: Option<SignatureVerifier>,
+) -> rusqlite::Result<Option<String>> {
     let change: ChecklistChange = match serde_json::from_value(e.payload.clone()) {
         Ok(c) => c,
         Err(err) => return Ok(Some(format!("its payload is not a checklist change ({err})"))),
@@ -288,6 +303,19 @@ fn check_entry(conn: &Connection, e: &AuditEntry) -> rusqlite::Result<Option<Str
             e.action,
             change.action()
         )));
+    }
+    if let (ChecklistChange::SignOff { signoff }, Some(verify)) = (&change, verifier)
+        && let Some(sig) = &signoff.signature
+    {
+        let Some(subject) = subject_of_key(&e.subject) else {
+            return Ok(Some(format!(
+                "its subject `{}` is not a scenario or a vendor",
+                e.subject
+            )));
+        };
+        if let Err(why) = verify(&checklist::signoff_content(&subject, signoff), sig) {
+            return Ok(Some(format!("its sign-off signature does not verify: {why}")));
+        }
     }
     if let ChecklistChange::Answer { answer } = &change {
         for ev in &answer.evidence {
@@ -320,7 +348,11 @@ fn check_entry(conn: &Connection, e: &AuditEntry) -> rusqlite::Result<Option<Str
 }
 
 /// Verifies the log in `conn`; `path` names the file in messages.
-fn check_log(conn: &Connection, path: &str) -> rusqlite::Result<(Vec<AuditEntry>, LogCheck)> {
+fn check_log(
+    conn: &Connection,
+    path: &str,
+    verifier: Option<SignatureVerifier>,
+) -> rusqlite::Result<(Vec<AuditEntry>, LogCheck)> {
     let raw = read_raw(conn)?;
     let entries = to_entries(&raw);
     let head: Option<String> = conn
@@ -334,7 +366,7 @@ fn check_log(conn: &Connection, path: &str) -> rusqlite::Result<(Vec<AuditEntry>
     });
     let mut problem = None;
     for (i, e) in entries.iter().enumerate().take(limit) {
-        if let Some(p) = check_entry(conn, e)? {
+        if let Some(p) = check_entry(conn, e, verifier)? {
             problem = Some(problem_at(Some(e), i as u64 + 1, p, path));
             break;
         }
@@ -369,7 +401,18 @@ fn check_log(conn: &Connection, path: &str) -> rusqlite::Result<(Vec<AuditEntry>
             _ => {}
         }
     }
+    let signed = entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                serde_json::from_value::<ChecklistChange>(e.payload.clone()),
+                Ok(ChecklistChange::SignOff { signoff }) if signoff.signature.is_some()
+            )
+        })
+        .count();
     let check = LogCheck {
+        signed_signoffs: u32::try_from(signed).unwrap_or(u32::MAX),
+        signatures_checked: verifier.is_some(),
         entries: u32::try_from(entries.len()).unwrap_or(u32::MAX),
         head: last,
         evidence_files: u32::try_from(evidence_files).unwrap_or(0),
@@ -470,9 +513,14 @@ impl Workspace {
         })
     }
 
+    /// Sets how signed sign-offs are checked (the store does not link the signing code).
+    pub fn set_signature_verifier(&mut self, verifier: SignatureVerifier) {
+        self.signature_verifier = Some(verifier);
+    }
+
     /// Verifies the whole checklist log and names the first broken entry.
     pub fn verify_checklist_log(&self) -> Result<LogCheck, PlannerError> {
-        check_log(&self.conn, &self.shown())
+        check_log(&self.conn, &self.shown(), self.signature_verifier)
             .map(|(_, c)| c)
             .map_err(|e| self.err(&e))
     }
@@ -508,7 +556,8 @@ impl Workspace {
         subject: &Subject,
     ) -> Result<ChecklistView, PlannerError> {
         self.check_subject(subject)?;
-        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
+        let (entries, check) =
+            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
         let list = replay(&entries, subject);
         let (hints, hints_note) = match subject {
             Subject::Scenario(id) => {
@@ -588,7 +637,8 @@ impl Workspace {
     /// The status of every scenario (in list order) and of every vendor with a record (by name).
     /// A broken log clears nothing.
     pub fn checklist_statuses(&self, template: &ChecklistTemplate) -> Result<Vec<SubjectStatus>, PlannerError> {
-        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
+        let (entries, check) =
+            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
         let trusted = check.problem.is_none();
         let mut out: Vec<SubjectStatus> = self
             .scenario_summaries()?
@@ -614,7 +664,8 @@ impl Workspace {
     /// that apply whose answer in force is pass or not applicable, when the subject is cleared;
     /// 0 when it is not (or the log is broken).
     pub fn compliance_share(&self, template: &ChecklistTemplate, subject: &Subject) -> Result<Decimal, PlannerError> {
-        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
+        let (entries, check) =
+            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
         let list = replay(&entries, subject);
         if check.problem.is_some() || !list.clearance(template).cleared {
             return Ok(Decimal::ZERO);
@@ -741,6 +792,36 @@ impl Workspace {
         note: &str,
         at_ms: i64,
     ) -> Result<AuditEntry, PlannerError> {
+        self.sign_off_inner(template, template_file, subject, reviewer, note, at_ms, None)
+    }
+
+    /// [`Workspace::sign_off_checklist`], signed: `sign` gets [`checklist::signoff_content`] and
+    /// returns the reviewer's signature over it, which the entry keeps.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sign_off_checklist_signed(
+        &mut self,
+        template: &ChecklistTemplate,
+        template_file: &(String, String),
+        subject: &Subject,
+        reviewer: &str,
+        note: &str,
+        at_ms: i64,
+        sign: SignOffSigner<'_>,
+    ) -> Result<AuditEntry, PlannerError> {
+        self.sign_off_inner(template, template_file, subject, reviewer, note, at_ms, Some(sign))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sign_off_inner(
+        &mut self,
+        template: &ChecklistTemplate,
+        template_file: &(String, String),
+        subject: &Subject,
+        reviewer: &str,
+        note: &str,
+        at_ms: i64,
+        sign: Option<SignOffSigner<'_>>,
+    ) -> Result<AuditEntry, PlannerError> {
         self.check_subject(subject)?;
         let reviewer = reviewer.trim();
         if reviewer.is_empty() {
@@ -749,7 +830,8 @@ impl Workspace {
                 "name the reviewer who signs off: a sign-off is attributed to a person",
             ));
         }
-        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
+        let (entries, check) =
+            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
         if let Some(p) = check.problem {
             return Err(PlannerError::new(ErrorCode::WorkspaceInvalid, p.message));
         }
@@ -765,7 +847,10 @@ impl Workspace {
             ));
         }
         let at = log_time(at_ms);
-        let signoff = list.sign(reviewer, &at, note.trim());
+        let mut signoff = list.sign(reviewer, &at, note.trim());
+        if let Some(sign) = sign {
+            signoff.signature = Some(sign(&checklist::signoff_content(subject, &signoff))?);
+        }
         self.append_change(
             template_file,
             subject,
@@ -819,12 +904,13 @@ impl Workspace {
     ) -> Result<AuditEntry, PlannerError> {
         let shown = self.shown();
         let path = self.path.clone();
+        let verifier = self.signature_verifier;
         let e = |err: rusqlite::Error| super::db_error(&path, &err);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
-        let (entries, check) = check_log(&tx, &shown).map_err(e)?;
+        let (entries, check) = check_log(&tx, &shown, verifier).map_err(e)?;
         if let Some(p) = check.problem {
             return Err(PlannerError::new(
                 ErrorCode::WorkspaceInvalid,

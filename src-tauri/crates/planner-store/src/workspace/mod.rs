@@ -36,7 +36,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 
 pub use checklists::{
     AnswerInput, ChecklistView, EVIDENCE_LIMIT, EvidenceFile, FamilyView, ItemView, LogCheck, LogProblem,
-    SubjectStatus, log_time,
+    SignatureVerifier, SubjectStatus, log_time,
 };
 pub use history::JOURNAL_LIMIT;
 pub use schema::SCHEMA_VERSION;
@@ -231,6 +231,9 @@ pub struct Workspace {
     settings: WorkspaceSettings,
     workloads: Vec<WorkloadSpec>,
     revision: u32,
+    /// Checks the signature of a signed checklist sign-off (set by whoever links the signing
+    /// code: the shell, the CLI); `None`: signatures are reported as not checked.
+    signature_verifier: Option<checklists::SignatureVerifier>,
 }
 
 impl Workspace {
@@ -386,6 +389,7 @@ impl Workspace {
             .query_row("SELECT COALESCE(MAX(seq), 0) FROM edits", [], |r| r.get::<_, i64>(0))
             .map_err(e)?;
         Ok(Workspace {
+            signature_verifier: None,
             conn,
             path: path.to_path_buf(),
             catalog,
