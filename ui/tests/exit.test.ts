@@ -142,6 +142,14 @@ describe("cost of leaving", () => {
     expect(within(table).getByTestId("exit-difference").textContent).toBe(signed(v.difference));
     expect(units(v.difference)).toBe(units(v.variant_total) - units(v.base_total));
     expect(v.cost).toEqual(layer.curve[18]);
+
+    // Editing the clause asks for the curves again and prices the month on show again.
+    const before = backend.callsTo("exitVariant").length;
+    await fireEvent.input(screen.getByTestId("layer-0-exit-notice"), { target: { value: "6" } });
+    await waitFor(() => expect(backend.callsTo("exitVariant").length).toBeGreaterThan(before));
+    const [again, , m2] = backend.callsTo("exitVariant").at(-1)! as [ScenarioSpec, string, number];
+    expect(m2).toBe(18);
+    expect(again.layers[0]!.exit_clause!.notice_months).toBe(6);
   });
 
   it("says why a layer without a clause cannot be priced, as the engine does", async () => {
