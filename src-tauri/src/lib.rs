@@ -263,6 +263,45 @@ async fn scenario_detail(state: State<'_, AppState>, scenario: ScenarioSpec) -> 
     })
 }
 
+/// The cost of leaving each layer of a scenario that carries an exit clause, at every month of
+/// the horizon (the scenario as the editor holds it, like `scenario_detail`).
+#[tauri::command]
+#[specta::specta]
+async fn exit_costs(
+    state: State<'_, AppState>,
+    scenario: ScenarioSpec,
+) -> Result<core_ws::ScenarioExits, PlannerError> {
+    with_ws(&state, |ws| {
+        Ok(core_ws::scenario_exits(
+            ws.catalog(),
+            ws.settings(),
+            ws.workloads(),
+            &scenario,
+        ))
+    })
+}
+
+/// Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying.
+#[tauri::command]
+#[specta::specta]
+async fn exit_variant(
+    state: State<'_, AppState>,
+    scenario: ScenarioSpec,
+    layer: String,
+    month: u32,
+) -> Result<core_ws::ExitVariantOutcome, PlannerError> {
+    with_ws(&state, |ws| {
+        Ok(core_ws::scenario_exit_variant(
+            ws.catalog(),
+            ws.settings(),
+            ws.workloads(),
+            &scenario,
+            &layer,
+            month,
+        ))
+    })
+}
+
 /// A workload's memory fit on an accelerator of the workspace's catalog.
 #[tauri::command]
 #[specta::specta]
@@ -599,6 +638,8 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         set_view,
         compare,
         scenario_detail,
+        exit_costs,
+        exit_variant,
         size_workload,
         update_catalog,
         import_scenarios,

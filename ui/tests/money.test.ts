@@ -73,7 +73,8 @@ describe("decision table", () => {
 describe("normalisation of specs as the back end sends them", () => {
   it("fills every absent option with null and keeps every value", () => {
     const s = normalizeScenario(EH_SCENARIOS[0]!);
-    expect(Object.keys(s.layers[1]!).length).toBe(31);
+    expect(Object.keys(s.layers[1]!).length).toBe(32);
+    expect(s.layers[1]!.exit_clause).toBeNull();
     expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });
     expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });
     expect(s.description).toBeNull();

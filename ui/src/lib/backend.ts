@@ -20,7 +20,9 @@ import type {
   MemoRecord,
   PdfCheck,
   Published,
+  ExitVariantOutcome,
   ScenarioDetail,
+  ScenarioExits,
   ScenarioSpec,
   Session,
   SignWith,
@@ -67,6 +69,10 @@ export interface Backend {
   compare(theme: Theme): Promise<CompareScreen>;
   /** One scenario evaluated on its own (it need not be saved). */
   scenarioDetail(scenario: ScenarioSpec): Promise<ScenarioDetail>;
+  /** The cost of leaving each layer of the scenario that has an exit clause, at every month of the horizon. */
+  exitCosts(scenario: ScenarioSpec): Promise<ScenarioExits>;
+  /** Notice to leave `layer` given in `month`, priced as a variant of the scenario against staying. */
+  exitVariant(scenario: ScenarioSpec, layer: string, month: number): Promise<ExitVariantOutcome>;
   /** A workload's memory fit on an accelerator; null when it names no model or the accelerator is unknown. */
   sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null>;
   /** Replaces the workspace's catalog snapshot with the shipped catalog (an undo step). */

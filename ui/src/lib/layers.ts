@@ -66,6 +66,9 @@ export const FIELD_KINDS: Record<Exclude<keyof LayerSpec, "id" | "kind">, readon
   restart_minutes: ["spot"],
   serves: ALL,
   exit: ALL,
+  // Only a layer with a commitment schedule: reserved, or owned on a lease (the engine refuses
+  // a clause on owned hardware bought for cash or on a loan).
+  exit_clause: ["reserved", "owned"],
 };
 
 /** Whether `field` applies to a layer of `kind`. */
@@ -107,6 +110,7 @@ export function emptyLayer(id: string, kind: LayerKind): LayerSpec {
     restart_minutes: null,
     serves: null,
     exit: null,
+    exit_clause: null,
   };
 }
 

@@ -40,7 +40,11 @@ import type {
   Difference_Serialize,
   EditRequest_Deserialize,
   Edit_Deserialize,
+  ExitClause_Deserialize,
+  ExitCost,
   ExitSpec_Deserialize,
+  ExitVariantOutcome_Serialize,
+  ExitVariantPrice,
   ExportFormat,
   FacilitySpec_Deserialize,
   FilePurpose,
@@ -49,6 +53,7 @@ import type {
   FxRate,
   History_Deserialize,
   Imported_Deserialize,
+  LayerExitCosts_Serialize,
   LayerKind,
   LayerPlan,
   LayerSpec_Deserialize,
@@ -78,6 +83,7 @@ import type {
   RecentFile_Deserialize,
   ScenarioChart,
   ScenarioDetail_Serialize,
+  ScenarioExits_Serialize,
   ScenarioFigures_Serialize,
   ScenarioSpec_Deserialize,
   ScenarioSummary,
@@ -113,6 +119,8 @@ export type {
   CategorySeries,
   CommitTerm,
   DataClassification,
+  ExitCost,
+  ExitVariantPrice,
   ExportFormat,
   FilePurpose,
   FinancingMethod,
@@ -149,6 +157,7 @@ export type ModelSpec = Total<ModelSpec_Deserialize>;
 export type WorkloadSpec = Total<WorkloadSpec_Deserialize>;
 export type FinancingSpec = Total<FinancingSpec_Deserialize>;
 export type ExitSpec = Total<ExitSpec_Deserialize>;
+export type ExitClause = Total<ExitClause_Deserialize>;
 export type LayerSpec = Total<LayerSpec_Deserialize>;
 export type FacilitySpec = Total<FacilitySpec_Deserialize>;
 export type NetworkSpec = Total<NetworkSpec_Deserialize>;
@@ -175,6 +184,9 @@ export type Comparison = Comparison_Serialize;
 export type Origin = Origin_Serialize;
 export type Assumption = Assumption_Serialize;
 export type ScenarioDetail = ScenarioDetail_Serialize;
+export type ScenarioExits = ScenarioExits_Serialize;
+export type LayerExitCosts = LayerExitCosts_Serialize;
+export type ExitVariantOutcome = ExitVariantOutcome_Serialize;
 export type MonthlyChart = ScenarioChart;
 export type CompareScreen = CompareScreen_Serialize;
 

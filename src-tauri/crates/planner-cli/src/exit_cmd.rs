@@ -1,6 +1,7 @@
-//! `planner exit FILE --scenario S --layer L --notice N --fee F`: what leaving a committed layer
-//! (a reserved contract) costs if notice is given in each month of its term, priced by the
-//! engine's `exit` module against the commitment schedule the ledger books.
+//! `planner exit FILE --scenario S --layer L [--notice N --fee F ...]`: what leaving a committed
+//! layer (a reserved contract or a lease) costs if notice is given in each month of its term,
+//! priced by the engine's `exit` module against the commitment schedule the ledger books. The
+//! clause is the layer's own `exit_clause` from the file unless clause flags are given.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -14,12 +15,12 @@ use rust_decimal::Decimal;
 
 use crate::evaluate::plan_of;
 
-/// The exit clause as given on the command line.
+/// The exit clause as given on the command line (every field absent: the file's clause).
 #[derive(Debug, Clone)]
 pub struct ClauseArgs {
-    pub notice_months: u32,
+    pub notice_months: Option<u32>,
     /// `25%` (a share of the commitment remaining after the notice) or `50000` (fixed).
-    pub fee: String,
+    pub fee: Option<String>,
     pub egress_per_tb: Option<String>,
     pub data_tb: Option<String>,
     pub offboarding: Option<String>,
@@ -37,14 +38,26 @@ fn amount(flag: &str, text: Option<&str>) -> Result<Decimal, PlannerError> {
     }
 }
 
-/// The clause the arguments describe.
+impl ClauseArgs {
+    /// True when no clause flag is given.
+    pub fn is_empty(&self) -> bool {
+        self.notice_months.is_none()
+            && self.fee.is_none()
+            && self.egress_per_tb.is_none()
+            && self.data_tb.is_none()
+            && self.offboarding.is_none()
+    }
+}
+
+/// The clause the arguments describe (absent notice and fee: zero).
 pub fn clause(a: &ClauseArgs) -> Result<ExitClause, PlannerError> {
-    let fee = match a.fee.trim().strip_suffix('%') {
+    let fee_text = a.fee.as_deref().unwrap_or("0");
+    let fee = match fee_text.trim().strip_suffix('%') {
         Some(share) => TerminationFee::ShareOfRemaining(amount("--fee", Some(share))? / Decimal::ONE_HUNDRED),
-        None => TerminationFee::Fixed(amount("--fee", Some(&a.fee))?),
+        None => TerminationFee::Fixed(amount("--fee", Some(fee_text))?),
     };
     Ok(ExitClause {
-        notice_months: a.notice_months,
+        notice_months: a.notice_months.unwrap_or(0),
         fee,
         egress_per_tb: amount("--egress-per-tb", a.egress_per_tb.as_deref())?,
         data_tb: amount("--data-tb", a.data_tb.as_deref())?,
@@ -62,8 +75,22 @@ pub fn curve(
     json: bool,
 ) -> Result<String, PlannerError> {
     let plan = plan_of(catalog, file, None)?;
-    let clause = clause(args)?;
     let name = file.display().to_string();
+    let clause = if args.is_empty() {
+        plan.scenarios
+            .iter()
+            .find(|s| s.id == scenario)
+            .and_then(|s| s.layers.iter().find(|l| l.id == layer))
+            .and_then(|l| l.exit_clause.clone())
+            .ok_or_else(|| {
+                PlannerError::invalid(
+                    "--notice",
+                    format!("layer `{layer}` of scenario `{scenario}` in {name} has no exit_clause; give the clause with --notice and --fee"),
+                )
+            })?
+    } else {
+        clause(args)?
+    };
     let costs = layer_exit_curve(&plan, scenario, layer, &clause).map_err(|p| to_error(&p, Some(&name)))?;
     if json {
         return serde_json::to_string_pretty(&costs)
@@ -72,7 +99,12 @@ pub fn curve(
     }
     let mut out = format!(
         "{name}: leaving layer `{layer}` of scenario `{scenario}`, notice {} month(s), fee {}, in {}\n\n",
-        clause.notice_months, args.fee, plan.currency
+        clause.notice_months,
+        match clause.fee {
+            TerminationFee::Fixed(v) => v.to_string(),
+            TerminationFee::ShareOfRemaining(share) => format!("{}%", (share * Decimal::ONE_HUNDRED).normalize()),
+        },
+        plan.currency
     );
     let _ = writeln!(
         out,

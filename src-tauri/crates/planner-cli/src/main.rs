@@ -125,7 +125,7 @@ enum Command {
         #[command(subcommand)]
         command: IdentityCommand,
     },
-    /// What leaving a reserved contract costs if notice is given in each month of its term.
+    /// What leaving a reserved contract or a lease costs if notice is given in each month of its term.
     Exit {
         /// The scenario file (JSON).
         file: PathBuf,
@@ -134,12 +134,13 @@ enum Command {
         /// The reserved layer to leave.
         #[arg(long)]
         layer: String,
-        /// Months between notice and the exit taking effect (payments fall due meanwhile).
-        #[arg(long, default_value_t = 0)]
-        notice: u32,
+        /// Months between notice and the exit taking effect (payments fall due meanwhile). Without
+        /// any clause flag, the layer's own `exit_clause` from the file is used.
+        #[arg(long)]
+        notice: Option<u32>,
         /// The termination fee: `25%` of the commitment remaining after the notice, or a fixed amount.
-        #[arg(long, default_value = "0")]
-        fee: String,
+        #[arg(long)]
+        fee: Option<String>,
         /// Egress price per TB, and the TB to move out.
         #[arg(long)]
         egress_per_tb: Option<String>,

@@ -309,6 +309,29 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
     assert_eq!(m18.termination_fee, m18.avoided * Decimal::new(25, 2));
     let table = String::from_utf8_lossy(&planner(&args).stdout).into_owned();
     assert!(table.contains("net saving"), "{table}");
+    // Without clause flags the layer's own exit_clause from the file is priced.
+    let own = planner(&[
+        "exit",
+        &file,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--json",
+    ]);
+    assert!(own.status.success(), "{}", String::from_utf8_lossy(&own.stderr));
+    let file_clause = plan
+        .scenarios
+        .iter()
+        .find(|s| s.id == "all-cloud")
+        .and_then(|s| s.layers.iter().find(|l| l.id == "reserved"))
+        .and_then(|l| l.exit_clause.clone())
+        .unwrap();
+    let expected_own = planner_core::exit::layer_exit_curve(&plan, "all-cloud", "reserved", &file_clause).unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&own.stdout).unwrap(),
+        serde_json::to_value(&expected_own).unwrap()
+    );
     // A layer that commits to nothing is refused, naming why.
     let out = planner(&[
         "exit",

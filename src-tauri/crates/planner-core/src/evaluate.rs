@@ -96,6 +96,9 @@ pub struct ScenarioResult {
     pub sizing: Vec<SizingNote>,
     pub warnings: Vec<String>,
     pub assumptions: Vec<Assumption>,
+    /// The cost of leaving each layer that carries an exit clause, at every month of the horizon
+    /// ([`crate::exit::layer_exit_costs`]); nothing of it is in the ledger.
+    pub exit_costs: Vec<crate::exit::LayerExitCosts>,
 }
 
 /// Evaluates every scenario of the plan.
@@ -628,6 +631,11 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         sizing,
         warnings,
         assumptions: s.assumptions.clone(),
+        exit_costs: s
+            .layers
+            .iter()
+            .filter_map(|l| crate::exit::layer_exit_costs(plan, l))
+            .collect(),
     }
 }
 

@@ -40,18 +40,25 @@
 //! replacement capacity. Only reserved layers have variants for now: `evaluate` keeps booking a
 //! lease's payments to the end of the lease whatever the layer's service end, so a lease's exit is
 //! priced by [`exit_cost`] and [`exit_curve`] but cannot yet be a ledger variant.
+//!
+//! A clause is also part of the scenario: a reserved or leased layer's `exit_clause` in the
+//! scenario file is carried on the resolved [`Layer`]. [`layer_exit_costs`] gives its cost of
+//! leaving for notice in every month of the horizon (`evaluate` reports it per scenario, booking
+//! nothing), [`scenario_exit_costs`] does so for every clause layer of one scenario, and
+//! [`scenario_exit_variant`] prices "exit at month m" under the layer's own clause against staying.
 
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::evaluate::{lease_payment, reserved_payment};
+use crate::evaluate::{evaluate, lease_payment, reserved_payment};
 use crate::finance::to_ledger;
 use crate::scenario::{Financing, Layer, Plan};
 use crate::scenario_file::LayerKind;
 use crate::validate::Problem;
 
 /// The termination fee of an exit clause.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
 pub enum TerminationFee {
@@ -61,17 +68,25 @@ pub enum TerminationFee {
     ShareOfRemaining(Decimal),
 }
 
-/// What leaving a contract costs, per the contract's terms.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What leaving a contract costs, per the contract's terms. In a scenario file it is a layer's
+/// `exit_clause` (reserved layers and leased owned hardware); egress and offboarding default to 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
 pub struct ExitClause {
     /// Months between giving notice and the exit taking effect; payments fall due meanwhile.
     pub notice_months: u32,
+    /// The termination fee: `{"kind": "fixed", "value": "50000"}` or
+    /// `{"kind": "share-of-remaining", "value": "0.25"}` (a share of the commitment still due
+    /// once the notice has run).
     pub fee: TerminationFee,
     /// Data egress price per TB, and the TB to move out.
+    #[serde(default)]
     pub egress_per_tb: Decimal,
+    #[serde(default)]
     pub data_tb: Decimal,
     /// One-off cost of offboarding (migration work, decommissioning, legal).
+    #[serde(default)]
     pub offboarding: Decimal,
 }
 
@@ -404,6 +419,8 @@ pub fn exit_variant(
     variant.id = variant_id(scenario_id, layer_id, notice_month);
     variant.name = format!("{} (leave {layer_id} at month {notice_month})", variant.name);
     let layer = &mut variant.layers[li];
+    // The variant has left: the clause is spent, the layer has no cost of leaving any more.
+    layer.exit_clause = None;
     if cost.early {
         layer.until_month = Some(cost.effective_month);
     }
@@ -419,4 +436,136 @@ pub fn exit_variant(
     let mut out = plan.clone();
     out.scenarios.insert(si + 1, variant);
     Ok((out, cost))
+}
+
+/// One layer's exit clause and its cost of leaving at every month of the horizon.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LayerExitCosts {
+    pub layer: String,
+    pub kind: CommitmentKind,
+    pub clause: ExitClause,
+    /// The plan month of the contract's first payment, and the month after its last.
+    pub start_month: u32,
+    pub end_month: u32,
+    /// True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
+    /// layers; a lease's exit is priced by its curve only.
+    pub variant_available: bool,
+    /// `curve[m]` is notice given in plan month `m`, for every month of the horizon.
+    pub curve: Vec<ExitCost>,
+}
+
+/// Every layer of scenario `scenario_id` that carries an exit clause, in the scenario's order,
+/// with its cost of leaving for notice given in each month of the horizon (`0..horizon_months`;
+/// months at or after the end of the term owe nothing). Refused for an unknown scenario.
+pub fn scenario_exit_costs(plan: &Plan, scenario_id: &str) -> Result<Vec<LayerExitCosts>, Vec<Problem>> {
+    let Some(scenario) = plan.scenarios.iter().find(|s| s.id == scenario_id) else {
+        return Err(vec![Problem {
+            path: "scenario".to_owned(),
+            message: format!("the plan has no scenario `{scenario_id}`"),
+        }]);
+    };
+    let mut out = Vec::new();
+    for layer in &scenario.layers {
+        if layer.exit_clause.is_none() {
+            continue;
+        }
+        // Says why a clause layer has no schedule (`validate` lets none through).
+        commitment_schedule(plan, scenario_id, &layer.id)?;
+        out.extend(layer_exit_costs(plan, layer));
+    }
+    Ok(out)
+}
+
+/// The cost of leaving one resolved layer under its own clause, at every month of the horizon;
+/// `None` when it has no clause, commits to nothing, or already leaves through a fixed exit.
+/// `evaluate` reports this for every scenario ([`crate::evaluate::ScenarioResult::exit_costs`]).
+pub fn layer_exit_costs(plan: &Plan, layer: &Layer) -> Option<LayerExitCosts> {
+    let clause = layer.exit_clause.as_ref()?;
+    if layer.exit_fee.is_some() {
+        return None;
+    }
+    let schedule = layer_schedule(plan, layer)?;
+    Some(LayerExitCosts {
+        layer: layer.id.clone(),
+        kind: schedule.kind,
+        clause: clause.clone(),
+        start_month: schedule.start_month,
+        end_month: schedule.end_month(),
+        variant_available: schedule.kind == CommitmentKind::Reserved,
+        curve: (0..plan.horizon_months)
+            .map(|m| exit_cost(&schedule, clause, m))
+            .collect(),
+    })
+}
+
+/// "Leave layer L at month m" priced against staying: the base scenario and its exit variant,
+/// both evaluated by the same ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ExitVariantPrice {
+    pub scenario: String,
+    pub layer: String,
+    /// The variant's scenario id ([`variant_id`]) and name.
+    pub variant_id: String,
+    pub variant_name: String,
+    /// Total cash over the horizon, staying and leaving.
+    pub base_total: Decimal,
+    pub variant_total: Decimal,
+    /// Variant − base: negative when leaving costs less over the horizon.
+    pub difference: Decimal,
+    /// Commitments still owed after the horizon, staying and leaving.
+    pub base_after_horizon: Decimal,
+    pub variant_after_horizon: Decimal,
+    /// What the exit itself costs under the layer's clause.
+    pub cost: ExitCost,
+    /// The variant's warnings (e.g. charges that fall after the horizon).
+    pub warnings: Vec<String>,
+}
+
+/// Prices giving notice in `notice_month` to leave layer `layer_id` of scenario `scenario_id`
+/// under the layer's own exit clause: [`exit_variant`] builds the variant and `evaluate` prices
+/// it and the base. The difference also holds the replacement capacity the scenario's other
+/// layers provide. Refused when the layer has no clause, and for everything [`exit_variant`]
+/// refuses.
+pub fn scenario_exit_variant(
+    plan: &Plan,
+    scenario_id: &str,
+    layer_id: &str,
+    notice_month: u32,
+) -> Result<ExitVariantPrice, Vec<Problem>> {
+    let (si, _, layer) = find_layer(plan, scenario_id, layer_id)?;
+    let Some(clause) = layer.exit_clause.clone() else {
+        return Err(vec![Problem {
+            path: "layer".to_owned(),
+            message: format!("layer `{layer_id}` has no exit clause; give it one in the scenario to price leaving it"),
+        }]);
+    };
+    let (mut with_variant, cost) = exit_variant(plan, scenario_id, layer_id, &clause, notice_month)?;
+    // Only the base and its variant need evaluating.
+    with_variant.scenarios = std::mem::take(&mut with_variant.scenarios)
+        .into_iter()
+        .skip(si)
+        .take(2)
+        .collect();
+    let e = evaluate(&with_variant);
+    let (Some(base), Some(variant)) = (e.scenarios.first(), e.scenarios.get(1)) else {
+        return Err(vec![Problem {
+            path: "scenario".to_owned(),
+            message: "the exit variant could not be evaluated".to_owned(),
+        }]);
+    };
+    Ok(ExitVariantPrice {
+        scenario: scenario_id.to_owned(),
+        layer: layer_id.to_owned(),
+        variant_id: variant.id.clone(),
+        variant_name: variant.name.clone(),
+        base_total: base.totals.total_cash,
+        variant_total: variant.totals.total_cash,
+        difference: variant.totals.total_cash - base.totals.total_cash,
+        base_after_horizon: base.totals.commitments_after_horizon,
+        variant_after_horizon: variant.totals.commitments_after_horizon,
+        cost,
+        warnings: variant.warnings.clone(),
+    })
 }

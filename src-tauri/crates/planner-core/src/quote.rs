@@ -583,6 +583,7 @@ impl Quote {
             restart_minutes: None,
             serves: None,
             exit: None,
+            exit_clause: None,
         })
     }
 }

@@ -112,6 +112,9 @@ pub struct Layer {
     pub serves: Option<Vec<usize>>,
     /// A fee paid in the month the layer is exited.
     pub exit_fee: Option<(u32, Decimal)>,
+    /// The contract's exit clause (reserved capacity and leased hardware): what leaving costs at
+    /// any month, priced by [`crate::exit`]; nothing is booked unless a variant exits.
+    pub exit_clause: Option<crate::exit::ExitClause>,
     pub owned: Option<Owned>,
     pub region: Option<String>,
 }

@@ -390,6 +390,10 @@ pub struct LayerSpec {
     pub serves: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<ExitSpec>,
+    /// Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
+    /// fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_clause: Option<crate::exit::ExitClause>,
 }
 
 /// The room owned hardware runs in.

@@ -968,6 +968,18 @@ impl Resolver<'_> {
             self.non_negative(&format!("{p}.exit.fee"), e.fee);
             (e.month, e.fee)
         });
+        let exit_clause = l.exit_clause.as_ref().map(|c| {
+            for problem in crate::exit::validate_clause(c, &format!("{p}.exit_clause")) {
+                self.push(problem.path, problem.message);
+            }
+            if l.exit.is_some() {
+                self.push(
+                    format!("{p}.exit_clause"),
+                    "this layer already leaves at a fixed month through `exit`; an exit clause prices leaving at any month (remove one of the two)",
+                );
+            }
+            c.clone()
+        });
         let offer_id = offer.as_ref().map(|o| o.id.clone()).unwrap_or_default();
         let offer_cur = offer.as_ref().map(|o| o.currency.clone());
         let price_path = format!("{p}.price_per_gpu_hour");
@@ -1047,6 +1059,25 @@ impl Resolver<'_> {
                 let _ = facility;
             }
         }
+        // A clause prices ending a commitment early, so only layers with a commitment schedule
+        // (reserved capacity, leased hardware) may carry one; see `catalogs/samples/README.md`.
+        if exit_clause.is_some() {
+            let refusal = match l.kind {
+                LayerKind::Reserved => None,
+                LayerKind::Owned => match owned.as_ref().map(|o: &Owned| &o.financing) {
+                    Some(Financing::Lease { .. }) | None => None,
+                    Some(_) => Some(
+                        "owned hardware paid in cash or by a loan commits to no contract payments a clause could end; an exit clause applies to reserved capacity and leased hardware",
+                    ),
+                },
+                _ => Some(
+                    "this layer commits to no payments (it is paid as used): an exit clause applies to reserved capacity and leased hardware only",
+                ),
+            };
+            if let Some(message) = refusal {
+                self.push(format!("{p}.exit_clause"), message);
+            }
+        }
         if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
             self.push(
                 format!("{p}.installation"),
@@ -1078,6 +1109,7 @@ impl Resolver<'_> {
             overhead_factor: overhead,
             serves,
             exit_fee,
+            exit_clause,
             owned,
             region,
         })

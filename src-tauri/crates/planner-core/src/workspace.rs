@@ -371,3 +371,87 @@ mod tests {
         assert_eq!(clean.horizon_months, None, "48 is not a horizon choice");
     }
 }
+
+/// What leaving a scenario's contracts costs, for the scenario editor: every layer with an exit
+/// clause and its cost of leaving at each month of the horizon, or why it cannot be priced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioExits {
+    pub layers: Vec<crate::exit::LayerExitCosts>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// "Leave this layer at month m" priced against staying, or why it cannot be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ExitVariantOutcome {
+    pub price: Option<crate::exit::ExitVariantPrice>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// Validates one scenario against every workload; its problems placed on it otherwise.
+fn plan_of_one(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenario: &ScenarioSpec,
+) -> Result<crate::scenario::Plan, Vec<PlacedProblem>> {
+    let scenarios = std::slice::from_ref(scenario);
+    validate(catalog, &to_scenario_file(settings, workloads, scenarios), None)
+        .map_err(|problems| problems.iter().map(|p| place(p, workloads, scenarios)).collect())
+}
+
+/// Problems of the exit engine (`layer`, `notice_month`), placed on the scenario.
+fn on_scenario(scenario: &ScenarioSpec, problems: Vec<Problem>) -> Vec<PlacedProblem> {
+    problems
+        .into_iter()
+        .map(|p| PlacedProblem {
+            subject: Subject::Scenario(scenario.id.clone()),
+            field: p.path,
+            message: p.message,
+        })
+        .collect()
+}
+
+/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::exit::scenario_exit_costs`]).
+pub fn scenario_exits(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenario: &ScenarioSpec,
+) -> ScenarioExits {
+    let result = plan_of_one(catalog, settings, workloads, scenario)
+        .and_then(|plan| crate::exit::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p)));
+    match result {
+        Ok(layers) => ScenarioExits {
+            layers,
+            problems: Vec::new(),
+        },
+        Err(problems) => ScenarioExits {
+            layers: Vec::new(),
+            problems,
+        },
+    }
+}
+
+/// Notice to leave `layer` of `scenario` given in `month`, priced as a variant of the scenario
+/// ([`crate::exit::scenario_exit_variant`]).
+pub fn scenario_exit_variant(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenario: &ScenarioSpec,
+    layer: &str,
+    month: u32,
+) -> ExitVariantOutcome {
+    let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
+        crate::exit::scenario_exit_variant(&plan, &scenario.id, layer, month).map_err(|p| on_scenario(scenario, p))
+    });
+    match result {
+        Ok(price) => ExitVariantOutcome {
+            price: Some(price),
+            problems: Vec::new(),
+        },
+        Err(problems) => ExitVariantOutcome { price: None, problems },
+    }
+}

@@ -16,6 +16,7 @@
 
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::ScenarioResult;
+use planner_core::exit::{CommitmentKind, LayerExitCosts, TerminationFee};
 use planner_core::ledger::Category;
 use planner_core::scenario::Origin;
 use planner_core::scenario_file::PricePoint;
@@ -350,6 +351,75 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
     facts
 }
 
+/// The months of notice the memo prices a clause at: the start, one, one and a half and two
+/// years in (plan months 0, 12, 18, 24), those inside the horizon.
+pub const EXIT_MONTHS: [u32; 4] = [0, 12, 18, 24];
+
+/// A layer's exit clause in words, and what leaving costs at [`EXIT_MONTHS`] (the engine's
+/// figures, as `evaluate` reports them).
+fn exit_clause_blocks(view: &DecisionView, l: &LayerExitCosts, out: &mut Vec<Block>) {
+    let c = &l.clause;
+    let fee = match c.fee {
+        TerminationFee::Fixed(v) => format!("a fixed termination fee of {} {}", view.currency, money(v)),
+        TerminationFee::ShareOfRemaining(share) => format!(
+            "a termination fee of {}% of the commitment remaining after the notice",
+            grouped(share * Decimal::ONE_HUNDRED, 2)
+        ),
+    };
+    let kind = match l.kind {
+        CommitmentKind::Reserved => "reserved capacity",
+        CommitmentKind::Lease => "lease",
+    };
+    out.push(Block::Facts(vec![(
+        format!("Layer {} exit clause", l.layer),
+        format!(
+            "{kind}, months {} to {} ({} to {}): {} month{} notice (still paid), {fee}, egress {} TB at {} {} per TB, offboarding {} {}",
+            l.start_month + 1,
+            l.end_month,
+            view.start.plus(l.start_month),
+            view.start.plus(l.end_month.saturating_sub(1)),
+            c.notice_months,
+            if c.notice_months == 1 { "" } else { "s" },
+            grouped(c.data_tb, 2),
+            view.currency,
+            money(c.egress_per_tb),
+            view.currency,
+            money(c.offboarding),
+        ),
+    )]));
+    let rows: Vec<Row> = EXIT_MONTHS
+        .iter()
+        .filter_map(|m| l.curve.get(*m as usize))
+        .map(|x| {
+            Row::new(vec![
+                format!("{} ({})", x.notice_month + 1, view.start.plus(x.notice_month)),
+                money(x.exit_charges),
+                money(x.due_during_notice),
+                money(x.avoided),
+                money(x.net_saving),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push(Block::Table(Table {
+        columns: vec![
+            Column::left("Notice in month", 1.4),
+            Column::right(format!("Exit charges ({})", view.currency), 1.3),
+            Column::right("Due during notice", 1.3),
+            Column::right("Avoided", 1.3),
+            Column::right("Net saving", 1.3),
+        ],
+        rows,
+        size: 7.6,
+    }));
+    out.push(small(format!(
+        "Cost of leaving layer {} by the month notice is given: exit charges are the termination fee, egress and offboarding; avoided is what staying would still pay after the exit takes effect; net saving = avoided − exit charges (negative: leaving costs more than staying to the end of the term).",
+        l.layer
+    )));
+}
+
 fn scenario_section(
     input: &MemoInput<'_>,
     s: &ScenarioFigures,
@@ -469,12 +539,15 @@ fn scenario_section(
         })
         .unwrap_or_default();
     out.push(Block::Subheading("Exit terms".to_owned()));
-    if exits.is_empty() {
+    if exits.is_empty() && r.exit_costs.is_empty() {
         out.push(small(
-            "No layer of this scenario states an exit: every commitment runs its full term.",
+            "No layer of this scenario states an exit or an exit clause: every commitment runs its full term.",
         ));
-    } else {
+    } else if !exits.is_empty() {
         out.push(Block::Facts(exits));
+    }
+    for l in &r.exit_costs {
+        exit_clause_blocks(view, l, out);
     }
     out.push(Block::Subheading("Warnings".to_owned()));
     if s.warnings.is_empty() {

@@ -223,3 +223,41 @@ fn an_evaluation_of_other_scenarios_is_refused() {
     .unwrap_err();
     assert!(matches!(err, MemoError::Mismatch(_)), "{err}");
 }
+
+#[test]
+fn each_scenario_states_its_exit_clause_and_its_cost_of_leaving() {
+    use planner_core::ledger::Category;
+    let c = case(&report::sample_text("enterprise-hybrid"), None);
+    let m = memo(&c, &draft(&c, Paper::A4));
+    let dir = tempfile::tempdir().unwrap();
+    let text = pdftotext(&write(dir.path(), "memo.pdf", &m.bytes));
+    // Facts may wrap: phrases are looked for in the text with its whitespace folded.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("Layer reserved exit clause"), "{flat}");
+    assert!(flat.contains("3 months notice"), "{flat}");
+    assert!(flat.contains("25.00% of the commitment remaining"), "{flat}");
+    assert!(flat.contains("egress 200.00 TB at USD 90.00 per TB"), "{flat}");
+    // The all-cloud scenario's only commitment is its reserved layer, so its ledger's monthly
+    // commitments are the contract's payments. Notice in plan month 18 (shown as month 19) with
+    // 3 months' notice avoids months 21..36, owes a quarter of them, plus 200 TB × 90 and 40,000.
+    let cloud = c.eval.scenarios.iter().find(|s| s.id == "all-cloud").unwrap();
+    let paid: Vec<Decimal> = cloud
+        .ledger
+        .months
+        .iter()
+        .map(|m| m.cash.get(Category::Commitments))
+        .collect();
+    for (m, notice_month) in [(0u32, "1 ("), (18, "19 (")] {
+        let effect = m as usize + 3;
+        let avoided: Decimal = paid[effect..].iter().sum();
+        let due: Decimal = paid[m as usize..effect].iter().sum();
+        let charges = avoided * Decimal::new(25, 2) + Decimal::from(200 * 90) + Decimal::from(40_000);
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(notice_month) && l.contains(&typed(due)))
+            .unwrap_or_else(|| panic!("no cost-of-leaving row for month {m} with {} due:\n{text}", typed(due)));
+        assert!(line.contains(&typed(charges)), "month {m}: {line}");
+        assert!(line.contains(&typed(avoided)), "month {m}: {line}");
+        assert!(line.contains(&typed(avoided - charges)), "month {m}: {line}");
+    }
+}

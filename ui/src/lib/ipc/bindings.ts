@@ -43,6 +43,13 @@ export const commands = {
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
 	/**  One scenario evaluated on its own, for the editor's figures, plans and assumptions. */
 	scenarioDetail: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioDetail_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scenario_detail", { scenario })),
+	/**
+	 *  The cost of leaving each layer of a scenario that carries an exit clause, at every month of
+	 *  the horizon (the scenario as the editor holds it, like `scenario_detail`).
+	 */
+	exitCosts: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioExits_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_costs", { scenario })),
+	/**  Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying. */
+	exitVariant: (scenario: ScenarioSpec_Deserialize, layer: string, month: number) => typedError<ExitVariantOutcome_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_variant", { scenario, layer, month })),
 	/**  A workload's memory fit on an accelerator of the workspace's catalog. */
 	sizeWorkload: (workload: WorkloadSpec_Deserialize, accelerator: string, gpusPerServer: number) => typedError<SizingPreview | null, PlannerError_Serialize>(__TAURI_INVOKE("size_workload", { workload, accelerator, gpusPerServer })),
 	/**  Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step). */
@@ -474,6 +481,13 @@ export type Colocation_Serialize = {
 /**  The length of a commitment. */
 export type CommitTerm = "1y" | "3y";
 
+/**  What kind of commitment a schedule comes from. */
+export type CommitmentKind = 
+/**  Reserved cloud capacity: booked as `commitments`. */
+"reserved" | 
+/**  Leased hardware: booked as `financing`. */
+"lease";
+
 /**  The compare screen's content. */
 export type CompareScreen = CompareScreen_Serialize | CompareScreen_Deserialize;
 
@@ -734,6 +748,77 @@ export type Evidence = {
 	size: number | null,
 };
 
+/**
+ *  What leaving a contract costs, per the contract's terms. In a scenario file it is a layer's
+ *  `exit_clause` (reserved layers and leased owned hardware); egress and offboarding default to 0.
+ */
+export type ExitClause = ExitClause_Serialize | ExitClause_Deserialize;
+
+/**
+ *  What leaving a contract costs, per the contract's terms. In a scenario file it is a layer's
+ *  `exit_clause` (reserved layers and leased owned hardware); egress and offboarding default to 0.
+ */
+export type ExitClause_Deserialize = {
+	/**  Months between giving notice and the exit taking effect; payments fall due meanwhile. */
+	notice_months: number,
+	/**
+	 *  The termination fee: `{"kind": "fixed", "value": "50000"}` or
+	 *  `{"kind": "share-of-remaining", "value": "0.25"}` (a share of the commitment still due
+	 *  once the notice has run).
+	 */
+	fee: TerminationFee,
+	/**  Data egress price per TB, and the TB to move out. */
+	egress_per_tb?: string,
+	data_tb?: string,
+	/**  One-off cost of offboarding (migration work, decommissioning, legal). */
+	offboarding?: string,
+};
+
+/**
+ *  What leaving a contract costs, per the contract's terms. In a scenario file it is a layer's
+ *  `exit_clause` (reserved layers and leased owned hardware); egress and offboarding default to 0.
+ */
+export type ExitClause_Serialize = {
+	/**  Months between giving notice and the exit taking effect; payments fall due meanwhile. */
+	notice_months: number,
+	/**
+	 *  The termination fee: `{"kind": "fixed", "value": "50000"}` or
+	 *  `{"kind": "share-of-remaining", "value": "0.25"}` (a share of the commitment still due
+	 *  once the notice has run).
+	 */
+	fee: TerminationFee,
+	/**  Data egress price per TB, and the TB to move out. */
+	egress_per_tb: string,
+	data_tb: string,
+	/**  One-off cost of offboarding (migration work, decommissioning, legal). */
+	offboarding: string,
+};
+
+/**  The cost of giving notice to leave a contract in one month, itemised (see the module docs). */
+export type ExitCost = {
+	/**  The plan month notice is given. */
+	notice_month: number,
+	/**
+	 *  The first month no longer owed: `notice_month + notice`, at most the end of the term
+	 *  (equal to `notice_month` when the term has already ended).
+	 */
+	effective_month: number,
+	/**  True when the exit ends the contract before its term does. */
+	early: boolean,
+	due_during_notice: string,
+	termination_fee: string,
+	egress: string,
+	offboarding: string,
+	/**  Termination fee + egress + offboarding: what leaving adds to the payments. */
+	exit_charges: string,
+	/**  Due during notice + exit charges: everything paid from the notice month on when leaving. */
+	total: string,
+	/**  Payments staying would have made after the exit takes effect. */
+	avoided: string,
+	/**  Avoided − exit charges: positive when leaving costs less than staying to the end. */
+	net_saving: string,
+};
+
 /**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
 export type ExitSpec = ExitSpec_Serialize | ExitSpec_Deserialize;
 
@@ -747,6 +832,45 @@ export type ExitSpec_Deserialize = {
 export type ExitSpec_Serialize = {
 	month: number,
 	fee: string,
+};
+
+/**  "Leave this layer at month m" priced against staying, or why it cannot be. */
+export type ExitVariantOutcome = ExitVariantOutcome_Serialize | ExitVariantOutcome_Deserialize;
+
+/**  "Leave this layer at month m" priced against staying, or why it cannot be. */
+export type ExitVariantOutcome_Deserialize = {
+	price?: ExitVariantPrice | null,
+	problems: PlacedProblem[],
+};
+
+/**  "Leave this layer at month m" priced against staying, or why it cannot be. */
+export type ExitVariantOutcome_Serialize = {
+	price: ExitVariantPrice | null,
+	problems: PlacedProblem[],
+};
+
+/**
+ *  "Leave layer L at month m" priced against staying: the base scenario and its exit variant,
+ *  both evaluated by the same ledger.
+ */
+export type ExitVariantPrice = {
+	scenario: string,
+	layer: string,
+	/**  The variant's scenario id ([`variant_id`]) and name. */
+	variant_id: string,
+	variant_name: string,
+	/**  Total cash over the horizon, staying and leaving. */
+	base_total: string,
+	variant_total: string,
+	/**  Variant − base: negative when leaving costs less over the horizon. */
+	difference: string,
+	/**  Commitments still owed after the horizon, staying and leaving. */
+	base_after_horizon: string,
+	variant_after_horizon: string,
+	/**  What the exit itself costs under the layer's clause. */
+	cost: ExitCost,
+	/**  The variant's warnings (e.g. charges that fall after the horizon). */
+	warnings: string[],
 };
 
 /**  How to export the comparison. */
@@ -1096,6 +1220,43 @@ export type ItemView_Serialize = {
 	hints: Hint[],
 };
 
+/**  One layer's exit clause and its cost of leaving at every month of the horizon. */
+export type LayerExitCosts = LayerExitCosts_Serialize | LayerExitCosts_Deserialize;
+
+/**  One layer's exit clause and its cost of leaving at every month of the horizon. */
+export type LayerExitCosts_Deserialize = {
+	layer: string,
+	kind: CommitmentKind,
+	clause: ExitClause_Deserialize,
+	/**  The plan month of the contract's first payment, and the month after its last. */
+	start_month: number,
+	end_month: number,
+	/**
+	 *  True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
+	 *  layers; a lease's exit is priced by its curve only.
+	 */
+	variant_available: boolean,
+	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
+	curve: ExitCost[],
+};
+
+/**  One layer's exit clause and its cost of leaving at every month of the horizon. */
+export type LayerExitCosts_Serialize = {
+	layer: string,
+	kind: CommitmentKind,
+	clause: ExitClause_Serialize,
+	/**  The plan month of the contract's first payment, and the month after its last. */
+	start_month: number,
+	end_month: number,
+	/**
+	 *  True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
+	 *  layers; a lease's exit is priced by its curve only.
+	 */
+	variant_available: boolean,
+	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
+	curve: ExitCost[],
+};
+
 /**  What kind of supply a layer is. */
 export type LayerKind = 
 /**  Hardware you hold: bought for cash, on a loan, or leased (see `financing`). */
@@ -1184,6 +1345,11 @@ export type LayerSpec_Deserialize = {
 	/**  Workload ids this layer may serve (default: all). */
 	serves?: string[] | null,
 	exit?: ExitSpec_Deserialize | null,
+	/**
+	 *  Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
+	 *  fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
+	 */
+	exit_clause?: ExitClause_Deserialize | null,
 };
 
 /**  One supply layer. Which fields apply depends on `kind`; see `catalogs/samples/README.md`. */
@@ -1249,6 +1415,11 @@ export type LayerSpec_Serialize = {
 	/**  Workload ids this layer may serve (default: all). */
 	serves?: string[],
 	exit?: ExitSpec_Serialize,
+	/**
+	 *  Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
+	 *  fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
+	 */
+	exit_clause?: ExitClause_Serialize,
 };
 
 /**  A facility lead time, in weeks. */
@@ -1822,6 +1993,30 @@ export type ScenarioDetail_Serialize = {
 	problems: PlacedProblem[],
 };
 
+/**
+ *  What leaving a scenario's contracts costs, for the scenario editor: every layer with an exit
+ *  clause and its cost of leaving at each month of the horizon, or why it cannot be priced.
+ */
+export type ScenarioExits = ScenarioExits_Serialize | ScenarioExits_Deserialize;
+
+/**
+ *  What leaving a scenario's contracts costs, for the scenario editor: every layer with an exit
+ *  clause and its cost of leaving at each month of the horizon, or why it cannot be priced.
+ */
+export type ScenarioExits_Deserialize = {
+	layers: LayerExitCosts_Deserialize[],
+	problems: PlacedProblem[],
+};
+
+/**
+ *  What leaving a scenario's contracts costs, for the scenario editor: every layer with an exit
+ *  clause and its cost of leaving at each month of the horizon, or why it cannot be priced.
+ */
+export type ScenarioExits_Serialize = {
+	layers: LayerExitCosts_Serialize[],
+	problems: PlacedProblem[],
+};
+
 /**  The decision figures of one scenario, presented. */
 export type ScenarioFigures = ScenarioFigures_Serialize | ScenarioFigures_Deserialize;
 
@@ -2199,6 +2394,13 @@ export type SubjectStatus_Serialize = {
 	signed_by: string | null,
 	signed_at: string | null,
 };
+
+/**  The termination fee of an exit clause. */
+export type TerminationFee = 
+/**  A fixed amount, in the plan's currency. */
+{ kind: "fixed"; value: string } | 
+/**  A fraction (0 to 1) of the commitment still due after the notice period. */
+{ kind: "share-of-remaining"; value: string };
 
 /**  The colour scheme of a chart. */
 export type Theme = "light" | "dark";

@@ -34,6 +34,7 @@ import type {
   CompareScreen,
   Comparison,
   EditRequest,
+  ExitVariantOutcome,
   ExportFormat,
   FilePurpose,
   History,
@@ -45,6 +46,7 @@ import type {
   Published,
   RecentFile,
   ScenarioDetail,
+  ScenarioExits,
   ScenarioSpec,
   ScenarioSummary,
   Session,
@@ -95,6 +97,9 @@ export type FakeOptions = {
   charts?: { cumulative_svg: string | null; monthly_svgs: { scenario: string; svg: string }[]; chart_errors?: string[] };
   detail?: (scenario: ScenarioSpec) => ScenarioDetail;
   sizing?: (workload: WorkloadSpec, accelerator: string, gpusPerServer: number) => SizingPreview | null;
+  /** The engine's cost of leaving a scenario's clause layers, and its exit variants (by layer and month). */
+  exits?: (scenario: ScenarioSpec) => ScenarioExits;
+  exitVariant?: (scenario: ScenarioSpec, layer: string, month: number) => ExitVariantOutcome | null;
   /** Scenario files `importScenarios` can read, by path. */
   scenarioFiles?: Record<string, { currency: string; workloads: Sparse<WorkloadSpec>[]; scenarios: Sparse<ScenarioSpec>[] }>;
   /** Signing identities kept at start. */
@@ -508,6 +513,25 @@ export class FakeBackend implements Backend {
     await this.enter("scenarioDetail", [scenario]);
     this.open();
     return structuredClone(this.options.detail?.(scenario) ?? EMPTY_DETAIL);
+  }
+
+  async exitCosts(scenario: ScenarioSpec): Promise<ScenarioExits> {
+    await this.enter("exitCosts", [scenario]);
+    this.open();
+    return structuredClone(this.options.exits?.(scenario) ?? { layers: [], problems: [] });
+  }
+
+  async exitVariant(scenario: ScenarioSpec, layer: string, month: number): Promise<ExitVariantOutcome> {
+    await this.enter("exitVariant", [scenario, layer, month]);
+    this.open();
+    // As the engine: a layer without a clause cannot be priced.
+    if (!scenario.layers.find((l) => l.id === layer)?.exit_clause) {
+      const message = `layer \`${layer}\` has no exit clause; give it one in the scenario to price leaving it`;
+      return { price: null, problems: [{ subject: { kind: "scenario", id: scenario.id }, field: "layer", message }] };
+    }
+    const answer = this.options.exitVariant?.(scenario, layer, month);
+    if (!answer) throw refuse("invalid-input", `no canned exit variant for ${layer} at month ${month}`);
+    return structuredClone(answer);
   }
 
   async sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null> {

@@ -22,6 +22,7 @@ import type {
   Applied,
   CompareScreen,
   EditRequest,
+  ExitVariantOutcome,
   ExportFormat,
   FilePurpose,
   IdentitySummary,
@@ -31,6 +32,7 @@ import type {
   PdfCheck,
   Published,
   ScenarioDetail,
+  ScenarioExits,
   ScenarioSpec,
   Session,
   SignWith,
@@ -125,6 +127,14 @@ export class TauriBackend implements Backend {
 
   scenarioDetail(scenario: ScenarioSpec): Promise<ScenarioDetail> {
     return call("scenario_detail", () => commands.scenarioDetail(scenario));
+  }
+
+  exitCosts(scenario: ScenarioSpec): Promise<ScenarioExits> {
+    return call("exit_costs", () => commands.exitCosts(scenario));
+  }
+
+  exitVariant(scenario: ScenarioSpec, layer: string, month: number): Promise<ExitVariantOutcome> {
+    return call("exit_variant", () => commands.exitVariant(scenario, layer, month));
   }
 
   sizeWorkload(workload: WorkloadSpec, accelerator: string, gpusPerServer: number): Promise<SizingPreview | null> {
