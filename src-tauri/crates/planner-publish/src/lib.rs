@@ -282,37 +282,7 @@ fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance
             let status = statuses
                 .iter()
                 .find(|st| matches!(&st.subject, Subject::Scenario(id) if *id == s.id));
-            let text = match status {
-                None => "no checklist answer recorded".to_owned(),
-                Some(st) if st.cleared => format!(
-                    "signed off by {} at {}; {} of {} items answered",
-                    st.signed_by.as_deref().unwrap_or("?"),
-                    st.signed_at.as_deref().unwrap_or("?"),
-                    st.answered,
-                    st.applicable
-                ),
-                Some(st) => {
-                    let mut why = Vec::new();
-                    if st.blocking_failed > 0 {
-                        why.push(format!("{} blocking item(s) failed", st.blocking_failed));
-                    }
-                    if st.blocking_open > 0 {
-                        why.push(format!("{} blocking item(s) open", st.blocking_open));
-                    }
-                    if !st.signed_off {
-                        why.push("no sign-off covering the answers".to_owned());
-                    }
-                    if broken {
-                        why.push("the checklist log is broken".to_owned());
-                    }
-                    format!(
-                        "{}; {} of {} items answered",
-                        why.join(", "),
-                        st.answered,
-                        st.applicable
-                    )
-                }
-            };
+            let text = status.map_or_else(|| "no checklist answer recorded".to_owned(), |st| st.summary.clone());
             (s.id.clone(), status.is_some_and(|st| st.cleared), text)
         })
         .collect();

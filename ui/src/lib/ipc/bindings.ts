@@ -2377,6 +2377,11 @@ export type SubjectStatus_Deserialize = {
 	/**  Who signed, and when, if the sign-off is in force. */
 	signed_by?: string | null,
 	signed_at?: string | null,
+	/**
+	 *  The status in words, as the badge's tooltip and the memo state it: who signed off and
+	 *  when, or what keeps the subject from being cleared.
+	 */
+	summary: string,
 };
 
 /**  A subject's clearance, for the badges shown wherever the subject appears. */
@@ -2393,6 +2398,11 @@ export type SubjectStatus_Serialize = {
 	/**  Who signed, and when, if the sign-off is in force. */
 	signed_by: string | null,
 	signed_at: string | null,
+	/**
+	 *  The status in words, as the badge's tooltip and the memo state it: who signed off and
+	 *  when, or what keeps the subject from being cleared.
+	 */
+	summary: string,
 };
 
 /**  The termination fee of an exit clause. */

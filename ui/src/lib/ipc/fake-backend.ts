@@ -833,7 +833,26 @@ export class FakeBackend implements Backend {
       signed_off: c.signed_off,
       signed_by: c.signed_off ? (signoff?.reviewer ?? null) : null,
       signed_at: c.signed_off ? (signoff?.at ?? null) : null,
+      summary: this.summary(items.length, inForce, c, signoff),
     };
+  }
+
+  /** The status in words, as the store writes it (`status_of`). */
+  private summary(
+    applicable: number,
+    inForce: Map<string, ChecklistAnswer>,
+    c: { cleared: boolean; blocking_open: string[]; blocking_failed: string[]; signed_off: boolean },
+    signoff: SignOff | null,
+  ): string {
+    const answered = [...inForce.values()].filter((a) => a.status !== "open").length;
+    const counted = `${answered} of ${applicable} items answered`;
+    if (c.cleared && signoff) return `signed off by ${signoff.reviewer} at ${signoff.at}; ${counted}`;
+    const why: string[] = [];
+    if (c.blocking_failed.length > 0) why.push(`${c.blocking_failed.length} blocking item(s) failed`);
+    if (c.blocking_open.length > 0) why.push(`${c.blocking_open.length} blocking item(s) open`);
+    if (!c.signed_off) why.push("no sign-off covering the answers");
+    if (this.options.logProblem) why.push("the checklist log is broken");
+    return `${why.join(", ")}; ${counted}`;
   }
 
   private view(s: State, subject: ChecklistSubject): ChecklistView {

@@ -132,6 +132,9 @@ pub struct SubjectStatus {
     /// Who signed, and when, if the sign-off is in force.
     pub signed_by: Option<String>,
     pub signed_at: Option<String>,
+    /// The status in words, as the badge's tooltip and the memo state it: who signed off and
+    /// when, or what keeps the subject from being cleared.
+    pub summary: String,
 }
 
 /// The first entry verify finds wrong, described for a person.
@@ -461,7 +464,28 @@ fn status_of(template: &ChecklistTemplate, list: &Checklist, trusted: bool) -> S
         .filter(|id| in_force.get(*id).is_some_and(|a| a.status != ItemStatus::Open))
         .count();
     let signoff = list.signoff.as_ref().filter(|_| c.signed_off);
+    let counted = format!("{answered} of {} items answered", applicable.len());
+    let summary = match signoff {
+        Some(so) if c.cleared && trusted => format!("signed off by {} at {}; {counted}", so.reviewer, so.at),
+        _ => {
+            let mut why = Vec::new();
+            if !c.blocking_failed.is_empty() {
+                why.push(format!("{} blocking item(s) failed", c.blocking_failed.len()));
+            }
+            if !c.blocking_open.is_empty() {
+                why.push(format!("{} blocking item(s) open", c.blocking_open.len()));
+            }
+            if !c.signed_off {
+                why.push("no sign-off covering the answers".to_owned());
+            }
+            if !trusted {
+                why.push("the checklist log is broken".to_owned());
+            }
+            format!("{}; {counted}", why.join(", "))
+        }
+    };
     SubjectStatus {
+        summary,
         subject: list.subject.clone(),
         cleared: c.cleared && trusted,
         answered: u32::try_from(answered).unwrap_or(u32::MAX),
