@@ -447,7 +447,7 @@ pub fn preview(file: &str, quotes: &[Quote], settings: &WorkspaceSettings) -> Re
             price_per_gpu_hour: layer.price_per_gpu_hour.as_ref().map(|o| o.value),
             price_per_gpu: layer.price_per_gpu.as_ref().map(|o| o.value),
             quoted_currency: q.currency.clone(),
-            valid_until: q.valid_until.clone(),
+            valid_until: q.valid_until,
             sla_uptime: q.sla_uptime,
             sla_refund_share: q.sla_refund_share,
             response_hours: q.response_hours,

@@ -302,7 +302,7 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
 }
 
 /// Prints the engine's answers the UI tests replay (ui/tests/fixtures/vendors.ts): the preview
-/// of `good.csv`, the refusal of `one-bad-row.csv`, and the scorecard screen of the ranking
+/// of `good.csv`, the refusal of `wrong-types.csv`, and the scorecard screen of the ranking
 /// test. Run with `cargo test -p planner-store --test vendors ui_fixture -- --ignored --nocapture`.
 #[test]
 #[ignore = "prints fixtures for the UI tests"]
@@ -312,7 +312,7 @@ fn ui_fixture() {
     let quotes = good_quotes(&ws);
     let preview = planner_core::vendors::preview("/home/ana/rfp/good.csv", &quotes, ws.settings()).unwrap();
     println!("PREVIEW {}", serde_json::to_string(&preview).unwrap());
-    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quotes/one-bad-row.csv");
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quotes/wrong-types.csv");
     let err = planner_store::read_quotes(&bad, ws.catalog(), ws.settings()).unwrap_err();
     println!("REFUSAL {}", serde_json::to_string(&err).unwrap());
     let card = ScorecardDraft {
