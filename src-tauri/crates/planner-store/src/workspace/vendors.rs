@@ -44,18 +44,15 @@ impl Workspace {
     /// when the vendor is cleared, else 0 ([`Workspace::compliance_share`]). A vendor without a
     /// record is left out: it has not been reviewed, and the scorecard says so.
     pub fn vendor_compliance(&self, template: &ChecklistTemplate) -> Result<BTreeMap<String, Decimal>, PlannerError> {
-        let reviewed: Vec<String> = self
-            .checklist_statuses(template)?
-            .into_iter()
-            .filter_map(|s| match s.subject {
-                Subject::Vendor(name) => Some(name),
-                Subject::Scenario(_) => None,
-            })
-            .collect();
+        // Read from the log itself, not from every subject's status: a workspace may hold
+        // thousands of scenarios, and only the vendors' records matter here.
+        let reviewed: std::collections::BTreeSet<String> =
+            self.checklist_log()?.into_iter().map(|e| e.subject).collect();
         let mut out = BTreeMap::new();
         for v in self.scorecard()?.vendors {
-            if reviewed.contains(&v.name) {
-                let share = self.compliance_share(template, &Subject::Vendor(v.name.clone()))?;
+            let subject = Subject::Vendor(v.name.clone());
+            if reviewed.contains(&subject.key()) {
+                let share = self.compliance_share(template, &subject)?;
                 out.insert(v.name, share);
             }
         }
