@@ -131,7 +131,9 @@ describe("vendor scorecard", () => {
     await openVendors(vendorsBackend(SCORECARD_DRAFT, { scorecardView: () => SCORECARD_VIEW }));
     const ranking = await screen.findByTestId("ranking");
     const rows = within(ranking).getAllByTestId("ranking-row");
-    expect(rows.map((r) => r.querySelector("th")?.textContent)).toEqual(["Alpha", "Beta", "Gamma"]);
+    expect(rows.map((r) => r.querySelector("th")?.textContent?.trim())).toEqual(["Alpha", "Beta", "Gamma"]);
+    // Every scenario serves the whole demand: no vendor is marked partial.
+    expect(within(ranking).queryAllByTestId("ranking-unmet")).toEqual([]);
     expect(within(ranking).getAllByTestId("ranking-score").map((e) => e.textContent)).toEqual(["0.8", "0.7", "0"]);
     expect(within(ranking).getAllByTestId("ranking-service").map((e) => e.textContent)).toEqual(["0", "1", "0"]);
     expect(screen.getByTestId("stability").textContent).toContain(
