@@ -59,7 +59,8 @@ describe("D-1 checklist", () => {
     // Only the items that apply to a scenario: the vendor-only item is not listed.
     expect(screen.queryByTestId("checklist-item-ec-iaas-due-diligence")).toBeNull();
     expect(screen.getByTestId("checklist-item-ec-diffusion-not-relied-on")).toBeTruthy();
-    expect(screen.queryByTestId("family-gap-disposal")).toBeNull();
+    // A family the template has no sourced item for is shown with its gap note.
+    expect(screen.getByTestId("family-gap-disposal").textContent).toContain("no sourced item for disposal");
     await waitFor(() => expect(screen.getByTestId("compliance-badge-scenario-hybrid").dataset.cleared).toBe("no"));
     expect(screen.getByTestId("tab-compliance-count").textContent).toBe("0/2 cleared");
 
@@ -158,6 +159,7 @@ describe("D-1 checklist", () => {
     };
     const backend = await openCompliance(complianceBackend({ logProblem: problem }));
     expect(screen.getByTestId("log-problem").textContent).toContain("broken at entry 3 (seq 3");
+    expect(screen.getByTestId("checklist-clearance").textContent).toContain("The checklist log is broken");
     await fireEvent.click(screen.getByTestId("verify-log"));
     expect((await screen.findByTestId("verify-result")).textContent).toContain("broken at entry 3 (seq 3");
     await fireEvent.input(input("reviewer-name"), { target: { value: "Dana Reviewer" } });

@@ -58,7 +58,23 @@ fn free_port() -> u16 {
 /// A running app with a WebDriver session; dropping it ends both.
 pub struct App {
     pub client: Client,
-    driver: Child,
+    /// Taken by `close`; a test that panics before closing still stops it in `drop`.
+    driver: Option<Child>,
+}
+
+/// SIGTERM lets tauri-driver stop WebKitWebDriver (and the app) too; SIGKILL would leave them
+/// running.
+fn stop_driver(driver: &mut Child) {
+    let _ = Command::new("kill").args(["-TERM", &driver.id().to_string()]).status();
+    let _ = driver.wait();
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if let Some(mut driver) = self.driver.take() {
+            stop_driver(&mut driver);
+        }
+    }
 }
 
 impl App {
@@ -100,7 +116,10 @@ impl App {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("WebDriver session with the app");
-        App { client, driver }
+        App {
+            client,
+            driver: Some(driver),
+        }
     }
 
     /// Polls for an element by CSS selector, each request bounded, until `WAIT` has passed.
@@ -194,7 +213,15 @@ impl App {
     pub async fn wait_text(&self, css: &str, needle: &str) -> String {
         let deadline = Instant::now() + WAIT;
         loop {
-            let text = self.text_of(css).await;
+            // Read by selector in the page each time: the element may be re-rendered (a new node)
+            // between two polls, and a node reference from an earlier poll would then be stale.
+            let now = self
+                .exec(
+                    "const el = document.querySelector(arguments[0]); return el ? el.innerText : null;",
+                    vec![serde_json::json!(css)],
+                )
+                .await;
+            let text = now.as_str().unwrap_or("(not on the page)").to_owned();
             if text.contains(needle) {
                 return text;
             }
@@ -256,11 +283,10 @@ impl App {
         path
     }
 
-    pub async fn close(self) {
-        let App { client, mut driver } = self;
-        let _ = client.close().await;
-        // SIGTERM lets tauri-driver stop WebKitWebDriver too; SIGKILL would leave it running.
-        let _ = Command::new("kill").args(["-TERM", &driver.id().to_string()]).status();
-        let _ = driver.wait();
+    pub async fn close(mut self) {
+        let _ = self.client.clone().close().await;
+        if let Some(mut driver) = self.driver.take() {
+            stop_driver(&mut driver);
+        }
     }
 }

@@ -144,6 +144,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
     });
     decision(input, &mut out);
     comparison(view, &mut out)?;
+    compliance(input, &mut out);
     for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {
         scenario_section(input, s, r, &mut out)?;
     }
@@ -205,6 +206,15 @@ fn decision(input: &MemoInput<'_>, out: &mut Vec<Block>) {
         .unwrap_or("—");
     facts.push(("Differences taken against".to_owned(), reference.to_owned()));
     out.push(Block::Facts(facts));
+    // A decision that adopts a scenario the reviewers have not cleared says so where it is made.
+    if let (Some(c), Some(id)) = (input.compliance, input.draft.recommended.as_deref())
+        && let Some((_, false, status)) = c.scenarios.iter().find(|(s, _, _)| s == id)
+    {
+        out.push(Block::Paragraph {
+            text: format!("The recommended scenario is not cleared by its D-1 compliance checklist: {status}."),
+            style: Style::STRONG,
+        });
+    }
     out.push(heading("Rationale", false));
     let rationale = input.draft.rationale.trim();
     out.push(paragraph(if rationale.is_empty() {
@@ -263,6 +273,40 @@ fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError
         caption: "Cumulative cash cost of each scenario; a marker shows where one scenario becomes cheaper than the reference for good (break-even).".to_owned(),
     });
     Ok(())
+}
+
+/// The D-1 checklist status of each scenario and the log the statuses were read from.
+fn compliance(input: &MemoInput<'_>, out: &mut Vec<Block>) {
+    out.push(heading("Compliance (D-1 checklists)", false));
+    let Some(c) = input.compliance else {
+        out.push(small(
+            "This memo was made from a scenario file, which holds no checklist record: no scenario is cleared.",
+        ));
+        return;
+    };
+    let facts = c
+        .scenarios
+        .iter()
+        .map(|(id, cleared, status)| {
+            let name = name_of(input.view, id).unwrap_or(id);
+            let verdict = if *cleared { "Cleared" } else { "Not cleared" };
+            (name.to_owned(), format!("{verdict}: {status}"))
+        })
+        .collect();
+    out.push(Block::Facts(facts));
+    let template = c.template.as_deref().map_or_else(
+        || "No checklist answer is recorded in this workspace.".to_owned(),
+        |t| format!("Answered against {t}."),
+    );
+    out.push(small(format!(
+        "{template} A scenario is cleared when every blocking item that applies is passed or not applicable and a reviewer's sign-off covers the answers in force. Checklist log: {}{}",
+        c.log,
+        if c.broken {
+            "."
+        } else {
+            "; the head hash printed here lets a later reader check that the log was not rewritten since this memo (planner audit verify)."
+        }
+    )));
 }
 
 fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> {

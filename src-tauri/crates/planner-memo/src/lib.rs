@@ -60,6 +60,24 @@ pub struct MemoInput<'a> {
     pub date: &'a str,
     /// When the memo is made, UTC, as Unix seconds (written into the document information).
     pub created_unix: i64,
+    /// The D-1 checklist status of the scenarios, from the workspace's log; `None` for a memo
+    /// made from a scenario file, which has no checklist record.
+    pub compliance: Option<&'a MemoCompliance>,
+}
+
+/// What the memo states about the D-1 checklists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoCompliance {
+    /// The template the answers were given against ("title, version v"); `None` when nothing
+    /// has been answered in the workspace.
+    pub template: Option<String>,
+    /// One row per scenario of the memo: scenario id, whether it is cleared, and the status in
+    /// words (who signed off and when, or what is missing).
+    pub scenarios: Vec<(String, bool, String)>,
+    /// The log as verified when the memo was made: entries and head hash, or where it is broken.
+    pub log: String,
+    /// The log failed verification: nothing in it is cleared.
+    pub broken: bool,
 }
 
 /// A memo as written.

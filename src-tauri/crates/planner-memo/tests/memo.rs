@@ -218,6 +218,7 @@ fn an_evaluation_of_other_scenarios_is_refused() {
         catalog_version: "2026.11.0",
         date: "2026-11-22",
         created_unix: common::CREATED,
+        compliance: None,
     })
     .unwrap_err();
     assert!(matches!(err, MemoError::Mismatch(_)), "{err}");

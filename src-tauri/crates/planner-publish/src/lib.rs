@@ -17,13 +17,14 @@ pub mod identities;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
+use planner_core::checklist::Subject;
 use planner_core::decision::DecisionView;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
 use planner_core::workspace::{self as core_ws, ViewState};
-use planner_memo::{MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
+use planner_memo::{MemoCompliance, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
 use planner_store::files::write_atomic;
@@ -179,6 +180,88 @@ struct Sources<'a> {
     /// The workspace (or scenario file) as the memo names it.
     workspace: &'a str,
     catalog_version: &'a str,
+    compliance: Option<&'a MemoCompliance>,
+}
+
+/// The D-1 checklist status of the memo's scenarios, judged by the template kept in the workspace
+/// (none kept: nothing has been answered, so nothing is cleared), and the log as verified now.
+fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance, PlannerError> {
+    let check = ws.verify_checklist_log()?;
+    let (log, broken) = match &check.problem {
+        Some(p) => (
+            format!(
+                "BROKEN at entry {} (seq {}): {}; nothing in it is cleared",
+                p.position, p.seq, p.problem
+            ),
+            true,
+        ),
+        None => (
+            format!(
+                "{} entr{}, {} evidence file(s), head SHA-256 {}",
+                check.entries,
+                if check.entries == 1 { "y" } else { "ies" },
+                check.evidence_files,
+                check.head
+            ),
+            false,
+        ),
+    };
+    let kept = ws.kept_checklist_template()?;
+    let template = match &kept {
+        Some(file) => Some(ws.checklist_template(file)?),
+        None => None,
+    };
+    let statuses = match &template {
+        Some(t) => ws.checklist_statuses(t)?,
+        None => Vec::new(),
+    };
+    let scenarios = view
+        .scenarios
+        .iter()
+        .map(|s| {
+            let status = statuses
+                .iter()
+                .find(|st| matches!(&st.subject, Subject::Scenario(id) if *id == s.id));
+            let text = match status {
+                None => "no checklist answer recorded".to_owned(),
+                Some(st) if st.cleared => format!(
+                    "signed off by {} at {}; {} of {} items answered",
+                    st.signed_by.as_deref().unwrap_or("?"),
+                    st.signed_at.as_deref().unwrap_or("?"),
+                    st.answered,
+                    st.applicable
+                ),
+                Some(st) => {
+                    let mut why = Vec::new();
+                    if st.blocking_failed > 0 {
+                        why.push(format!("{} blocking item(s) failed", st.blocking_failed));
+                    }
+                    if st.blocking_open > 0 {
+                        why.push(format!("{} blocking item(s) open", st.blocking_open));
+                    }
+                    if !st.signed_off {
+                        why.push("no sign-off covering the answers".to_owned());
+                    }
+                    if broken {
+                        why.push("the checklist log is broken".to_owned());
+                    }
+                    format!(
+                        "{}; {} of {} items answered",
+                        why.join(", "),
+                        st.answered,
+                        st.applicable
+                    )
+                }
+            };
+            (s.id.clone(), status.is_some_and(|st| st.cleared), text)
+        })
+        .collect();
+    Ok(MemoCompliance {
+        template: template.map(|t| format!("{}, version {}", t.title, t.version)),
+        scenarios,
+        log,
+        broken,
+    })
 }
 
 /// Lays out, signs when asked, and writes the memo; returns its records.
@@ -200,6 +283,7 @@ fn make(
         catalog_version: src.catalog_version,
         date: &at.date(),
         created_unix: now_ms.div_euclid(1000),
+        compliance: src.compliance,
     })
     .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("The memo could not be made: {e}.")))?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
@@ -275,12 +359,14 @@ pub fn publish_from_workspace(
         .file_name()
         .map_or_else(|| ws.path().display().to_string(), |n| n.to_string_lossy().into_owned());
     let version = ws.catalog_status(None).version;
+    let compliance = memo_compliance(ws, view)?;
     let sources = Sources {
         view,
         eval,
         scenarios: &specs,
         workspace: &name,
         catalog_version: &version,
+        compliance: Some(&compliance),
     };
     let made = make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;
@@ -345,6 +431,7 @@ pub fn publish_from_file(
         scenarios: &specs,
         workspace: file_name,
         catalog_version: &version,
+        compliance: None,
     };
     let made = make(&sources, draft, out, now_ms, signer)?;
     Ok(Published {

@@ -176,3 +176,85 @@ fn a_memo_whose_signature_no_longer_holds_is_not_signed_again() {
         "nothing recorded for the refused signature"
     );
 }
+
+/// The memo's words, one space between them (pdftotext, from poppler-utils).
+fn memo_words(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .unwrap_or_else(|e| panic!("pdftotext could not be started ({e}): apt-get install poppler-utils"));
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_from() {
+    use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
+    use planner_store::workspace::AnswerInput;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ws = workspace(tmp.path());
+    // Nothing answered yet: both scenarios are not cleared, and the recommended one is flagged.
+    let before = tmp.path().join("before.pdf");
+    publish_from_workspace(&mut ws, &draft(), &before, NOW, None).unwrap();
+    let words = memo_words(&before);
+    assert!(words.contains("Compliance (D-1 checklists)"), "{words}");
+    assert!(
+        words.contains("No checklist answer is recorded in this workspace."),
+        "{words}"
+    );
+    assert!(
+        words.contains(
+            "The recommended scenario is not cleared by its D-1 compliance checklist: no checklist answer recorded."
+        ),
+        "{words}"
+    );
+
+    // The hybrid scenario answered and signed off.
+    let name = "d1-compliance.toml".to_owned();
+    let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(&name)).unwrap();
+    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let file = (name, text);
+    let hybrid = Subject::Scenario("hybrid".into());
+    let blocking: Vec<String> = template
+        .items_for(SubjectKind::Scenario)
+        .filter(|i| i.blocking)
+        .map(|i| i.id.clone())
+        .collect();
+    for item in &blocking {
+        let answer = AnswerInput {
+            item: item.clone(),
+            status: ItemStatus::Pass,
+            note: "checked".into(),
+            reviewer: "Dana Reviewer".into(),
+        };
+        ws.answer_item_at(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
+    }
+    ws.sign_off_checklist(&template, &file, &hybrid, "Dana Reviewer", "", NOW + 1000)
+        .unwrap();
+    let check = ws.verify_checklist_log().unwrap();
+    let after = tmp.path().join("after.pdf");
+    publish_from_workspace(&mut ws, &draft(), &after, NOW, None).unwrap();
+    let words = memo_words(&after);
+    let applicable = template.items_for(SubjectKind::Scenario).count();
+    assert!(
+        words.contains(&format!(
+            "Cleared: signed off by Dana Reviewer at 2026-11-22T10:00:01Z; {} of {applicable} items answered",
+            blocking.len()
+        )),
+        "{words}"
+    );
+    assert!(words.contains("Not cleared: "), "the other scenario: {words}");
+    assert!(!words.contains("The recommended scenario is not cleared"), "{words}");
+    assert!(
+        words.contains(&format!(
+            "Checklist log: {} entries, 0 evidence file(s), head SHA-256 {}",
+            blocking.len() + 1,
+            check.head
+        )),
+        "{words}"
+    );
+}

@@ -53,6 +53,7 @@ pub fn memo(case: &Case, draft: &MemoDraft) -> Memo {
         catalog_version: "2026.11.0",
         date: "2026-11-22",
         created_unix: CREATED,
+        compliance: None,
     })
     .unwrap_or_else(|e| panic!("memo: {e}"))
 }
