@@ -25,6 +25,8 @@ pub enum FilePurpose {
     ExportCertificate,
     AttachEvidence,
     SaveEvidence,
+    /// An RFP quote file (CSV or Excel) to preview and import.
+    ImportQuotes,
 }
 
 impl FilePurpose {
@@ -43,6 +45,7 @@ impl FilePurpose {
             FilePurpose::ExportCertificate => "Export the certificate (PEM)",
             FilePurpose::AttachEvidence => "Attach evidence (any file)",
             FilePurpose::SaveEvidence => "Save the evidence file",
+            FilePurpose::ImportQuotes => "Import RFP quotes (CSV or Excel)",
         }
     }
 
@@ -58,6 +61,7 @@ impl FilePurpose {
             FilePurpose::SaveMemo | FilePurpose::OpenPdf => ("PDF", &["pdf"]),
             FilePurpose::ImportIdentity => ("PKCS#12 identity", &["p12", "pfx"]),
             FilePurpose::ExportCertificate => ("Certificate (PEM)", &["pem", "crt"]),
+            FilePurpose::ImportQuotes => ("RFP quotes (CSV or Excel)", &["csv", "xlsx"]),
             FilePurpose::AttachEvidence | FilePurpose::SaveEvidence => return None,
         })
     }
@@ -70,6 +74,7 @@ impl FilePurpose {
                 | FilePurpose::OpenPdf
                 | FilePurpose::ImportIdentity
                 | FilePurpose::AttachEvidence
+                | FilePurpose::ImportQuotes
         )
     }
 }

@@ -18,6 +18,7 @@ use planner_core::checklist::{ChecklistTemplate, Subject};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{self, ScenarioSpec, WorkloadSpec};
+use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
 use planner_core::workspace::{self as core_ws, ScenarioDetail, SizingPreview, ViewState, WorkspaceSettings};
 use planner_publish::identities::{Identities, IdentitySummary};
 use planner_publish::{PdfCheck, Published, Signer};
@@ -26,7 +27,8 @@ use planner_report::screen::CompareScreen;
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
 use planner_store::workspace::{
-    AnswerInput, Applied, ChecklistView, EditRequest, Imported, LogCheck, SubjectStatus, WorkspaceInfo, now_ms,
+    AnswerInput, Applied, ChecklistView, EditRequest, Imported, LogCheck, QuotesImported, SubjectStatus, WorkspaceInfo,
+    now_ms,
 };
 use serde::{Deserialize, Serialize};
 use tauri::{Manager, State};
@@ -620,6 +622,96 @@ async fn export_certificate(
     identities(&state)?.export_certificate(&identity, &passphrase, Path::new(&path))
 }
 
+// ---- Vendors: the scorecard and RFP quote import (issue #6) ----
+
+/// The open workspace's vendor scorecard as entered (edits go through `apply_edit` with
+/// `Edit::Scorecard`).
+#[tauri::command]
+#[specta::specta]
+async fn scorecard_draft(state: State<'_, AppState>) -> Result<ScorecardDraft, PlannerError> {
+    with_ws(&state, |ws| ws.scorecard())
+}
+
+/// The scorecard screen: each vendor's cost from the engine over the compare horizon, its
+/// compliance from its D-1 checklist (absent for a vendor never reviewed), the ranking and its
+/// stability.
+#[tauri::command]
+#[specta::specta]
+async fn scorecard_view(state: State<'_, AppState>) -> Result<ScorecardView, PlannerError> {
+    with_ws(&state, |ws| {
+        let (template, _) = checklist_context(&state, ws)?;
+        let compliance = ws.vendor_compliance(&template)?;
+        ws.scorecard_view(&compliance)
+    })
+}
+
+/// Reads an RFP quote file (CSV or XLSX) and shows each quote on the workspace's footing;
+/// nothing is written. A file with any problem is refused with every problem located (file,
+/// row, column, template column).
+#[tauri::command]
+#[specta::specta]
+async fn preview_quotes(state: State<'_, AppState>, path: String) -> Result<QuotePreview, PlannerError> {
+    let path = PathBuf::from(path);
+    with_ws(&state, |ws| {
+        let quotes = planner_store::read_quotes(&path, ws.catalog(), ws.settings())?;
+        planner_core::vendors::preview(&path.display().to_string(), &quotes, ws.settings())
+    })
+}
+
+/// Imports an RFP quote file: one scenario per vendor made from the scenario `base` with the
+/// vendor's quotes as its layers, and the vendors on the scorecard, in one undo step. A file
+/// with any problem imports nothing.
+#[tauri::command]
+#[specta::specta]
+async fn import_quotes(state: State<'_, AppState>, path: String, base: String) -> Result<QuotesImported, PlannerError> {
+    let path = PathBuf::from(path);
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    with_ws(&state, |ws| {
+        let quotes = planner_store::read_quotes(&path, ws.catalog(), ws.settings())?;
+        ws.import_quotes(&quotes, &base, &name)
+    })
+}
+
+/// Where the RFP quote template and its documentation are.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct QuoteTemplate {
+    /// The CSV template: the header and example rows.
+    pub csv: String,
+    /// Its documentation: every column, its unit and rules.
+    pub readme: String,
+    /// The template's header row, as the file holds it.
+    pub header: String,
+}
+
+/// The RFP quote template shipped with the app (beside the catalog it reads).
+#[tauri::command]
+#[specta::specta]
+async fn quote_template(state: State<'_, AppState>) -> Result<QuoteTemplate, PlannerError> {
+    let dir = state.catalog_dir().join("templates");
+    let csv = dir.join("rfp-quotes.csv");
+    let text = std::fs::read_to_string(&csv).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::Io,
+            format!(
+                "{}: the quote template cannot be read ({e}); reinstall the app.",
+                csv.display()
+            ),
+        )
+    })?;
+    Ok(QuoteTemplate {
+        csv: csv.display().to_string(),
+        readme: dir.join("README.md").display().to_string(),
+        header: text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches('\u{feff}')
+            .to_owned(),
+    })
+}
+
 /// The command set and type exports, shared by the running app and the bindings test.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new().commands(tauri_specta::collect_commands![
@@ -662,6 +754,11 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         revoke_sign_off,
         verify_checklist_log,
         export_evidence,
+        scorecard_draft,
+        scorecard_view,
+        preview_quotes,
+        import_quotes,
+        quote_template,
     ])
 }
 

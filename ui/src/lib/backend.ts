@@ -21,6 +21,11 @@ import type {
   PdfCheck,
   Published,
   ExitVariantOutcome,
+  QuotePreview,
+  QuotesImported,
+  QuoteTemplate,
+  ScorecardDraft,
+  ScorecardView,
   ScenarioDetail,
   ScenarioExits,
   ScenarioSpec,
@@ -131,6 +136,22 @@ export interface Backend {
   verifyChecklistLog(): Promise<LogCheck>;
   /** Writes a stored evidence file, checked against its SHA-256, to `path`. */
   exportEvidence(sha256: string, path: string): Promise<void>;
+  // The vendor side: scorecard and RFP quotes (issue #6).
+
+  /** The open workspace's vendor scorecard as entered (change it with `applyEdit` and `Edit { kind: "scorecard" }`). */
+  scorecardDraft(): Promise<ScorecardDraft>;
+  /** The scorecard screen: each vendor's cost from the engine, compliance from the checklist, the ranking and its stability. */
+  scorecardView(): Promise<ScorecardView>;
+  /**
+   * Reads an RFP quote file (CSV or XLSX) and shows each quote on the workspace's footing;
+   * nothing is written. A file with any problem is refused with a detail per problem (file,
+   * `line` = spreadsheet row, `column`, `field` = template column).
+   */
+  previewQuotes(path: string): Promise<QuotePreview>;
+  /** Imports the quotes of `path` priced on scenario `base`: one scenario per vendor and the vendors on the scorecard, one undo step. */
+  importQuotes(path: string, base: string): Promise<QuotesImported>;
+  /** Where the RFP quote template shipped with the app and its documentation are. */
+  quoteTemplate(): Promise<QuoteTemplate>;
 }
 
 /** A failure the back end reported, with its `{ code, message, details }`. */

@@ -18,6 +18,10 @@ import type {
   Imported,
   Session,
   MemoDraft,
+  QuotePreview,
+  ScorecardDraft,
+  ScorecardView,
+  VendorEntry,
 } from "./workspace-types";
 import { emptyLayer } from "./layers";
 
@@ -164,7 +168,71 @@ export function normalizeChanged(c: Sparse<Changed>): Changed {
       return { kind: "catalog", status: { ...c.status, shipped_version: n(c.status.shipped_version) } };
     case "memo":
       return { kind: "memo", memo: normalizeMemoDraft(c.memo) };
+    case "scorecard":
+      return { kind: "scorecard", scorecard: normalizeScorecard(c.scorecard) };
   }
+}
+
+/** A vendor row with every key present (absent figures are null: not entered yet). */
+export function normalizeVendor(v: Partial<VendorEntry> | null | undefined): VendorEntry {
+  return {
+    name: v?.name ?? "",
+    scenario: n(v?.scenario),
+    mfu: n(v?.mfu),
+    annual_failure_rate: n(v?.annual_failure_rate),
+    sla: n(v?.sla),
+    sla_refund_share: n(v?.sla_refund_share),
+    response_hours: n(v?.response_hours),
+    expert_hours_per_month: n(v?.expert_hours_per_month),
+  };
+}
+
+/** A scorecard with every key present; absent weights are the back end's default, 20 points each. */
+export function normalizeScorecard(s: Sparse<ScorecardDraft> | Partial<ScorecardDraft> | null | undefined): ScorecardDraft {
+  const w = s?.weights;
+  return {
+    weights: {
+      performance: w?.performance ?? "20",
+      reliability: w?.reliability ?? "20",
+      cost: w?.cost ?? "20",
+      service: w?.service ?? "20",
+      compliance: w?.compliance ?? "20",
+    },
+    vendors: (s?.vendors ?? []).map((v) => normalizeVendor(v as Partial<VendorEntry>)),
+  };
+}
+
+/** The scorecard screen with absent options as null (Rust leaves out `None`). */
+export function normalizeScorecardView(v: ScorecardView): ScorecardView {
+  return {
+    ...v,
+    vendors: v.vendors.map((x) => ({
+      ...x,
+      scenario: n(x.scenario),
+      scenario_name: n(x.scenario_name),
+      tco: n(x.tco),
+      unmet_pflop_h: n(x.unmet_pflop_h),
+      compliance: n(x.compliance),
+    })),
+    scorecard: v.scorecard ? { ...v.scorecard, flip: n(v.scorecard.flip) } : null,
+    stability: n(v.stability),
+  };
+}
+
+/** A quote preview with absent options as null. */
+export function normalizeQuotePreview(p: QuotePreview): QuotePreview {
+  return {
+    ...p,
+    quotes: p.quotes.map((q) => ({
+      ...q,
+      gpus: n(q.gpus),
+      price_per_gpu_hour: n(q.price_per_gpu_hour),
+      price_per_gpu: n(q.price_per_gpu),
+      sla_uptime: n(q.sla_uptime),
+      sla_refund_share: n(q.sla_refund_share),
+      response_hours: n(q.response_hours),
+    })),
+  };
 }
 
 /** A memo draft with every key present (the back end may leave out empty fields). */

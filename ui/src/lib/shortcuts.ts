@@ -65,6 +65,7 @@ export const SHORTCUTS: readonly { keys: string[][]; action: string }[] = [
   { keys: [["Ctrl", "4"]], action: "Catalog (the catalog the app ships)" },
   { keys: [["Ctrl", "5"]], action: "Memo (the decision memo: write, export, sign, verify)" },
   { keys: [["Ctrl", "6"]], action: "Compliance (the D-1 checklists: answer, attach evidence, sign off, verify the log)" },
+  { keys: [["Ctrl", "7"]], action: "Vendors (RFP quote import and the vendor scorecard)" },
   { keys: [["Alt", "1–5"]], action: "Catalog sections: accelerators, offers, facility, fabrics, regions (on the Catalog tab)" },
   { keys: [["Ctrl", "O"]], action: "Open a workspace" },
   { keys: [["Ctrl", "Shift", "S"]], action: "Save the workspace as a new file" },

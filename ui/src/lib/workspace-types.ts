@@ -99,6 +99,15 @@ import type {
   WorkloadSpec_Deserialize,
   WorkspaceInfo_Deserialize,
   WorkspaceSettings_Deserialize,
+  ScorecardDraft_Deserialize,
+  VendorEntry_Deserialize,
+  PerAxis,
+  QuotesImported_Deserialize,
+  ScorecardView_Serialize,
+  VendorStatus_Serialize,
+  QuotePreview_Serialize,
+  QuoteRow_Serialize,
+  QuoteTemplate,
 } from "./ipc/bindings";
 
 /** `T` with every key present: optional keys become required, keeping `null` where allowed. */
@@ -114,6 +123,8 @@ export type Decimal = string;
 export type YearMonth = string;
 
 export type {
+  PerAxis,
+  QuoteTemplate,
   BreakEven,
   Category,
   CategorySeries,
@@ -189,6 +200,16 @@ export type LayerExitCosts = LayerExitCosts_Serialize;
 export type ExitVariantOutcome = ExitVariantOutcome_Serialize;
 export type MonthlyChart = ScenarioChart;
 export type CompareScreen = CompareScreen_Serialize;
+
+// The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote
+// preview and the template location are read-only answers.
+export type ScorecardDraft = Total<ScorecardDraft_Deserialize>;
+export type VendorEntry = Total<VendorEntry_Deserialize>;
+export type QuotesImported = Total<QuotesImported_Deserialize>;
+export type ScorecardView = ScorecardView_Serialize;
+export type VendorStatus = VendorStatus_Serialize;
+export type QuotePreview = QuotePreview_Serialize;
+export type QuoteRow = QuoteRow_Serialize;
 
 // The decision memo: records, checks and identities are read-only answers.
 export type MemoRecord = MemoRecord_Serialize;

@@ -18,6 +18,7 @@ import type {
   EditRequest,
   Imported,
   PlacedProblem,
+  QuotesImported,
   ScenarioSummary,
   SubjectStatus,
   Theme,
@@ -207,6 +208,22 @@ export class WorkspaceStore {
   }
 
   /**
+   * Imports an RFP quote file priced on the scenario `base`: a scenario per vendor and the
+   * vendors on the scorecard, one undo step. A file with any problem imports nothing; the
+   * refusal is thrown for the caller to list (row and column of each problem).
+   */
+  async importQuotes(path: string, base: string): Promise<QuotesImported> {
+    const done = await this.queue.submit(null, () => this.backend.importQuotes(path, base));
+    this.absorb(done.applied, "import");
+    const n = done.vendors.length;
+    this.notice = {
+      kind: "info",
+      text: `Imported ${done.quotes} quote${done.quotes === 1 ? "" : "s"} from ${n} vendor${n === 1 ? "" : "s"} (${done.vendors.join(", ")}): one scenario each, and the vendors on the scorecard. Undo takes the import back.`,
+    };
+    return done;
+  }
+
+  /**
    * Saves the compare view (not an undo step). The lists show it at once; the answer (the view
    * as the back end kept it) replaces it.
    */
@@ -271,6 +288,9 @@ export class WorkspaceStore {
         return { ...info, catalog: this.catalogStatus(c.status) };
       case "memo":
         // The memo draft is not part of WorkspaceInfo: the memo screen hears it as a change.
+        return info;
+      case "scorecard":
+        // Nor is the vendor scorecard: the vendors screen hears it as a change.
         return info;
     }
   }

@@ -13,7 +13,9 @@
 //! `exit` prices exit clauses (the cost of leaving a contract at any month, and the plan variant
 //! that leaves), `quote` reads RFP quote tables into quotes and turns each into a supply layer,
 //! and `scorecard` ranks vendors on five weighted axes with the smallest weight
-//! change that would change the top vendor.
+//! change that would change the top vendor; `vendors` holds the scorecard as the buyer keeps it
+//! (weights, each vendor's figures, its scenario), the import preview of quotes and the
+//! scorecard screen computed with the engine's cost and the checklist's compliance.
 //! `checklist` holds the D-1 compliance checklist (template loader, answers, the cleared rule,
 //! hints from the plan) and `audit` the hash-chained log of its changes.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
@@ -42,5 +44,6 @@ pub mod scorecard;
 pub mod sizing;
 pub mod spot;
 pub mod validate;
+pub mod vendors;
 pub mod workload;
 pub mod workspace;

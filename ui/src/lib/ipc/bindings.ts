@@ -103,6 +103,31 @@ export const commands = {
 	verifyChecklistLog: () => typedError<LogCheck_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("verify_checklist_log")),
 	/**  Writes a stored evidence file (checked against its SHA-256) to `path`. */
 	exportEvidence: (sha256: string, path: string) => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("export_evidence", { sha256, path })),
+	/**
+	 *  The open workspace's vendor scorecard as entered (edits go through `apply_edit` with
+	 *  `Edit::Scorecard`).
+	 */
+	scorecardDraft: () => typedError<ScorecardDraft_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scorecard_draft")),
+	/**
+	 *  The scorecard screen: each vendor's cost from the engine over the compare horizon, its
+	 *  compliance from its D-1 checklist (absent for a vendor never reviewed), the ranking and its
+	 *  stability.
+	 */
+	scorecardView: () => typedError<ScorecardView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scorecard_view")),
+	/**
+	 *  Reads an RFP quote file (CSV or XLSX) and shows each quote on the workspace's footing;
+	 *  nothing is written. A file with any problem is refused with every problem located (file,
+	 *  row, column, template column).
+	 */
+	previewQuotes: (path: string) => typedError<QuotePreview_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("preview_quotes", { path })),
+	/**
+	 *  Imports an RFP quote file: one scenario per vendor made from the scenario `base` with the
+	 *  vendor's quotes as its layers, and the vendors on the scorecard, in one undo step. A file
+	 *  with any problem imports nothing.
+	 */
+	importQuotes: (path: string, base: string) => typedError<QuotesImported_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("import_quotes", { path, base })),
+	/**  The RFP quote template shipped with the app (beside the catalog it reads). */
+	quoteTemplate: () => typedError<QuoteTemplate, PlannerError_Serialize>(__TAURI_INVOKE("quote_template")),
 };
 
 /* Types */
@@ -391,10 +416,10 @@ export type CertificateInfo_Serialize = {
 export type Changed = Changed_Serialize | Changed_Deserialize;
 
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
-export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | { kind: "workload"; id: string; workload?: WorkloadSpec_Deserialize | null } | { kind: "scenario"; id: string; summary?: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Deserialize } | { kind: "memo"; memo: MemoDraft_Deserialize };
+export type Changed_Deserialize = { kind: "settings"; settings: WorkspaceSettings_Deserialize } | { kind: "workload"; id: string; workload?: WorkloadSpec_Deserialize | null } | { kind: "scenario"; id: string; summary?: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Deserialize } | { kind: "memo"; memo: MemoDraft_Deserialize } | { kind: "scorecard"; scorecard: ScorecardDraft_Deserialize };
 
 /**  An item as it is after an edit, undo or redo (`None`: it no longer exists). */
-export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize } | { kind: "memo"; memo: MemoDraft_Serialize };
+export type Changed_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | { kind: "workload"; id: string; workload: WorkloadSpec_Serialize | null } | { kind: "scenario"; id: string; summary: ScenarioSummary | null } | { kind: "catalog"; status: CatalogStatus_Serialize } | { kind: "memo"; memo: MemoDraft_Serialize } | { kind: "scorecard"; scorecard: ScorecardDraft_Serialize };
 
 /**  What a checklist is about. */
 export type ChecklistSubject = 
@@ -683,7 +708,9 @@ export type Edit_Deserialize = { kind: "settings"; settings: WorkspaceSettings_D
 /**  Adds the scenario, or replaces the one with its id. */
 { kind: "put-scenario"; scenario: ScenarioSpec_Deserialize } | { kind: "delete-scenario"; id: string } | 
 /**  Replaces the memo draft (decision, rationale, author, scenarios, paper). */
-{ kind: "memo"; memo: MemoDraft_Deserialize };
+{ kind: "memo"; memo: MemoDraft_Deserialize } | 
+/**  Replaces the vendor scorecard (weights, vendors and their figures). */
+{ kind: "scorecard"; scorecard: ScorecardDraft_Deserialize };
 
 /**  One change a person makes. */
 export type Edit_Serialize = { kind: "settings"; settings: WorkspaceSettings_Serialize } | 
@@ -692,7 +719,9 @@ export type Edit_Serialize = { kind: "settings"; settings: WorkspaceSettings_Ser
 /**  Adds the scenario, or replaces the one with its id. */
 { kind: "put-scenario"; scenario: ScenarioSpec_Serialize } | { kind: "delete-scenario"; id: string } | 
 /**  Replaces the memo draft (decision, rationale, author, scenarios, paper). */
-{ kind: "memo"; memo: MemoDraft_Serialize };
+{ kind: "memo"; memo: MemoDraft_Serialize } | 
+/**  Replaces the vendor scorecard (weights, vendors and their figures). */
+{ kind: "scorecard"; scorecard: ScorecardDraft_Serialize };
 
 /**  What kind of failure, for code that reacts to it. */
 export type ErrorCode = 
@@ -1044,7 +1073,9 @@ export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-a
 /**  A PKCS#12 signing identity to import. */
 "import-identity" | 
 /**  Where to write a certificate (PEM) for others to trust. */
-"export-certificate" | "attach-evidence" | "save-evidence";
+"export-certificate" | "attach-evidence" | "save-evidence" | 
+/**  An RFP quote file (CSV or Excel) to preview and import. */
+"import-quotes";
 
 /**  How owned hardware is paid for. */
 export type FinancingMethod = "cash" | 
@@ -1079,6 +1110,20 @@ export type FinancingSpec_Serialize = {
 	term_months: number,
 	/**  Share of the price paid up front on a loan, as a fraction. */
 	down_payment: string,
+};
+
+/**  The smallest change of weights that puts another vendor on top. */
+export type Flip = {
+	/**  The vendor that would take the top spot. */
+	challenger: string,
+	/**  Weight moved between axes, as a share of the total weight (0..1). */
+	threshold: string,
+	/**  The same, in percentage points. */
+	threshold_points: string,
+	/**  The weights (summing to 1) at which the challenger ties the top vendor. */
+	weights: PerAxis,
+	/**  `weights` − the current weights. */
+	change: PerAxis,
 };
 
 /**  An exchange rate: one unit of `currency` is worth `rate` units of the file's currency. */
@@ -1795,6 +1840,15 @@ export type PdfCheck_Serialize = {
 	unsigned_tail: number | null,
 };
 
+/**  One number per axis: weights, axis scores, or a change of weights. */
+export type PerAxis = {
+	performance: string,
+	reliability: string,
+	cost: string,
+	service: string,
+	compliance: string,
+};
+
 /**  A problem, placed on the workspace item it belongs to, with the field path inside that item. */
 export type PlacedProblem = {
 	subject: Subject,
@@ -1893,6 +1947,131 @@ export type PueBenchmark_Serialize = {
 	name: string,
 	pue: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  The kind of supply a quote offers. */
+export type QuoteKind = 
+/**  Hardware bought: a price per GPU, delivered after the lead time. */
+"owned" | 
+/**  Cloud capacity committed for 12 or 36 months. */
+"reserved" | 
+/**  Pay-as-you-go cloud capacity. */
+"on-demand" | 
+/**  Interruptible cloud capacity. */
+"spot";
+
+/**  Quotes read from one file, ready to import. */
+export type QuotePreview = QuotePreview_Serialize | QuotePreview_Deserialize;
+
+/**  Quotes read from one file, ready to import. */
+export type QuotePreview_Deserialize = {
+	file: string,
+	/**  The workspace's currency, in which the prices are shown. */
+	currency: string,
+	quotes: QuoteRow_Deserialize[],
+	/**  The vendors, in the order they first appear: each becomes one scenario. */
+	vendors: string[],
+};
+
+/**  Quotes read from one file, ready to import. */
+export type QuotePreview_Serialize = {
+	file: string,
+	/**  The workspace's currency, in which the prices are shown. */
+	currency: string,
+	quotes: QuoteRow_Serialize[],
+	/**  The vendors, in the order they first appear: each becomes one scenario. */
+	vendors: string[],
+};
+
+/**
+ *  A quote as the import preview shows it: on the workspace's footing (its currency), with the
+ *  layer it becomes.
+ */
+export type QuoteRow = QuoteRow_Serialize | QuoteRow_Deserialize;
+
+/**
+ *  A quote as the import preview shows it: on the workspace's footing (its currency), with the
+ *  layer it becomes.
+ */
+export type QuoteRow_Deserialize = {
+	vendor: string,
+	quote_id: string,
+	kind: QuoteKind,
+	accelerator: string,
+	gpus?: number | null,
+	/**  Rentals: the price per GPU-hour in the workspace's currency. */
+	price_per_gpu_hour?: string | null,
+	/**  Owned: the purchase price per GPU in the workspace's currency. */
+	price_per_gpu?: string | null,
+	/**  The currency the vendor quoted in (the prices above are converted when it differs). */
+	quoted_currency: string,
+	valid_until: string,
+	sla_uptime?: string | null,
+	sla_refund_share?: string | null,
+	response_hours?: string | null,
+	/**  The spreadsheet row the quote was read from. */
+	row: number,
+	/**  The id of the layer the quote becomes. */
+	layer: string,
+};
+
+/**
+ *  A quote as the import preview shows it: on the workspace's footing (its currency), with the
+ *  layer it becomes.
+ */
+export type QuoteRow_Serialize = {
+	vendor: string,
+	quote_id: string,
+	kind: QuoteKind,
+	accelerator: string,
+	gpus: number | null,
+	/**  Rentals: the price per GPU-hour in the workspace's currency. */
+	price_per_gpu_hour: string | null,
+	/**  Owned: the purchase price per GPU in the workspace's currency. */
+	price_per_gpu: string | null,
+	/**  The currency the vendor quoted in (the prices above are converted when it differs). */
+	quoted_currency: string,
+	valid_until: string,
+	sla_uptime: string | null,
+	sla_refund_share: string | null,
+	response_hours: string | null,
+	/**  The spreadsheet row the quote was read from. */
+	row: number,
+	/**  The id of the layer the quote becomes. */
+	layer: string,
+};
+
+/**  Where the RFP quote template and its documentation are. */
+export type QuoteTemplate = {
+	/**  The CSV template: the header and example rows. */
+	csv: string,
+	/**  Its documentation: every column, its unit and rules. */
+	readme: string,
+	/**  The template's header row, as the file holds it. */
+	header: string,
+};
+
+/**  What importing an RFP quote file added (one undo step). */
+export type QuotesImported = QuotesImported_Serialize | QuotesImported_Deserialize;
+
+/**  What importing an RFP quote file added (one undo step). */
+export type QuotesImported_Deserialize = {
+	applied: Applied_Deserialize,
+	quotes: number,
+	/**  The vendors, in the order they first appear in the file. */
+	vendors: string[],
+	/**  The scenario made for each vendor, in the same order. */
+	scenarios: string[],
+};
+
+/**  What importing an RFP quote file added (one undo step). */
+export type QuotesImported_Serialize = {
+	applied: Applied_Serialize,
+	quotes: number,
+	/**  The vendors, in the order they first appear in the file. */
+	vendors: string[],
+	/**  The scenario made for each vendor, in the same order. */
+	scenarios: string[],
 };
 
 /**  The rack plan. */
@@ -2143,6 +2322,105 @@ export type ScenarioSummary = {
 	supplies: string[],
 	/**  How many values replace a catalog figure. */
 	overrides: number,
+};
+
+/**  A scored, ranked comparison of vendors. */
+export type Scorecard = Scorecard_Serialize | Scorecard_Deserialize;
+
+/**  What the buyer enters on the scorecard. */
+export type ScorecardDraft = ScorecardDraft_Serialize | ScorecardDraft_Deserialize;
+
+/**  What the buyer enters on the scorecard. */
+export type ScorecardDraft_Deserialize = {
+	/**  On any scale (the screen uses points out of 100); divided by their sum when scored. */
+	weights?: PerAxis,
+	/**  In the order the buyer listed them. */
+	vendors?: VendorEntry_Deserialize[],
+};
+
+/**  What the buyer enters on the scorecard. */
+export type ScorecardDraft_Serialize = {
+	/**  On any scale (the screen uses points out of 100); divided by their sum when scored. */
+	weights: PerAxis,
+	/**  In the order the buyer listed them. */
+	vendors: VendorEntry_Serialize[],
+};
+
+/**  A field of the scorecard draft that needs attention, and what to do. */
+export type ScorecardProblem = {
+	/**  The field, e.g. `vendors[1].mfu` or `weights.cost`. */
+	field: string,
+	message: string,
+};
+
+/**
+ *  The scorecard screen: every vendor, the ranking of those with every figure, and its
+ *  stability in words.
+ */
+export type ScorecardView = ScorecardView_Serialize | ScorecardView_Deserialize;
+
+/**
+ *  The scorecard screen: every vendor, the ranking of those with every figure, and its
+ *  stability in words.
+ */
+export type ScorecardView_Deserialize = {
+	currency: string,
+	horizon_months: number,
+	vendors: VendorStatus_Deserialize[],
+	/**
+	 *  The ranked vendors (those without problems); `None` when none can be ranked or the
+	 *  weights are refused.
+	 */
+	scorecard?: Scorecard_Deserialize | null,
+	/**  The least change of weights that changes the top vendor, as a sentence. */
+	stability?: string | null,
+	/**  Problems with the weights. */
+	problems: ScorecardProblem[],
+};
+
+/**
+ *  The scorecard screen: every vendor, the ranking of those with every figure, and its
+ *  stability in words.
+ */
+export type ScorecardView_Serialize = {
+	currency: string,
+	horizon_months: number,
+	vendors: VendorStatus_Serialize[],
+	/**
+	 *  The ranked vendors (those without problems); `None` when none can be ranked or the
+	 *  weights are refused.
+	 */
+	scorecard: Scorecard_Serialize | null,
+	/**  The least change of weights that changes the top vendor, as a sentence. */
+	stability: string | null,
+	/**  Problems with the weights. */
+	problems: ScorecardProblem[],
+};
+
+/**  A scored, ranked comparison of vendors. */
+export type Scorecard_Deserialize = {
+	/**  The weights used, divided by their sum. */
+	weights: PerAxis,
+	/**  Best first. */
+	ranking: VendorScore[],
+	/**
+	 *  `None` when no change of weights can change the top vendor (one vendor, or every other
+	 *  vendor dominated or at best tied and later by name).
+	 */
+	flip?: Flip | null,
+};
+
+/**  A scored, ranked comparison of vendors. */
+export type Scorecard_Serialize = {
+	/**  The weights used, divided by their sum. */
+	weights: PerAxis,
+	/**  Best first. */
+	ranking: VendorScore[],
+	/**
+	 *  `None` when no change of weights can change the top vendor (one vendor, or every other
+	 *  vendor dominated or at best tied and later by name).
+	 */
+	flip: Flip | null,
 };
 
 /**  A complete server or rack system: its accelerators, power draw and price. */
@@ -2442,6 +2720,101 @@ export type Upgrade_Serialize = {
 	currency: string,
 	cost: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  One vendor's figures as entered (or taken from its quotes). */
+export type VendorEntry = VendorEntry_Serialize | VendorEntry_Deserialize;
+
+/**  One vendor's figures as entered (or taken from its quotes). */
+export type VendorEntry_Deserialize = {
+	/**  As the quotes name the vendor; unique on the scorecard. */
+	name?: string,
+	/**  The scenario whose total cost over the compare horizon is the vendor's cost. */
+	scenario?: string | null,
+	/**  Measured model FLOPs utilisation, 0..1. */
+	mfu?: string | null,
+	/**  Failures per device-year. */
+	annual_failure_rate?: string | null,
+	/**  SLA availability, 0..1. */
+	sla?: string | null,
+	/**  Share of the bill refunded on an SLA miss, 0..1. */
+	sla_refund_share?: string | null,
+	/**  Support response time, hours. */
+	response_hours?: string | null,
+	/**  Expert (solutions-engineer) hours per month. */
+	expert_hours_per_month?: string | null,
+};
+
+/**  One vendor's figures as entered (or taken from its quotes). */
+export type VendorEntry_Serialize = {
+	/**  As the quotes name the vendor; unique on the scorecard. */
+	name: string,
+	/**  The scenario whose total cost over the compare horizon is the vendor's cost. */
+	scenario: string | null,
+	/**  Measured model FLOPs utilisation, 0..1. */
+	mfu: string | null,
+	/**  Failures per device-year. */
+	annual_failure_rate: string | null,
+	/**  SLA availability, 0..1. */
+	sla: string | null,
+	/**  Share of the bill refunded on an SLA miss, 0..1. */
+	sla_refund_share: string | null,
+	/**  Support response time, hours. */
+	response_hours: string | null,
+	/**  Expert (solutions-engineer) hours per month. */
+	expert_hours_per_month: string | null,
+};
+
+/**  One vendor's place in the ranking. */
+export type VendorScore = {
+	name: string,
+	/**  0..1 per axis, relative to the vendors compared. */
+	axes: PerAxis,
+	/**  `Σ weight × axis score`, 0..1. */
+	score: string,
+	/**  1 for the top vendor. */
+	rank: number,
+};
+
+/**  One vendor as the scorecard screen lists it. */
+export type VendorStatus = VendorStatus_Serialize | VendorStatus_Deserialize;
+
+/**  One vendor as the scorecard screen lists it. */
+export type VendorStatus_Deserialize = {
+	name: string,
+	scenario?: string | null,
+	/**  The scenario's name, when it exists. */
+	scenario_name?: string | null,
+	/**  The scenario's total cash over the horizon, to the cent, as the compare screen shows it. */
+	tco?: string | null,
+	/**
+	 *  Demand the scenario leaves unserved (useful PFLOP-hours): a cost that looks low may be
+	 *  low because the vendor's capacity does not cover the workloads.
+	 */
+	unmet_pflop_h?: string | null,
+	/**  The checklist's share of applicable items passed; `None`: not reviewed (counts as 0). */
+	compliance?: string | null,
+	/**  Why the vendor is not ranked; empty when it is. */
+	problems: ScorecardProblem[],
+};
+
+/**  One vendor as the scorecard screen lists it. */
+export type VendorStatus_Serialize = {
+	name: string,
+	scenario: string | null,
+	/**  The scenario's name, when it exists. */
+	scenario_name: string | null,
+	/**  The scenario's total cash over the horizon, to the cent, as the compare screen shows it. */
+	tco: string | null,
+	/**
+	 *  Demand the scenario leaves unserved (useful PFLOP-hours): a cost that looks low may be
+	 *  low because the vendor's capacity does not cover the workloads.
+	 */
+	unmet_pflop_h: string | null,
+	/**  The checklist's share of applicable items passed; `None`: not reviewed (counts as 0). */
+	compliance: string | null,
+	/**  Why the vendor is not ranked; empty when it is. */
+	problems: ScorecardProblem[],
 };
 
 /**  Every signature of a PDF. */

@@ -5,14 +5,21 @@
 // stack, view cleaning, import with renamed ids, the memo draft (an undoable item) and its
 // records, signing identities. It writes no PDF and checks no signature: `exportMemo` and `signPdf`
 // check their inputs as the back end does and record a plausible result, `verifyPdf` returns the
-// caller's canned check for the path. Production code must not import it
+// caller's canned check for the path. The vendor scorecard is an undoable item like the memo
+// draft; `scorecardView` returns the caller's canned answer for the draft (default: the vendors
+// listed, nothing scored), `previewQuotes` the caller's canned preview or refusal for the path,
+// and `importQuotes` makes a scenario per vendor from the base and the preview's rows, as the
+// store does (one undo step). Production code must not import it
 // (tests/architecture.test.ts enforces this).
 
 import type { Catalog, PlannerError } from "../catalog-types";
 import { BackendError, type Backend } from "../backend";
+import { compareDecimal } from "../decimal";
+import { emptyLayer } from "../layers";
 import {
   normalizeMemoDraft,
   normalizeScenario,
+  normalizeScorecard,
   normalizeSettings,
   normalizeWorkload,
   type Sparse,
@@ -44,6 +51,12 @@ import type {
   MemoRecord,
   PdfCheck,
   Published,
+  QuotePreview,
+  QuotesImported,
+  QuoteTemplate,
+  ScorecardDraft,
+  ScorecardView,
+  LayerSpec,
   RecentFile,
   ScenarioDetail,
   ScenarioExits,
@@ -73,6 +86,8 @@ export type FakeWorkspaceInit = {
   /** The memo draft (absent fields empty) and the memos already written from the workspace. */
   memo?: Partial<MemoDraft>;
   memoRecords?: MemoRecord[];
+  /** The vendor scorecard (absent: equal weights, no vendors). */
+  scorecard?: Partial<ScorecardDraft>;
 };
 
 /** A signing identity the fake keeps, with the passphrase that opens it. */
@@ -110,6 +125,12 @@ export type FakeOptions = {
   pdfChecks?: Record<string, PdfCheck>;
   /** Pages, charts and size of every memo `exportMemo` "writes". */
   memoOutput?: { pages: number; charts: number; size: number };
+  /** The engine's scorecard for a draft (canned; absent: the vendors listed, nothing scored). */
+  scorecardView?: (draft: ScorecardDraft) => ScorecardView;
+  /** What `previewQuotes` reads at each path: a preview, or the refusal with its located problems. */
+  quoteFiles?: Record<string, { preview: QuotePreview } | { error: PlannerError }>;
+  /** Where the quote template is (absent: the repository layout). */
+  quoteTemplate?: QuoteTemplate;
   /** Milliseconds of the edit clock (coalescing merges edits less than 2 s apart). */
   now?: () => number;
   /** The checklist template the fake judges answers by (absent: no checklist commands work). */
@@ -128,7 +149,7 @@ export type FakeChecklistTemplate = {
   items: (Omit<ItemView, "answer" | "history" | "hints"> & { applies_to: "scenario" | "vendor" | "both" })[];
 };
 
-type Item = { kind: "memo"; value: MemoDraft } | { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
+type Item = { kind: "memo"; value: MemoDraft } | { kind: "scorecard"; value: ScorecardDraft } | { kind: "settings"; value: WorkspaceSettings } | { kind: "workload"; id: string; value: WorkloadSpec | null; position: number } | { kind: "scenario"; id: string; value: ScenarioSpec | null; position: number } | { kind: "catalog"; value: { catalog: Catalog; status: CatalogStatus } };
 type Change = { before: Item; after: Item };
 type Step = { label: string; coalesce: string | null; at: number; changes: Change[] };
 
@@ -144,6 +165,7 @@ type State = {
   records: MemoRecord[];
   /** The checklist log, oldest first: answers, sign-offs, revocations by subject key. */
   checklistLog: { subject: string; answer?: ChecklistAnswer; signoff?: SignOff; revoke?: string }[];
+  scorecard: ScorecardDraft;
   undo: Step[];
   redo: Step[];
   revision: number;
@@ -152,6 +174,16 @@ type State = {
 const COALESCE_MS = 2000;
 const HORIZONS = [12, 24, 36, 60];
 const EMPTY_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], problems: [] };
+
+/** A scenario id made from a base id and a vendor name, as the store makes it. */
+function slug(text: string): string {
+  let id = "";
+  for (const c of text) {
+    if (/[A-Za-z0-9_.]/.test(c)) id += c.toLowerCase();
+    else if (id !== "" && !id.endsWith("-")) id += "-";
+  }
+  return id.replace(/-+$/, "").slice(0, 72).replace(/-+$/, "");
+}
 
 function refuse(code: PlannerError["code"], message: string, field?: string): BackendError {
   return new BackendError({
@@ -234,6 +266,7 @@ export class FakeBackend implements Backend {
       memo: normalizeMemoDraft(init.memo),
       records: structuredClone(init.memoRecords ?? []),
       checklistLog: [],
+      scorecard: normalizeScorecard(init.scorecard),
       undo: [],
       redo: [],
       revision: 0,
@@ -300,6 +333,8 @@ export class FakeBackend implements Backend {
     switch (like.kind) {
       case "memo":
         return { kind: "memo", value: structuredClone(s.memo) };
+      case "scorecard":
+        return { kind: "scorecard", value: structuredClone(s.scorecard) };
       case "settings":
         return { kind: "settings", value: structuredClone(s.settings) };
       case "workload": {
@@ -320,6 +355,9 @@ export class FakeBackend implements Backend {
       case "memo":
         s.memo = structuredClone(item.value);
         return { kind: "memo", memo: structuredClone(item.value) };
+      case "scorecard":
+        s.scorecard = structuredClone(item.value);
+        return { kind: "scorecard", scorecard: structuredClone(item.value) };
       case "settings":
         s.settings = structuredClone(item.value);
         return { kind: "settings", settings: structuredClone(item.value) };
@@ -462,6 +500,10 @@ export class FakeBackend implements Backend {
       case "memo":
         // The draft is saved as typed: an incomplete one is refused only when a memo is made.
         after = { kind: "memo", value: normalizeMemoDraft(e.memo) };
+        break;
+      case "scorecard":
+        // Saved as typed, like the memo draft: missing figures only keep a vendor unranked.
+        after = { kind: "scorecard", value: normalizeScorecard(e.scorecard) };
         break;
     }
     return structuredClone(this.commit(s, request.label, request.coalesce, [after]));
@@ -1006,6 +1048,113 @@ export class FakeBackend implements Backend {
     const known = s.checklistLog.some((e) => e.answer?.evidence.some((f) => f.sha256 === sha256));
     if (!known) throw refuse("not-found", `${s.path}: no evidence file with SHA-256 ${sha256} is stored`);
   }
+
+  // ---- The vendor side (issue #6) ----
+
+  async scorecardDraft(): Promise<ScorecardDraft> {
+    await this.enter("scorecardDraft", []);
+    return structuredClone(this.open().scorecard);
+  }
+
+  async scorecardView(): Promise<ScorecardView> {
+    await this.enter("scorecardView", []);
+    const s = this.open();
+    if (this.options.scorecardView) return structuredClone(this.options.scorecardView(structuredClone(s.scorecard)));
+    const horizon = this.cleanView(s, s.view).horizon_months ?? s.settings.horizon_months;
+    return {
+      currency: s.settings.currency,
+      horizon_months: horizon,
+      vendors: s.scorecard.vendors.map((v) => ({
+        name: v.name,
+        scenario: v.scenario,
+        scenario_name: s.scenarios.find((x) => x.id === v.scenario)?.name ?? null,
+        tco: null,
+        unmet_pflop_h: null,
+        compliance: null,
+        problems: [],
+      })),
+      scorecard: null,
+      stability: null,
+      problems: [],
+    };
+  }
+
+  async previewQuotes(path: string): Promise<QuotePreview> {
+    await this.enter("previewQuotes", [path]);
+    this.open();
+    const file = this.options.quoteFiles?.[path];
+    if (!file) throw refuse("io", `${path}: the file cannot be read. Nothing was imported.`);
+    if ("error" in file) throw new BackendError(structuredClone(file.error));
+    return structuredClone(file.preview);
+  }
+
+  async importQuotes(path: string, base: string): Promise<QuotesImported> {
+    await this.enter("importQuotes", [path, base]);
+    const s = this.open();
+    const file = this.options.quoteFiles?.[path];
+    if (!file) throw refuse("io", `${path}: the file cannot be read. Nothing was imported.`);
+    if ("error" in file) throw new BackendError(structuredClone(file.error));
+    const from = s.scenarios.find((x) => x.id === base);
+    if (!from) throw refuse("not-found", `there is no scenario \`${base}\` in ${s.path}`);
+    const p = file.preview;
+    const taken = s.scenarios.map((x) => x.id);
+    const items: Item[] = [];
+    const ids: string[] = [];
+    const card = structuredClone(s.scorecard);
+    for (const vendor of p.vendors) {
+      const stem = slug(`${base} ${vendor}`);
+      let id = stem;
+      for (let n = 2; taken.includes(id); n += 1) id = `${stem}-${n}`;
+      taken.push(id);
+      ids.push(id);
+      const rows = p.quotes.filter((q) => q.vendor === vendor);
+      const layers: LayerSpec[] = rows.map((q) => {
+        const l = emptyLayer(q.layer, q.kind);
+        const reason = `RFP quote ${q.vendor} ${q.quote_id} (valid until ${q.valid_until})`;
+        l.accelerator = q.accelerator;
+        l.gpus = q.gpus;
+        l.price_per_gpu_hour = q.price_per_gpu_hour === null ? null : { value: q.price_per_gpu_hour, reason };
+        l.price_per_gpu = q.price_per_gpu === null ? null : { value: q.price_per_gpu, reason };
+        return l;
+      });
+      const scenario = { ...structuredClone(from), id, name: `${from.name} — ${vendor}`, layers };
+      items.push({ kind: "scenario", id, value: scenario, position: s.scenarios.length + ids.length - 1 });
+      // The weakest terms of the vendor's quotes, as the store takes them.
+      const pick = (xs: (string | null)[], most: boolean) => {
+        const vs = xs.filter((x): x is string => x !== null);
+        if (vs.length === 0) return null;
+        return vs.reduce((a, b) => ((compareDecimal(a, b) < 0) === most ? b : a));
+      };
+      const sla = pick(rows.map((q) => q.sla_uptime), false);
+      const refund = pick(rows.map((q) => q.sla_refund_share), false);
+      const response = pick(rows.map((q) => q.response_hours), true);
+      const at = card.vendors.findIndex((v) => v.name === vendor);
+      const entry = at >= 0 ? card.vendors[at]! : { name: vendor, scenario: null, mfu: null, annual_failure_rate: null, sla: null, sla_refund_share: null, response_hours: null, expert_hours_per_month: null };
+      entry.scenario = id;
+      entry.sla = sla ?? entry.sla;
+      entry.sla_refund_share = refund ?? entry.sla_refund_share;
+      entry.response_hours = response ?? entry.response_hours;
+      if (at < 0) card.vendors.push(entry);
+    }
+    items.push({ kind: "scorecard", value: card });
+    const name = path.split(/[\\/]/).pop() ?? path;
+    const n = p.vendors.length;
+    const label = `Import quotes ${name} (${p.quotes.length} quote${p.quotes.length === 1 ? "" : "s"}, ${n} vendor${n === 1 ? "" : "s"})`;
+    const applied = this.commit(s, label, null, items);
+    return structuredClone({ applied, quotes: p.quotes.length, vendors: [...p.vendors], scenarios: ids });
+  }
+
+  async quoteTemplate(): Promise<QuoteTemplate> {
+    await this.enter("quoteTemplate", []);
+    return structuredClone(
+      this.options.quoteTemplate ?? {
+        csv: "catalogs/templates/rfp-quotes.csv",
+        readme: "catalogs/templates/README.md",
+        header: "vendor,quote_id,offer_kind,accelerator,gpus,currency,price_per_gpu_hour,hardware_price_per_gpu,installation,support_rate_per_year,lead_time_months,commitment_months,interruptions_per_hour,egress_per_tb,sla_uptime,sla_refund_share,response_hours,valid_until,notes",
+      },
+    );
+  }
+
 }
 
 /** 64 hex digits that stand for a SHA-256 in the fake (not a hash of anything real). */

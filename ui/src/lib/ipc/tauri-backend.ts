@@ -9,7 +9,10 @@ import {
   normalizeImported,
   normalizeInfo,
   normalizeMemoDraft,
+  normalizeQuotePreview,
   normalizeScenario,
+  normalizeScorecard,
+  normalizeScorecardView,
   normalizeSession,
   type Sparse,
 } from "../normalize";
@@ -31,6 +34,11 @@ import type {
   MemoRecord,
   PdfCheck,
   Published,
+  QuotePreview,
+  QuotesImported,
+  QuoteTemplate,
+  ScorecardDraft,
+  ScorecardView,
   ScenarioDetail,
   ScenarioExits,
   ScenarioSpec,
@@ -243,6 +251,29 @@ export class TauriBackend implements Backend {
 
   async exportEvidence(sha256: string, path: string): Promise<void> {
     await call("export_evidence", () => commands.exportEvidence(sha256, path));
+  }
+
+  // ---- The vendor side (issue #6) ----
+
+  async scorecardDraft(): Promise<ScorecardDraft> {
+    return normalizeScorecard(await call("scorecard_draft", () => commands.scorecardDraft()));
+  }
+
+  async scorecardView(): Promise<ScorecardView> {
+    return normalizeScorecardView(await call("scorecard_view", () => commands.scorecardView()));
+  }
+
+  async previewQuotes(path: string): Promise<QuotePreview> {
+    return normalizeQuotePreview(await call("preview_quotes", () => commands.previewQuotes(path)));
+  }
+
+  async importQuotes(path: string, base: string): Promise<QuotesImported> {
+    const done = await call("import_quotes", () => commands.importQuotes(path, base));
+    return { ...done, applied: normalizeApplied(done.applied) };
+  }
+
+  async quoteTemplate(): Promise<QuoteTemplate> {
+    return call("quote_template", () => commands.quoteTemplate());
   }
 }
 

@@ -7,6 +7,7 @@
 
 use planner_core::memo::MemoDraft;
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::vendors::ScorecardDraft;
 use planner_core::workspace::WorkspaceSettings;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,10 @@ pub enum Change {
     Memo {
         before: MemoDraft,
         after: MemoDraft,
+    },
+    Scorecard {
+        before: ScorecardDraft,
+        after: ScorecardDraft,
     },
 }
 
@@ -181,6 +186,23 @@ fn write_memo_draft(tx: &Transaction<'_>, m: &MemoDraft) -> rusqlite::Result<()>
     Ok(())
 }
 
+/// The vendor scorecard; a workspace that never had one reads as the default (equal weights, no
+/// vendors).
+pub fn read_scorecard(conn: &Connection) -> rusqlite::Result<ScorecardDraft> {
+    conn.query_row("SELECT body FROM scorecard WHERE id = 1", [], |r| r.get::<_, String>(0))
+        .optional()?
+        .map_or_else(|| Ok(ScorecardDraft::default()), |body| from_json(&body, 0))
+}
+
+fn write_scorecard(tx: &Transaction<'_>, s: &ScorecardDraft) -> rusqlite::Result<()> {
+    let body = serde_json::to_string(s).map_err(to_sql_error)?;
+    tx.execute(
+        "INSERT INTO scorecard (id, body) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+        [body],
+    )?;
+    Ok(())
+}
+
 fn write_workload(tx: &Transaction<'_>, id: &str, w: Option<&Positioned<WorkloadSpec>>) -> rusqlite::Result<()> {
     match w {
         None => {
@@ -228,6 +250,7 @@ fn write_side(tx: &Transaction<'_>, c: &Change, backwards: bool) -> rusqlite::Re
         }
         Change::Catalog { before, after } => write_snapshot(tx, if backwards { before } else { after }),
         Change::Memo { before, after } => write_memo_draft(tx, if backwards { before } else { after }),
+        Change::Scorecard { before, after } => write_scorecard(tx, if backwards { before } else { after }),
     }
 }
 
@@ -293,6 +316,10 @@ fn merge(earlier: &[Change], later: &[Change]) -> Option<Vec<Change>> {
                 after: after.clone(),
             }),
             (Change::Memo { before, .. }, Change::Memo { after, .. }) => Some(Change::Memo {
+                before: before.clone(),
+                after: after.clone(),
+            }),
+            (Change::Scorecard { before, .. }, Change::Scorecard { after, .. }) => Some(Change::Scorecard {
                 before: before.clone(),
                 after: after.clone(),
             }),

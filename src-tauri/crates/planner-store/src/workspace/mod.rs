@@ -22,6 +22,7 @@ mod checklists;
 mod history;
 pub mod schema;
 mod types;
+mod vendors;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -41,7 +42,8 @@ pub use checklists::{
 pub use history::JOURNAL_LIMIT;
 pub use schema::SCHEMA_VERSION;
 pub use types::{
-    Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, ScenarioSummary, WorkspaceInfo,
+    Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, QuotesImported, ScenarioSummary,
+    WorkspaceInfo,
 };
 
 use history::{Change, Positioned, Snapshot, Table};
@@ -586,6 +588,10 @@ impl Workspace {
                 before: self.memo_draft()?,
                 after: memo.clone(),
             }],
+            Edit::Scorecard { scorecard } => vec![Change::Scorecard {
+                before: self.scorecard()?,
+                after: scorecard.clone(),
+            }],
             Edit::DeleteScenario { id } => vec![Change::Scenario {
                 id: id.clone(),
                 before: Some(self.existing(Table::Scenarios, id)?),
@@ -684,7 +690,7 @@ impl Workspace {
                     self.snapshot_version = s.version.clone();
                     self.snapshot_taken_ms = s.taken_ms;
                 }
-                Change::Workload { .. } | Change::Scenario { .. } | Change::Memo { .. } => {}
+                Change::Workload { .. } | Change::Scenario { .. } | Change::Memo { .. } | Change::Scorecard { .. } => {}
             }
         }
         Ok(())
@@ -712,6 +718,9 @@ impl Workspace {
                 },
                 Change::Memo { before, after } => Changed::Memo {
                     memo: if backwards { before } else { after }.clone(),
+                },
+                Change::Scorecard { before, after } => Changed::Scorecard {
+                    scorecard: if backwards { before } else { after }.clone(),
                 },
             })
             .collect()

@@ -3,6 +3,7 @@
 
 use planner_core::memo::MemoDraft;
 use planner_core::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
+use planner_core::vendors::ScorecardDraft;
 use planner_core::workspace::{ViewState, WorkspaceSettings};
 use serde::{Deserialize, Serialize};
 
@@ -118,6 +119,10 @@ pub enum Edit {
     Memo {
         memo: MemoDraft,
     },
+    /// Replaces the vendor scorecard (weights, vendors and their figures).
+    Scorecard {
+        scorecard: ScorecardDraft,
+    },
 }
 
 /// An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
@@ -154,6 +159,9 @@ pub enum Changed {
     Memo {
         memo: MemoDraft,
     },
+    Scorecard {
+        scorecard: ScorecardDraft,
+    },
 }
 
 /// What an edit, undo or redo did.
@@ -175,4 +183,16 @@ pub struct Imported {
     pub scenarios: u32,
     /// Ids that were taken and were renamed, as "old → new".
     pub renamed: Vec<String>,
+}
+
+/// What importing an RFP quote file added (one undo step).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QuotesImported {
+    pub applied: Applied,
+    pub quotes: u32,
+    /// The vendors, in the order they first appear in the file.
+    pub vendors: Vec<String>,
+    /// The scenario made for each vendor, in the same order.
+    pub scenarios: Vec<String>,
 }

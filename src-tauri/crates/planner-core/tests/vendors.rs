@@ -1,0 +1,140 @@
+//! The vendor side without the disk: the stability sentence, a vendor's scenario made from a base
+//! and its quotes, and the SLA terms a vendor is put on the scorecard with.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use planner_core::provenance::AsOf;
+use planner_core::quote::{Quote, QuoteKind, QuoteSource};
+use planner_core::scenario_file::{LayerKind, ScenarioSpec};
+use planner_core::scorecard::{Flip, PerAxis};
+use planner_core::vendors::{
+    ScorecardDraft, entry_from_quotes, stability_words, vendor_names, vendor_scenario, vendor_terms,
+};
+use planner_core::workspace::WorkspaceSettings;
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+
+fn flip(change: [Decimal; 5], threshold: Decimal) -> Flip {
+    Flip {
+        challenger: "Vendor B".into(),
+        threshold,
+        threshold_points: threshold * Decimal::ONE_HUNDRED,
+        weights: PerAxis::default(),
+        change: PerAxis::from_array(change),
+    }
+}
+
+#[test]
+fn the_stability_sentence_names_the_weight_moved_and_the_axes() {
+    let one = flip([dec!(0.075), dec!(0), dec!(-0.075), dec!(0), dec!(0)], dec!(0.075));
+    assert_eq!(
+        stability_words("Vendor A", &one),
+        "Moving 7.5 points of weight from cost to performance would put Vendor B level with Vendor A on top; any more puts Vendor B ahead."
+    );
+    // Taken from two axes (the one where the top vendor leads most emptied first).
+    let two = flip([dec!(-0.2), dec!(-0.05), dec!(0), dec!(0.25), dec!(0)], dec!(0.25));
+    assert_eq!(
+        stability_words("Vendor A", &two),
+        "Moving 25 points of weight from performance (20) and reliability (5) to service would put Vendor B level with Vendor A on top; any more puts Vendor B ahead."
+    );
+    let tiny = flip([dec!(0.0004), dec!(-0.0004), dec!(0), dec!(0), dec!(0)], dec!(0.0004));
+    assert!(
+        stability_words("Vendor A", &tiny)
+            .starts_with("Moving less than 0.1 points of weight from reliability to performance")
+    );
+}
+
+fn quote(
+    vendor: &str,
+    id: &str,
+    kind: QuoteKind,
+    sla: Option<Decimal>,
+    refund: Option<Decimal>,
+    response: Option<Decimal>,
+) -> Quote {
+    Quote {
+        vendor: vendor.into(),
+        quote_id: id.into(),
+        offer_kind: kind,
+        accelerator: "nvidia-h100-sxm".into(),
+        gpus: Some(16),
+        currency: "USD".into(),
+        price_per_gpu_hour: Some(dec!(2.95)),
+        hardware_price_per_gpu: None,
+        installation: None,
+        support_rate_per_year: None,
+        lead_time_months: Some(2),
+        commitment_months: (kind == QuoteKind::Reserved).then_some(36),
+        interruptions_per_hour: None,
+        egress_per_tb: None,
+        sla_uptime: sla,
+        sla_refund_share: refund,
+        response_hours: response,
+        valid_until: "2027-03-31".parse::<AsOf>().unwrap(),
+        notes: None,
+        source: QuoteSource {
+            file: "q.csv".into(),
+            row: 2,
+        },
+    }
+}
+
+#[test]
+fn a_vendor_scenario_is_the_base_with_the_vendors_quotes_as_layers() {
+    let quotes = vec![
+        quote(
+            "Nimbus",
+            "A-1",
+            QuoteKind::Reserved,
+            Some(dec!(0.999)),
+            Some(dec!(0.10)),
+            Some(dec!(4)),
+        ),
+        quote("Other", "X", QuoteKind::OnDemand, None, None, None),
+        // Slugs collide ("a-1" twice): the second layer gets a suffix.
+        quote(
+            "Nimbus",
+            "A 1",
+            QuoteKind::OnDemand,
+            Some(dec!(0.995)),
+            Some(dec!(0.05)),
+            Some(dec!(8)),
+        ),
+    ];
+    let base: ScenarioSpec = serde_json::from_value(serde_json::json!({
+        "id": "base", "name": "Base", "layers": [], "staff_fte": "1.5"
+    }))
+    .unwrap();
+    let settings = WorkspaceSettings::new("RFP", "2027-01".parse().unwrap());
+    let s = vendor_scenario(&base, "base-nimbus", "Nimbus", &quotes, &settings).unwrap();
+    assert_eq!((s.id.as_str(), s.name.as_str()), ("base-nimbus", "Base — Nimbus"));
+    assert_eq!(s.staff_fte, dec!(1.5));
+    let ids: Vec<&str> = s.layers.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["nimbus-a-1", "nimbus-a-1-2"]);
+    assert_eq!(s.layers[0].kind, LayerKind::Reserved);
+    // A rental starts after its lead time.
+    assert_eq!(s.layers[1].start_month, 2);
+    assert_eq!(vendor_names(&quotes), ["Nimbus", "Other"]);
+
+    // The weakest terms of the vendor's quotes.
+    assert_eq!(
+        vendor_terms("Nimbus", &quotes),
+        (Some(dec!(0.995)), Some(dec!(0.05)), Some(dec!(8)))
+    );
+    assert_eq!(vendor_terms("Other", &quotes), (None, None, None));
+    let e = entry_from_quotes(None, "Nimbus", "base-nimbus", &quotes);
+    assert_eq!(
+        (e.name.as_str(), e.scenario.as_deref(), e.sla),
+        ("Nimbus", Some("base-nimbus"), Some(dec!(0.995)))
+    );
+    // Figures the quotes do not state are kept.
+    let mut kept = e.clone();
+    kept.mfu = Some(dec!(0.4));
+    kept.sla = Some(dec!(0.99));
+    let again = entry_from_quotes(Some(&kept), "Other", "base-other", &quotes);
+    assert_eq!(
+        (again.mfu, again.sla, again.scenario.as_deref()),
+        (Some(dec!(0.4)), Some(dec!(0.99)), Some("base-other"))
+    );
+    assert_eq!(ScorecardDraft::default().weights, PerAxis::from_array([dec!(20); 5]));
+}
