@@ -258,12 +258,20 @@ impl App {
             .unwrap_or_else(|_| panic!("no running app process found for {}", app_binary().display()))
     }
 
+    /// Clicks the element `css` names. The screen may re-render between finding the element and
+    /// clicking it (the node found is then gone): the element is found again and clicked, until
+    /// `WAIT` has passed.
     pub async fn click(&self, css: &str) {
-        self.element(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click `{css}`: {e}"));
+        let deadline = Instant::now() + WAIT;
+        loop {
+            match self.element(css).await.click().await {
+                Ok(()) => return,
+                Err(e) if Instant::now() < deadline && e.to_string().contains("was not found") => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("click `{css}`: {e}"),
+            }
+        }
     }
 
     /// Saves a PNG of the screen (the app's window under Xvfb) as a test artefact.
@@ -283,10 +291,36 @@ impl App {
         path
     }
 
+    /// Ends the session and waits (up to 15 s) until the app's process has exited, so a test
+    /// may open the workspace file next: the app holds it in SQLite's exclusive locking mode.
     pub async fn close(mut self) {
+        let pid = Command::new("pgrep")
+            .arg("-n")
+            .arg("-f")
+            .arg(app_binary())
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().ok());
         let _ = self.client.clone().close().await;
         if let Some(mut driver) = self.driver.take() {
             stop_driver(&mut driver);
+        }
+        if let Some(pid) = pid {
+            let deadline = Instant::now() + Duration::from_secs(15);
+            // Gone, or a zombie (exited, not yet reaped): either way its file locks are released.
+            let running = |pid: u32| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .and_then(|stat| {
+                        stat.rsplit(')')
+                            .next()
+                            .map(|rest| rest.trim_start().starts_with(|c| c != 'Z'))
+                    })
+                    .unwrap_or(false)
+            };
+            while running(pid) && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
         }
     }
 }
