@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planner_core::error::PlannerError;
+use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::scenario_file::{self, ScenarioFile};
 use planner_core::workspace::from_scenario_file;
 use planner_store::Workspace;
@@ -29,6 +29,21 @@ pub fn create_workspace_from(path: &Path, file: &ScenarioFile) -> Result<Workspa
     let mut ws = Workspace::create(path, &settings, &files)?;
     ws.import(file, "enterprise-hybrid.json")?;
     Ok(ws)
+}
+
+/// Opens the workspace at `path`, waiting (up to 15 s) while another process holds it: an app
+/// an end-to-end test just closed may still be shutting down, and it keeps the file in SQLite's
+/// exclusive locking mode until it exits.
+pub fn open_when_free(path: &Path) -> Result<Workspace, PlannerError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        match Workspace::open(path) {
+            Err(e) if e.code == ErrorCode::WorkspaceBusy && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// A small linear congruential generator: the same "random" moments on every run, so a failure

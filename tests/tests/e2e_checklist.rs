@@ -17,7 +17,6 @@ mod driver;
 use std::path::Path;
 
 use driver::{App, workspace_root};
-use planner_store::Workspace;
 use serde_json::json;
 
 const REVIEWER: &str = "Dana Reviewer";
@@ -160,7 +159,7 @@ async fn a_reviewer_clears_a_scenario_and_a_row_changed_behind_the_apps_back_is_
 
     // 5. The record as the store reads it: 10 answers and a sign-off, chained.
     {
-        let ws = Workspace::open(&ws_path).unwrap();
+        let ws = planner_tests::open_when_free(&ws_path).unwrap();
         let check = ws.verify_checklist_log().unwrap();
         assert_eq!((check.entries, check.evidence_files), (11, 1));
         assert!(check.problem.is_none(), "{:?}", check.problem);
@@ -198,7 +197,7 @@ async fn a_reviewer_clears_a_scenario_and_a_row_changed_behind_the_apps_back_is_
     app.wait_text("[data-testid='clearance-hybrid']", "Not cleared").await;
     app.close().await;
 
-    let ws = Workspace::open(&ws_path).unwrap();
+    let ws = planner_tests::open_when_free(&ws_path).unwrap();
     let problem = ws.verify_checklist_log().unwrap().problem.unwrap();
     assert_eq!((problem.position, problem.seq), (3, 3));
 }

@@ -17,7 +17,6 @@ use std::process::Command;
 
 use driver::{App, workspace_root};
 use planner_core::memo::MemoEvent;
-use planner_store::Workspace;
 use serde_json::json;
 
 const PASS: &str = "correct horse battery staple";
@@ -141,7 +140,7 @@ async fn the_memo_is_written_on_screen_signed_by_author_and_reviewer_and_recorde
     assert!(words.contains("Ada Author"));
 
     // 6. The workspace recorded the memo, the author's signature and the reviewer's.
-    let ws = Workspace::open(&ws_path).unwrap();
+    let ws = planner_tests::open_when_free(&ws_path).unwrap();
     assert_eq!(ws.memo_draft().unwrap().decision, DECISION);
     let records = ws.memos().unwrap();
     let events: Vec<MemoEvent> = records.iter().map(|r| r.event).collect();

@@ -14,7 +14,6 @@ mod driver;
 
 use driver::{App, workspace_root};
 use planner_core::scenario_file::FxRate;
-use planner_store::Workspace;
 use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::dec;
 use serde_json::json;
@@ -155,7 +154,7 @@ async fn the_vendors_tab_ranks_imported_vendors_and_follows_the_weights() {
     app.close().await;
 
     // The weights typed on screen are in the file.
-    let ws = Workspace::open(&ws_path).unwrap();
+    let ws = planner_tests::open_when_free(&ws_path).unwrap();
     let card = ws.scorecard().unwrap();
     assert_eq!((card.weights.cost, card.weights.performance), (dec!(100), dec!(0)));
 }

@@ -176,7 +176,9 @@ async fn create_edit_compare_undo_close_and_reopen() {
         .await;
     app.close().await;
 
-    // 6. Reopen: the workspace named at launch opens with everything in it.
+    // 6. Reopen: the workspace named at launch opens with everything in it (once the closed app
+    // has let go of the file).
+    drop(planner_tests::open_when_free(&path).unwrap());
     let mut args = base_args.clone();
     args.extend(["--workspace".to_owned(), path.display().to_string()]);
     let app = App::launch_with_env(&args, &env).await;
@@ -195,7 +197,7 @@ async fn create_edit_compare_undo_close_and_reopen() {
     app.close().await;
 
     // The file holds what the screen showed, and the engine computes the same totals from it.
-    let ws = Workspace::open(&path).unwrap();
+    let ws = planner_tests::open_when_free(&path).unwrap();
     ws.integrity_check().unwrap();
     assert_eq!(ws.scenario(&buy).unwrap().name, renamed);
     assert_eq!(ws.workloads()[0].name, "Chat assistant");
