@@ -25,6 +25,7 @@ use planner_publish::{PdfCheck, Published, Signer};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use planner_store::Workspace;
+use planner_store::files::QuoteTemplate;
 use planner_store::recent::{self, RecentFile};
 use planner_store::workspace::{
     AnswerInput, Applied, ChecklistView, EditRequest, Imported, LogCheck, QuotesImported, SubjectStatus, WorkspaceInfo,
@@ -674,42 +675,11 @@ async fn import_quotes(state: State<'_, AppState>, path: String, base: String) -
     })
 }
 
-/// Where the RFP quote template and its documentation are.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct QuoteTemplate {
-    /// The CSV template: the header and example rows.
-    pub csv: String,
-    /// Its documentation: every column, its unit and rules.
-    pub readme: String,
-    /// The template's header row, as the file holds it.
-    pub header: String,
-}
-
 /// The RFP quote template shipped with the app (beside the catalog it reads).
 #[tauri::command]
 #[specta::specta]
 async fn quote_template(state: State<'_, AppState>) -> Result<QuoteTemplate, PlannerError> {
-    let dir = state.catalog_dir().join("templates");
-    let csv = dir.join("rfp-quotes.csv");
-    let text = std::fs::read_to_string(&csv).map_err(|e| {
-        PlannerError::new(
-            ErrorCode::Io,
-            format!(
-                "{}: the quote template cannot be read ({e}); reinstall the app.",
-                csv.display()
-            ),
-        )
-    })?;
-    Ok(QuoteTemplate {
-        csv: csv.display().to_string(),
-        readme: dir.join("README.md").display().to_string(),
-        header: text
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches('\u{feff}')
-            .to_owned(),
-    })
+    planner_store::files::read_quote_template(state.catalog_dir())
 }
 
 /// The command set and type exports, shared by the running app and the bindings test.

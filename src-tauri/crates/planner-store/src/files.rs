@@ -7,6 +7,7 @@ use std::path::Path;
 
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::scenario_file::{self, ScenarioFile};
+use serde::Serialize;
 
 fn io(path: &Path, what: &str, e: &std::io::Error) -> PlannerError {
     let code = if e.kind() == std::io::ErrorKind::NotFound {
@@ -106,6 +107,47 @@ pub fn read_evidence(path: &Path) -> Result<crate::workspace::EvidenceFile, Plan
     Ok(crate::workspace::EvidenceFile { name, bytes })
 }
 
+/// The RFP quote template in the catalog folder.
+pub const QUOTE_TEMPLATE: &str = "templates/rfp-quotes.csv";
+
+/// Where the RFP quote template and its documentation are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QuoteTemplate {
+    /// The CSV template: the header and example rows.
+    pub csv: String,
+    /// Its documentation: every column, its unit and rules.
+    pub readme: String,
+    /// The template's header row, as the file holds it.
+    pub header: String,
+}
+
+/// Reads the quote template shipped in `catalog_dir`: its path, its documentation's path and
+/// its header row (without a byte-order mark).
+pub fn read_quote_template(catalog_dir: &Path) -> Result<QuoteTemplate, PlannerError> {
+    let csv = catalog_dir.join(QUOTE_TEMPLATE);
+    let text = fs::read_to_string(&csv).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::Io,
+            format!(
+                "{}: the quote template cannot be read ({e}); reinstall the app.",
+                csv.display()
+            ),
+        )
+    })?;
+    let readme = csv.with_file_name("README.md");
+    Ok(QuoteTemplate {
+        csv: csv.display().to_string(),
+        readme: readme.display().to_string(),
+        header: text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches('\u{feff}')
+            .to_owned(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +163,17 @@ mod tests {
         assert!(err.message.contains("Nothing was imported"), "{}", err.message);
         let missing = read_scenario_file(&dir.path().join("none.json")).unwrap_err();
         assert_eq!(missing.code, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn the_quote_template_is_found_with_its_header_and_documentation() {
+        let catalogs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../catalogs");
+        let t = read_quote_template(&catalogs).unwrap();
+        assert!(t.header.starts_with("vendor,quote_id,offer_kind,"), "{}", t.header);
+        assert!(Path::new(&t.readme).is_file(), "{}", t.readme);
+        let err = read_quote_template(&catalogs.join("nowhere")).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Io);
+        assert!(err.message.contains("rfp-quotes.csv"), "{}", err.message);
     }
 
     #[test]
