@@ -6,7 +6,7 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::evaluate::{Evaluation, ScenarioResult};
-use crate::ledger::Category;
+use crate::finance::present;
 
 /// When the cheaper of two scenarios changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -16,35 +16,58 @@ pub struct BreakEven {
     pub month: u32,
     /// The scenario that is cheaper, cumulatively, from that month on.
     pub cheaper_after: String,
+    /// When the curves cross, in average calendar months (30.436875 days) from the start: the
+    /// crossing is placed inside its month as if that month's cash accrued evenly over its days,
+    /// so "5.6 months" reads the same whatever the month lengths.
+    pub at_month: Decimal,
 }
+
+/// Days in an average Gregorian month (365.2425 / 12).
+pub const AVERAGE_MONTH_DAYS: Decimal = dec!(30.436875);
 
 /// The month from which the scenario that is cheaper at the horizon stays at least as cheap:
 /// the last time the cumulative cash of `a` and `b` cross. `None` when that scenario is cheaper
-/// (or equal) from the first month on, or when both end equal.
-pub fn break_even_month(a_id: &str, a: &[Decimal], b_id: &str, b: &[Decimal]) -> Option<BreakEven> {
+/// (or equal) from the first month on, or when both end equal. `days[k]` is the length of month
+/// `k` (the crossing's place inside its month is measured in days).
+pub fn break_even_month(a_id: &str, a: &[Decimal], b_id: &str, b: &[Decimal], days: &[u32]) -> Option<BreakEven> {
     let n = a.len().min(b.len());
     if n == 0 || a[n - 1] == b[n - 1] {
         return None;
     }
     let a_wins = a[n - 1] < b[n - 1];
-    let dearer = |k: usize| if a_wins { a[k] > b[k] } else { b[k] > a[k] };
-    let last_dearer = (0..n).rev().find(|&k| dearer(k))?;
+    // How much dearer the winner still is at the end of month k (positive while it is dearer).
+    let gap = |k: usize| if a_wins { a[k] - b[k] } else { b[k] - a[k] };
+    let last_dearer = (0..n).rev().find(|&k| gap(k) > Decimal::ZERO)?;
+    let next = last_dearer + 1;
+    // Cumulative cash before month `next` and during it: the gap closes linearly through it.
+    let before = gap(last_dearer);
+    let after = gap(next.min(n - 1));
+    let closing = before - after;
+    let fraction = if closing > Decimal::ZERO {
+        (before / closing).min(Decimal::ONE)
+    } else {
+        Decimal::ONE
+    };
+    let day = |k: usize| Decimal::from(days.get(k).copied().unwrap_or(30));
+    let elapsed: Decimal = (0..next).map(day).sum::<Decimal>() + fraction * day(next);
     Some(BreakEven {
         month: u32::try_from(last_dearer + 2).unwrap_or(u32::MAX),
         cheaper_after: if a_wins { a_id } else { b_id }.to_owned(),
+        at_month: elapsed / AVERAGE_MONTH_DAYS,
     })
 }
 
 /// Buying one GPU (or one box) against renting it by the hour, over `days`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuyVsRent {
-    /// Purchase and everything fixed that comes with it, over the period.
+    /// Everything that does not move with use, per GPU over the period: purchase, idle power,
+    /// room, support, staff, financing (less what renting would cost anyway).
     pub fixed_cost: Decimal,
     /// Resale at the end of the period.
     pub resale: Decimal,
-    /// Running cost per hour of use (electricity at the hours used).
+    /// Owner's cost of one more hour of use (power above idle, running costs).
     pub running_per_hour: Decimal,
-    /// Rent per hour.
+    /// Renting the work one owned GPU-hour does.
     pub rent_per_hour: Decimal,
     pub days: Decimal,
 }
@@ -65,72 +88,210 @@ pub fn break_even_rent(x: &BuyVsRent, hours_per_day: Decimal) -> Option<Decimal>
     (hours > Decimal::ZERO).then(|| (x.fixed_cost - x.resale) / hours + x.running_per_hour)
 }
 
+/// The answer to "from how many hours of use a day does owning pay off?", with its inputs and
+/// a sentence that says it, including when owning never pays off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct BuyVsRentAnswer {
+    /// The workload whose work is compared (the first one the owned hardware serves).
+    pub workload: String,
+    /// The renting scenario's layer that rents that work most cheaply.
+    pub renter_layer: String,
+    /// Hours of use per owned GPU per day above which owning is cheaper; `None` when owning
+    /// never pays off within the hours the hardware is up; zero when it pays off at any use.
+    pub hours_per_day: Option<Decimal>,
+    /// The most hours a day an owned GPU can work: 24 × its availability.
+    pub max_hours_per_day: Decimal,
+    /// The owner's costs that do not move with use, per owned GPU over the horizon, less the
+    /// renting scenario's own fixed costs (staff, software, storage) per owned GPU.
+    pub fixed_per_gpu: Decimal,
+    /// The owner's cost of one more hour of use: power above idle and running costs.
+    pub owned_per_busy_hour: Decimal,
+    /// What renting the work of one owned GPU-hour costs, converted between cards by useful
+    /// throughput (the speed rule), with the spot checkpoint overhead and egress share.
+    pub rent_per_owned_gpu_hour: Decimal,
+    /// The owner's cost per GPU-hour when every available hour is used.
+    pub owned_cost_per_gpu_hour_at_full_use: Decimal,
+    /// The answer in words.
+    pub words: String,
+}
+
 /// Two scenarios side by side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Comparison {
     pub a: String,
     pub b: String,
+    /// Difference of the decision totals (unserved work at its shadow price and commitments
+    /// after the horizon included).
     pub total_difference: Decimal,
     pub npv_difference: Decimal,
     pub break_even: Option<BreakEven>,
     /// When one scenario owns hardware and the other rents only: the hours per day per owned GPU
-    /// above which owning is cheaper, at the renting scenario's cost per delivered GPU-hour.
+    /// above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
+    pub buy_vs_rent: Option<BuyVsRentAnswer>,
+    /// The part of `total_difference` that rests on resale assumed at the horizon
+    /// (b's resale minus a's: positive when a is credited less).
+    pub residual_difference: Decimal,
 }
 
 fn cumulative(r: &ScenarioResult) -> Vec<Decimal> {
     r.ledger.months.iter().map(|m| m.cumulative_cash).collect()
 }
 
-/// The owned scenario's figures as a buy-versus-rent question against a rent per GPU-hour.
-fn buy_vs_rent(owner: &ScenarioResult, rent_per_gpu_hour: Decimal, days: Decimal) -> Option<Decimal> {
-    let t = &owner.totals;
-    if t.owned_available_gpu_h <= Decimal::ZERO {
+fn money(x: Decimal, currency: &str) -> String {
+    format!("{currency} {}", present(x))
+}
+
+fn hours_text(h: Decimal) -> String {
+    h.round_dp(2).normalize().to_string()
+}
+
+/// The owner scenario against the renting one, per owned GPU, independent of the demand
+/// declared: the owner's fixed costs (less what the renter pays anyway) against the margin of
+/// renting over the owner's cost of an hour of use.
+pub fn buy_vs_rent(eval: &Evaluation, owner: &ScenarioResult, renter: &ScenarioResult) -> Option<BuyVsRentAnswer> {
+    let o = owner.buy_rent.owned.as_ref()?;
+    if renter.buy_rent.owned.is_some() || o.gpu_equivalents <= Decimal::ZERO {
         return None;
     }
-    // Electricity scales with use; everything else the owner pays is fixed.
-    let electricity = t.cash.get(Category::Electricity);
-    let running = if t.owned_busy_gpu_h > Decimal::ZERO {
-        electricity / t.owned_busy_gpu_h
+    let (wi, useful) = o
+        .useful_per_gpu_hour
+        .iter()
+        .enumerate()
+        .find_map(|(w, u)| u.map(|u| (w, u)))?;
+    let workload = eval.workloads.get(wi).cloned().unwrap_or_default();
+    let days: Decimal = owner.ledger.months.iter().map(|m| Decimal::from(m.month.days())).sum();
+    let cur = &eval.currency;
+    let Some((price_per_useful, layer)) = renter.buy_rent.rent.get(wi).cloned().flatten() else {
+        return Some(BuyVsRentAnswer {
+            words: format!(
+                "Buy versus rent is not priced: scenario `{}` has no layer paid by use that can serve workload `{workload}`.",
+                renter.id
+            ),
+            workload,
+            renter_layer: String::new(),
+            hours_per_day: None,
+            max_hours_per_day: dec!(24) * o.availability,
+            fixed_per_gpu: Decimal::ZERO,
+            owned_per_busy_hour: o.per_busy_gpu_hour,
+            rent_per_owned_gpu_hour: Decimal::ZERO,
+            owned_cost_per_gpu_hour_at_full_use: Decimal::ZERO,
+        });
+    };
+    let owner_fixed = o.layer_fixed + owner.buy_rent.scenario_fixed;
+    let fixed = (owner_fixed - renter.buy_rent.scenario_fixed) / o.gpu_equivalents;
+    let rent = price_per_useful * useful;
+    let v = o.per_busy_gpu_hour;
+    let max = dec!(24) * o.availability;
+    let full_hours = days * max;
+    let at_full = if full_hours > Decimal::ZERO {
+        owner_fixed / o.gpu_equivalents / full_hours + v
     } else {
         Decimal::ZERO
     };
-    let gpus = t.owned_available_gpu_h / (days * dec!(24));
-    if gpus <= Decimal::ZERO {
-        return None;
-    }
-    // Only the owned hardware's costs count: a hybrid owner also rents burst capacity, and that
-    // spend (cloud compute, commitments) is not part of what buying a GPU costs.
-    let rented = t.cash.get(Category::CloudCompute) + t.cash.get(Category::Commitments);
-    let fixed = t.total_cash - electricity - rented + t.residual_value;
-    break_even_hours_per_day(&BuyVsRent {
-        fixed_cost: fixed / gpus,
-        resale: t.residual_value / gpus,
-        running_per_hour: running,
-        rent_per_hour: rent_per_gpu_hour,
+    let hours = break_even_hours_per_day(&BuyVsRent {
+        fixed_cost: fixed,
+        resale: Decimal::ZERO,
+        running_per_hour: v,
+        rent_per_hour: rent,
         days,
+    });
+    let months = owner.ledger.months.len();
+    let basis = format!(
+        "owning costs {} per GPU over {months} months whatever the use, plus {} per hour of use; renting the same work on `{layer}` costs {} per owned-GPU-hour",
+        money(fixed, cur),
+        money(v, cur),
+        money(rent, cur)
+    );
+    let (hours_per_day, words) = match hours {
+        None => (
+            None,
+            format!(
+                "Owning never pays off: an hour of use costs the owner {}, as much as or more than renting the same work ({}).",
+                money(v, cur),
+                money(rent, cur)
+            ),
+        ),
+        Some(h) if h <= Decimal::ZERO => (Some(Decimal::ZERO), format!("Owning is cheaper at any use: {basis}.")),
+        Some(h) if h > max => (
+            None,
+            format!(
+                "Owning never pays off: it would take {} hours of use per GPU per day, and an owned GPU is up at most {} ({}% availability); {basis}.",
+                hours_text(h),
+                hours_text(max),
+                (o.availability * dec!(100)).round_dp(1).normalize()
+            ),
+        ),
+        Some(h) => (
+            Some(h),
+            format!(
+                "Owning pays off above {} hours of use per owned GPU per day (of at most {}): {basis}.",
+                hours_text(h),
+                hours_text(max)
+            ),
+        ),
+    };
+    Some(BuyVsRentAnswer {
+        workload,
+        renter_layer: layer,
+        hours_per_day,
+        max_hours_per_day: max,
+        fixed_per_gpu: fixed,
+        owned_per_busy_hour: v,
+        rent_per_owned_gpu_hour: rent,
+        owned_cost_per_gpu_hour_at_full_use: at_full,
+        words,
     })
 }
 
 /// Compares scenario `a` with scenario `b` of an evaluation.
 pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Comparison {
-    let days: Decimal = eval.scenarios.first().map_or(Decimal::ZERO, |s| {
-        s.ledger.months.iter().map(|m| Decimal::from(m.month.days())).sum()
-    });
-    let owns = |r: &ScenarioResult| r.totals.owned_available_gpu_h > Decimal::ZERO;
-    let bvr = match (owns(a), owns(b)) {
-        (true, false) => b.totals.cost_per_gpu_hour.and_then(|p| buy_vs_rent(a, p, days)),
-        (false, true) => a.totals.cost_per_gpu_hour.and_then(|p| buy_vs_rent(b, p, days)),
-        _ => None,
-    };
+    let days: Vec<u32> = a.ledger.months.iter().map(|m| m.month.days()).collect();
+    let answer = buy_vs_rent(eval, a, b).or_else(|| buy_vs_rent(eval, b, a));
     Comparison {
         a: a.id.clone(),
         b: b.id.clone(),
-        total_difference: a.totals.total_cash - b.totals.total_cash,
+        total_difference: a.totals.decision_total - b.totals.decision_total,
         npv_difference: a.totals.npv - b.totals.npv,
-        break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b)),
-        buy_vs_rent_hours_per_day: bvr,
+        break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b), &days),
+        buy_vs_rent_hours_per_day: answer.as_ref().and_then(|x| x.hours_per_day),
+        buy_vs_rent: answer,
+        residual_difference: b.totals.residual_value - a.totals.residual_value,
     }
+}
+
+/// How much of a difference in totals rests on resale assumed at the horizon, in words:
+/// "`own` is cheaper by USD 1,200.00; USD 900.00 of that is resale assumed in month 36."
+pub fn residual_words(c: &Comparison, currency: &str, horizon_months: u32) -> Option<String> {
+    if c.residual_difference.is_zero() || c.total_difference.is_zero() {
+        return None;
+    }
+    let (cheaper, by) = if c.total_difference < Decimal::ZERO {
+        (&c.a, -c.total_difference)
+    } else {
+        (&c.b, c.total_difference)
+    };
+    // The resale credited to the cheaper side more than to the other: `residual_difference`
+    // is b's resale minus a's, the part of `a − b` that resale accounts for.
+    let resale_for_cheaper = if c.total_difference < Decimal::ZERO {
+        -c.residual_difference
+    } else {
+        c.residual_difference
+    };
+    Some(if resale_for_cheaper > Decimal::ZERO {
+        format!(
+            "`{cheaper}` is cheaper by {}; {} of that is resale assumed in month {horizon_months}.",
+            money(by, currency),
+            money(resale_for_cheaper, currency)
+        )
+    } else {
+        format!(
+            "`{cheaper}` is cheaper by {} although the other is credited {} more resale in month {horizon_months}.",
+            money(by, currency),
+            money(-resale_for_cheaper, currency)
+        )
+    })
 }
 
 /// Every pair of scenarios, in file order.
@@ -175,15 +336,15 @@ mod tests {
     fn break_even_finds_the_crossing() {
         let own = [dec!(100), dec!(110), dec!(120), dec!(130)];
         let rent = [dec!(40), dec!(80), dec!(120), dec!(160)];
-        let be = break_even_month("own", &own, "rent", &rent);
+        let days = [30, 30, 30, 30];
+        let be = break_even_month("own", &own, "rent", &rent, &days).unwrap();
+        assert_eq!((be.month, be.cheaper_after.as_str()), (3, "own"));
+        // Equal at the end of month 3 (index 2): the crossing is the end of the third month.
+        assert_eq!(be.at_month, dec!(90) / AVERAGE_MONTH_DAYS);
+        assert_eq!(break_even_month("a", &own, "b", &own, &days), None);
         assert_eq!(
-            be,
-            Some(BreakEven {
-                month: 3,
-                cheaper_after: "own".into()
-            })
+            break_even_month("rent", &rent, "own", &own, &days).map(|b| b.month),
+            Some(3)
         );
-        assert_eq!(break_even_month("a", &own, "b", &own), None);
-        assert_eq!(break_even_month("rent", &rent, "own", &own).map(|b| b.month), Some(3));
     }
 }

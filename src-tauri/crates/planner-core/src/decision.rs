@@ -58,13 +58,18 @@ pub struct OverrideUsed {
 pub struct Difference {
     /// The reference scenario's id.
     pub against: String,
-    /// This scenario's total cash minus the reference's (negative: this one is cheaper).
+    /// This scenario's decision total minus the reference's (negative: this one is cheaper);
+    /// unserved work at its shadow price and commitments after the horizon included.
     pub total: Decimal,
     pub npv: Decimal,
     /// When the cumulative cash of the two cross for the last time.
     pub break_even: Option<BreakEven>,
     /// Owning against renting: hours of use per day per owned GPU above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
+    /// Owning against renting in words, including when owning never pays off.
+    pub buy_vs_rent_words: Option<String>,
+    /// How much of the difference rests on resale assumed at the horizon, in words.
+    pub residual_words: Option<String>,
 }
 
 /// The decision figures of one scenario, presented.
@@ -88,6 +93,13 @@ pub struct ScenarioFigures {
     pub unmet_pflop_h: Decimal,
     pub residual_value: Decimal,
     pub commitments_after_horizon: Decimal,
+    /// Work left undone at its shadow price (in `total_cash`, on its own line).
+    pub unserved_cost: Decimal,
+    /// What scenarios are ranked and compared on: `total_cash` plus the commitments after the
+    /// horizon.
+    pub decision_total: Decimal,
+    /// 1 for the best: scenarios that serve all the work first, then by decision total.
+    pub rank: u32,
     pub warnings: Vec<String>,
     pub overrides: Vec<OverrideUsed>,
     /// Against the reference; `None` for the reference itself.
@@ -117,6 +129,22 @@ pub struct DecisionView {
     pub scenarios: Vec<ScenarioFigures>,
 }
 
+/// Whether a scenario serves all the work asked of it (unmet demand below rounding dust).
+pub fn serves_all_work(r: &ScenarioResult) -> bool {
+    r.totals.unserved_cost.is_zero() && r.totals.unmet_pflop_h <= rust_decimal::dec!(0.001)
+}
+
+/// The scenarios in decision order: every scenario that serves all the work ranks ahead of any
+/// that leaves work undone, whatever the totals (a shadow price can be lower than what serving
+/// the work really costs); within each group, the lower decision total first, ties in file order.
+pub fn ranking(eval: &Evaluation) -> Vec<&ScenarioResult> {
+    let mut order: Vec<&ScenarioResult> = eval.scenarios.iter().collect();
+    order.sort_by(|a, b| {
+        (!serves_all_work(a), a.totals.decision_total).cmp(&(!serves_all_work(b), b.totals.decision_total))
+    });
+    order
+}
+
 fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioResult>) -> ScenarioFigures {
     let t = &r.totals;
     let months = r.ledger.months.len();
@@ -138,8 +166,13 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
             against: b.id.clone(),
             total: present(c.total_difference),
             npv: present(c.npv_difference),
-            break_even: c.break_even,
             buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
+            buy_vs_rent_words: c.buy_vs_rent.as_ref().map(|x| x.words.clone()),
+            residual_words: crate::compare::residual_words(&c, &eval.currency, eval.horizon_months),
+            break_even: c.break_even.map(|b| BreakEven {
+                at_month: quantity(b.at_month, 2),
+                ..b
+            }),
         }
     });
     let overrides = r
@@ -177,6 +210,12 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
         unmet_pflop_h: quantity(t.unmet_pflop_h, 1),
         residual_value: present(t.residual_value),
         commitments_after_horizon: present(t.commitments_after_horizon),
+        unserved_cost: present(t.unserved_cost),
+        decision_total: present(t.decision_total),
+        rank: ranking(eval)
+            .iter()
+            .position(|x| x.id == r.id)
+            .map_or(0, |p| u32::try_from(p + 1).unwrap_or(u32::MAX)),
         warnings: r.warnings.clone(),
         overrides,
         difference,

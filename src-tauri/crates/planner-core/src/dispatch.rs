@@ -52,6 +52,8 @@ pub struct Allocation {
     pub unmet: Vec<Decimal>,
     /// Tokens served per layer (where the workload's model is known).
     pub tokens_by_layer: Vec<Decimal>,
+    /// Units each layer gave to workloads whose tokens are counted.
+    pub token_units: Vec<Decimal>,
 }
 
 /// Serves `demand` (per workload) from `capacity` (per layer, in its units; `None` = unlimited).
@@ -69,6 +71,8 @@ pub fn allocate(
     out.useful_by_layer.resize(routes.layers, Decimal::ZERO);
     out.tokens_by_layer.clear();
     out.tokens_by_layer.resize(routes.layers, Decimal::ZERO);
+    out.token_units.clear();
+    out.token_units.resize(routes.layers, Decimal::ZERO);
     out.served.clear();
     out.served.resize(routes.workloads, Decimal::ZERO);
     out.unmet.clear();
@@ -90,6 +94,9 @@ pub fn allocate(
         out.units[l] += units;
         out.useful_by_layer[l] += useful;
         out.tokens_by_layer[l] += useful * tokens_per_useful[w];
+        if tokens_per_useful[w] > Decimal::ZERO {
+            out.token_units[l] += units;
+        }
         out.served[w] += useful;
         out.unmet[w] = rem - useful;
     }

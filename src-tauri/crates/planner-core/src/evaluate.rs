@@ -32,6 +32,8 @@ pub struct Evaluation {
     pub horizon_months: u32,
     pub discount_rate: Decimal,
     pub monthly_discount_rate: Decimal,
+    /// The workloads' ids, in file order (what per-workload figures are indexed by).
+    pub workloads: Vec<String>,
     pub scenarios: Vec<ScenarioResult>,
 }
 
@@ -63,6 +65,14 @@ pub struct Totals {
     pub residual_value: Decimal,
     /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
     pub commitments_after_horizon: Decimal,
+    /// Unserved work at its shadow price (already in the ledger, category `unserved_work`).
+    pub unserved_cost: Decimal,
+    /// What scenarios are ranked and compared on: the total over the horizon (unserved work at
+    /// its shadow price included) plus the commitments that fall due after it.
+    pub decision_total: Decimal,
+    /// Energy and emissions of owned hardware (measured by the plan's own figures); the totals
+    /// above add the estimates for rented capacity where there are any.
+    pub owned_energy_kwh: Decimal,
 }
 
 /// The rack and network plan of one owned layer.
@@ -99,6 +109,41 @@ pub struct ScenarioResult {
     /// The cost of leaving each layer that carries an exit clause, at every month of the horizon
     /// ([`crate::exit::layer_exit_costs`]); nothing of it is in the ledger.
     pub exit_costs: Vec<crate::exit::LayerExitCosts>,
+    /// What buying against renting needs from this scenario ([`crate::compare`]).
+    pub buy_rent: BuyRentBasis,
+}
+
+/// A scenario's figures for the buy-versus-rent question, independent of the demand declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BuyRentBasis {
+    /// Scenario-wide costs over the horizon that do not move with use: staff, software, fixed
+    /// storage and egress, stack adaptation.
+    pub scenario_fixed: Decimal,
+    /// The owned side, when the scenario owns GPUs that are in service within the horizon.
+    pub owned: Option<OwnedBasis>,
+    /// Per workload: the cheapest price of one useful PFLOP-hour among this scenario's layers
+    /// paid by use (on-demand, spot with its checkpoint overhead, pooled, reserved at its hourly
+    /// rate, token-metered), egress share included, with the layer's id.
+    pub rent: Vec<Option<(Decimal, String)>>,
+}
+
+/// The owned hardware of a scenario, as fixed and variable costs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnedBasis {
+    /// Owned-layer cash over the horizon that does not move with use: capital net of resale,
+    /// installation, network, room, electricity at idle power for every in-service hour,
+    /// colocation, support, maintenance, financing.
+    pub layer_fixed: Decimal,
+    /// Cost of one busy GPU-hour: power above idle (× PUE × tariff) and the running cost per
+    /// hour of use, weighted by available hours.
+    pub per_busy_gpu_hour: Decimal,
+    /// Owned GPUs in service, averaged over the horizon (GPU-hours in service ÷ horizon hours).
+    pub gpu_equivalents: Decimal,
+    /// Available over in-service GPU-hours.
+    pub availability: Decimal,
+    /// Per workload: useful PFLOP-hours one owned GPU-hour gives it (capacity-weighted over the
+    /// owned layers that may serve it), `None` when no owned layer may.
+    pub useful_per_gpu_hour: Vec<Option<Decimal>>,
 }
 
 /// Evaluates every scenario of the plan.
@@ -111,6 +156,7 @@ pub fn evaluate(plan: &Plan) -> Evaluation {
         horizon_months: plan.horizon_months,
         discount_rate: plan.discount_rate,
         monthly_discount_rate: monthly,
+        workloads: plan.workloads.iter().map(|w| w.id.clone()).collect(),
         scenarios: plan
             .scenarios
             .iter()
@@ -131,6 +177,8 @@ struct OwnedSetup {
     lease_payment: Decimal,
     it_kw: Decimal,
     kw_per_gpu: Decimal,
+    /// Capital that is not servers (installation, network, power, cooling), for maintenance.
+    non_server_capital: Decimal,
     // Running sums for the book view's disposal line.
     capital_paid: Decimal,
     depreciated: Decimal,
@@ -186,18 +234,22 @@ pub fn reserved_payment(l: &Layer, month: YearMonth) -> Decimal {
     Decimal::from(l.gpus.unwrap_or(0)) * month.hours() * l.price_per_gpu_hour
 }
 
-/// The level monthly payment of leased hardware (an annuity on the hardware price over the lease
-/// term), or `None` when the hardware is not leased.
+/// The level monthly payment of leased hardware, or `None` when the hardware is not leased.
+///
+/// Leases are paid in advance: the first payment falls due in the delivery month and the last
+/// one month before the term ends (an annuity due), which is how the ledger books them. The
+/// payment is therefore the arrears annuity on the hardware price divided by `1 + r`, so the
+/// payments discounted at the lease's own rate from the delivery month equal the price: a 7%
+/// lease costs 7%, not more.
 pub fn lease_payment(o: &Owned) -> Option<Decimal> {
     match o.financing {
         Financing::Lease {
             monthly_rate,
             term_months,
-        } => Some(annuity_payment(
-            o.hardware_per_gpu * Decimal::from(o.gpus),
-            monthly_rate,
-            term_months,
-        )),
+        } => Some(
+            annuity_payment(o.hardware_per_gpu * Decimal::from(o.gpus), monthly_rate, term_months)
+                / (Decimal::ONE + monthly_rate),
+        ),
         _ => None,
     }
 }
@@ -311,6 +363,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             lease_payment,
             it_kw: racks.it_kw,
             kw_per_gpu: o.server_kw / Decimal::from(o.gpus_per_server.max(1)),
+            non_server_capital: extras_sum,
             capital_paid: Decimal::ZERO,
             depreciated: Decimal::ZERO,
         });
@@ -391,13 +444,31 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     let mut cumulative = Decimal::ZERO;
     let mut residual_value = Decimal::ZERO;
     let mut unmet_total = Decimal::ZERO;
+    // Per layer over the horizon: its cost, the units it gave, and the units it gave to
+    // workloads whose tokens are counted (for the cost per million tokens).
+    let mut layer_cost = vec![Decimal::ZERO; s.layers.len()];
+    let mut layer_units = vec![Decimal::ZERO; s.layers.len()];
+    let mut layer_token_units = vec![Decimal::ZERO; s.layers.len()];
+    // The owned side as fixed and variable costs (for buy versus rent).
+    let mut owned_variable = Decimal::ZERO;
+    let mut owned_layer_cash = Decimal::ZERO;
+    let mut owned_in_service_h = Decimal::ZERO;
+    let mut owned_rate_weighted = Decimal::ZERO;
+    let mut owned_useful_weighted = vec![Decimal::ZERO; plan.workloads.len()];
+    let mut owned_useful_weight = vec![Decimal::ZERO; plan.workloads.len()];
+    let mut horizon_hours = Decimal::ZERO;
+    let mut owned_energy = Decimal::ZERO;
     for m in 0..horizon {
         let ym = plan.start.plus(m);
         let hours = ym.hours();
         let days = ym.days();
+        horizon_hours += hours;
         for (wi, w) in plan.workloads.iter().enumerate() {
             demand[wi] = w.demand(m, days, growth[wi]);
-            growth[wi] *= Decimal::ONE + w.monthly_growth;
+            // Growth compounds from the workload's own first month.
+            if m >= w.active_from {
+                growth[wi] *= Decimal::ONE + w.monthly_growth;
+            }
         }
         for (li, l) in s.layers.iter().enumerate() {
             capacity[li] = if !active(l, m) {
@@ -419,8 +490,13 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         for v in &alloc.served {
             usage.served_pflop_h += *v;
         }
-        for v in &alloc.unmet {
-            unmet_total += *v;
+        let mut unserved = Decimal::ZERO;
+        for (wi, v) in alloc.unmet.iter().enumerate() {
+            // Below a millionth of a PFLOP-hour is rounding dust of the unit conversions.
+            if *v > UNMET_DUST {
+                unmet_total += *v;
+                unserved += *v * plan.workloads[wi].shadow_price_per_pflop_h;
+            }
         }
         for t in &alloc.tokens_by_layer {
             usage.tokens += *t;
@@ -428,12 +504,15 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         // Rented layers.
         for (li, l) in s.layers.iter().enumerate() {
             let units = alloc.units[li];
+            layer_units[li] += units;
+            layer_token_units[li] += alloc.token_units[li];
             match l.kind {
                 LayerKind::Reserved => {
                     if active(l, m) {
                         let paid = reserved_payment(l, ym);
                         cash.add(Category::Commitments, paid);
                         book.add(Category::Commitments, paid);
+                        layer_cost[li] += paid;
                     }
                     usage.delivered_gpu_h += units;
                 }
@@ -441,12 +520,14 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                     let cost = units * l.price_per_gpu_hour;
                     cash.add(Category::CloudCompute, cost);
                     book.add(Category::CloudCompute, cost);
+                    layer_cost[li] += cost;
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::TokenMetered => {
                     let cost = units * l.price_per_million_tokens;
                     cash.add(Category::CloudCompute, cost);
                     book.add(Category::CloudCompute, cost);
+                    layer_cost[li] += cost;
                 }
                 LayerKind::Owned => {}
             }
@@ -534,7 +615,24 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 layer_cash.add(Category::Electricity, power);
                 layer_book.add(Category::Electricity, power);
                 usage.energy_kwh += kwh;
+                owned_energy += kwh;
+                let operations = os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12)
+                    + busy * o.running_cost_per_gpu_hour;
+                layer_cash.add(Category::Operations, operations);
+                layer_book.add(Category::Operations, operations);
                 available = capacity[os.layer].unwrap_or(Decimal::ZERO);
+                // What one more busy hour costs: power above idle and the running cost.
+                let per_busy =
+                    (Decimal::ONE - o.idle_power_share) * os.kw_per_gpu * pue * tariff + o.running_cost_per_gpu_hour;
+                owned_variable += busy * per_busy;
+                owned_in_service_h += all_hours;
+                owned_rate_weighted += per_busy * available;
+                for &(w, vl, rate) in &routes.visits {
+                    if vl == os.layer {
+                        owned_useful_weighted[w] += rate.useful_per_unit * available;
+                        owned_useful_weight[w] += available;
+                    }
+                }
             }
             // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
             if m + 1 == horizon {
@@ -562,6 +660,8 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                     + layer_book.get(Category::Support);
                 usage.idle_cost += running * (available - busy) / available;
             }
+            layer_cost[os.layer] += layer_cash.total();
+            owned_layer_cash += layer_cash.total();
             cash.add_all(&layer_cash);
             book.add_all(&layer_book);
         }
@@ -582,6 +682,12 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             cash.add(cat, amount);
             book.add(cat, amount);
         }
+        let cloud_spend = cash.get(Category::CloudCompute) + cash.get(Category::Commitments);
+        let egress = cloud_spend * s.egress_share_of_cloud_spend;
+        cash.add(Category::StorageEgress, egress);
+        book.add(Category::StorageEgress, egress);
+        cash.add(Category::UnservedWork, unserved);
+        book.add(Category::UnservedWork, unserved);
         usage.emissions_kg = usage.energy_kwh * grid / dec!(1000);
         cash.settle();
         book.settle();
@@ -621,7 +727,56 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         }
     }
 
-    let totals = totals(&ledger, monthly, residual_value, after);
+    let months = Decimal::from(horizon);
+    let scenario_fixed = (s.staff_per_month + s.software_per_month + s.storage_egress_per_month) * months
+        + s.adaptation_per_month * Decimal::from(s.adaptation_months.min(horizon));
+    let owned_basis = (owned_in_service_h > Decimal::ZERO && horizon_hours > Decimal::ZERO).then(|| {
+        let available: Decimal = ledger.months.iter().map(|m| m.usage.owned_available_gpu_h).sum();
+        OwnedBasis {
+            layer_fixed: owned_layer_cash - owned_variable,
+            per_busy_gpu_hour: if available > Decimal::ZERO {
+                owned_rate_weighted / available
+            } else {
+                Decimal::ZERO
+            },
+            gpu_equivalents: owned_in_service_h / horizon_hours,
+            availability: available / owned_in_service_h,
+            useful_per_gpu_hour: owned_useful_weighted
+                .iter()
+                .zip(&owned_useful_weight)
+                .map(|(u, w)| (*w > Decimal::ZERO).then(|| *u / *w))
+                .collect(),
+        }
+    });
+    let rent = (0..plan.workloads.len())
+        .map(|wi| {
+            routes
+                .visits
+                .iter()
+                .filter(|v| v.0 == wi)
+                .filter_map(|&(_, li, rate)| {
+                    let l = &s.layers[li];
+                    let price = match l.kind {
+                        LayerKind::Owned => return None,
+                        LayerKind::TokenMetered => l.price_per_million_tokens,
+                        _ => l.price_per_gpu_hour,
+                    };
+                    let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend);
+                    Some((per_useful, l.id.clone()))
+                })
+                .min_by(|a, b| a.0.cmp(&b.0))
+        })
+        .collect();
+    let token_cost: Decimal = layer_cost
+        .iter()
+        .zip(layer_units.iter().zip(&layer_token_units))
+        .filter(|(_, (u, _))| **u > Decimal::ZERO)
+        .map(|(c, (u, t))| *c * *t / *u)
+        .sum();
+    let mut totals = totals(&ledger, monthly, residual_value, after);
+    totals.owned_energy_kwh = owned_energy;
+    totals.cost_per_million_tokens =
+        (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
     ScenarioResult {
         id: s.id.clone(),
         name: s.name.clone(),
@@ -636,8 +791,17 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             .iter()
             .filter_map(|l| crate::exit::layer_exit_costs(plan, l))
             .collect(),
+        buy_rent: BuyRentBasis {
+            scenario_fixed,
+            owned: owned_basis,
+            rent,
+        },
     }
 }
+
+/// Unmet demand below this many useful PFLOP-hours in a month is rounding dust of the unit
+/// conversions, not work left undone.
+const UNMET_DUST: Decimal = dec!(0.000001);
 
 fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Decimal) -> Totals {
     let cash = ledger.cash_totals();
@@ -680,5 +844,8 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         emissions_kg: u.emissions_kg,
         residual_value,
         commitments_after_horizon: after,
+        unserved_cost: cash.get(Category::UnservedWork),
+        decision_total: total_cash + after,
+        owned_energy_kwh: u.energy_kwh,
     }
 }

@@ -31,6 +31,9 @@ pub enum Category {
     Colocation,
     Staff,
     Support,
+    /// Running costs per hour of use that are not energy (an OEM's per-server-hour figure, or
+    /// maintenance of the room and network as a share of their capital).
+    Operations,
     Software,
     CloudCompute,
     Commitments,
@@ -38,12 +41,15 @@ pub enum Category {
     Financing,
     TerminationFees,
     Adaptation,
+    /// Work the scenario leaves undone, priced at its shadow price (see `evaluate`): not a
+    /// payment, but a cost the decision must carry so that doing less never looks cheaper.
+    UnservedWork,
     Depreciation,
     Residual,
 }
 
 /// The number of categories.
-pub const CATEGORIES: usize = 18;
+pub const CATEGORIES: usize = 20;
 
 impl Category {
     pub const ALL: [Category; CATEGORIES] = [
@@ -56,6 +62,7 @@ impl Category {
         Category::Colocation,
         Category::Staff,
         Category::Support,
+        Category::Operations,
         Category::Software,
         Category::CloudCompute,
         Category::Commitments,
@@ -63,6 +70,7 @@ impl Category {
         Category::Financing,
         Category::TerminationFees,
         Category::Adaptation,
+        Category::UnservedWork,
         Category::Depreciation,
         Category::Residual,
     ];
@@ -82,6 +90,7 @@ impl Category {
             Category::Colocation => "colocation",
             Category::Staff => "staff",
             Category::Support => "support",
+            Category::Operations => "operations",
             Category::Software => "software",
             Category::CloudCompute => "cloud_compute",
             Category::Commitments => "commitments",
@@ -89,6 +98,7 @@ impl Category {
             Category::Financing => "financing",
             Category::TerminationFees => "termination_fees",
             Category::Adaptation => "adaptation",
+            Category::UnservedWork => "unserved_work",
             Category::Depreciation => "depreciation",
             Category::Residual => "residual",
         }

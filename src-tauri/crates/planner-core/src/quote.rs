@@ -572,6 +572,8 @@ impl Quote {
             } else {
                 Decimal::ZERO
             },
+            non_server_maintenance_rate_per_year: Decimal::ZERO,
+            running_cost_per_gpu_hour: Decimal::ZERO,
             power_kw_per_gpu: None,
             idle_power_share: None,
             interruptions_per_hour: if self.offer_kind == QuoteKind::Spot {

@@ -38,6 +38,8 @@ pub struct Scenario {
     pub staff_per_month: Decimal,
     pub software_per_month: Decimal,
     pub storage_egress_per_month: Decimal,
+    /// Egress and premium storage as a share of each month's cloud spend.
+    pub egress_share_of_cloud_spend: Decimal,
     /// Engineering cost of adapting the software stack to domestic accelerators: per month, for
     /// the first `adaptation_months` months.
     pub adaptation_per_month: Decimal,
@@ -154,6 +156,10 @@ pub struct Owned {
     pub salvage_share: Decimal,
     pub residual_share: Option<Decimal>,
     pub support_rate_per_year: Decimal,
+    /// Maintenance per year of the capital that is not servers, as a share of it.
+    pub non_server_maintenance_rate_per_year: Decimal,
+    /// Running cost per GPU-hour of use that is not energy.
+    pub running_cost_per_gpu_hour: Decimal,
     pub idle_power_share: Decimal,
 }
 

@@ -107,7 +107,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
                 format!("scenario id `{}` is used twice; ids must be unique", s.id),
             );
         }
-        if let Some(s) = v.scenario(i, s, file) {
+        if let Some(s) = v.scenario(i, s, file, &workloads) {
             scenarios.push(s);
         }
     }
@@ -461,6 +461,7 @@ impl Resolver<'_> {
         if self.problems.len() > before {
             return None;
         }
+        let (shadow, shadow_source) = self.shadow_price(&p, w.precision, w.mfu);
         Some(Workload {
             id: w.id.clone(),
             name: w.name.clone(),
@@ -488,10 +489,80 @@ impl Resolver<'_> {
                 context_tokens: m.context_tokens,
                 batch: m.batch,
             }),
+            shadow_price_per_pflop_h: shadow,
+            shadow_source,
         })
     }
 
-    fn scenario(&mut self, i: usize, s: &ScenarioSpec, file: &ScenarioFile) -> Option<Scenario> {
+    /// The shadow price of a workload's unserved work, per useful PFLOP-hour: the on-demand
+    /// price of the catalog offer that serves one useful PFLOP-hour of it most cheaply (at the
+    /// file's price point, the workload's precision and MFU, the speed rule's midpoint
+    /// throughput), in the file's currency. Offers in a currency the file has no rate for are
+    /// passed over; with none left the price is zero and the assumption says so.
+    fn shadow_price(
+        &mut self,
+        p: &str,
+        precision: crate::workload::Precision,
+        mfu: Decimal,
+    ) -> (Decimal, Option<Assumption>) {
+        let mut best: Option<(Decimal, &crate::catalog::Offer, &Figure, Decimal)> = None;
+        for o in &self.catalog.offers {
+            let Some(fig) = o.on_demand_per_gpu_hour.as_ref() else {
+                continue;
+            };
+            let Some(acc) = self.catalog.accelerator(&o.accelerator) else {
+                continue;
+            };
+            let Some(peak) = peak_of(acc, precision.uses_8bit_peak()) else {
+                continue;
+            };
+            let useful = useful_pflop_per_gpu_hour(peak, mfu);
+            let rate = if o.currency == self.currency {
+                Some(Decimal::ONE)
+            } else {
+                self.fx.get(&o.currency).copied()
+            };
+            let (Some(rate), true) = (rate, useful > Decimal::ZERO) else {
+                continue;
+            };
+            let per_useful = at(fig, self.point) * rate / useful;
+            if best.is_none_or(|b| per_useful < b.0) {
+                best = Some((per_useful, o, fig, rate));
+            }
+        }
+        let Some((price, offer, fig, rate)) = best else {
+            return (Decimal::ZERO, None);
+        };
+        let assumption = Assumption {
+            path: format!("{p}.unserved_work_price"),
+            value: at(fig, self.point) * rate,
+            origin: Origin::Catalog {
+                entry: offer.id.clone(),
+                field: "on_demand_per_gpu_hour".to_owned(),
+                point: self.point,
+                low: fig.low,
+                high: fig.high,
+                currency: Some(offer.currency.clone()),
+                as_of: fig.provenance.as_of.to_string(),
+                confidence: fig.provenance.confidence,
+                sources: fig
+                    .provenance
+                    .sources
+                    .iter()
+                    .map(|s| format!("{} ({})", s.title, s.as_of))
+                    .collect(),
+            },
+        };
+        (price, Some(assumption))
+    }
+
+    fn scenario(
+        &mut self,
+        i: usize,
+        s: &ScenarioSpec,
+        file: &ScenarioFile,
+        workloads: &[Workload],
+    ) -> Option<Scenario> {
         let p = format!("scenarios[{i}]");
         let before = self.problems.len();
         self.assumptions.clear();
@@ -509,6 +580,10 @@ impl Resolver<'_> {
         ] {
             self.non_negative(&format!("{p}.{name}"), value);
         }
+        self.fraction(
+            &format!("{p}.egress_share_of_cloud_spend"),
+            s.egress_share_of_cloud_spend,
+        );
         if s.layers.is_empty() {
             self.push(format!("{p}.layers"), "a scenario needs at least one supply layer");
         }
@@ -533,13 +608,24 @@ impl Resolver<'_> {
                 point,
             );
             let rate = self.fx_rate(&path, &fab.currency);
+            // A quoted price per port is all-in: it replaces the catalog's part-by-part pricing
+            // (switches and optics), which would otherwise ignore it.
+            let by_parts = n.per_port_cost.is_none();
             Some(Fabric {
                 cost: FabricCost {
                     id: fab.id.clone(),
                     per_port_cost: per_port,
-                    switch_radix: fab.switch_radix.map(u32::from),
-                    switch_cost: fab.switch_cost.as_ref().map(|f| at(f, point) * rate),
-                    optic_cost: fab.optic_cost.as_ref().map(|f| at(f, point) * rate),
+                    switch_radix: fab.switch_radix.map(u32::from).filter(|_| by_parts),
+                    switch_cost: fab
+                        .switch_cost
+                        .as_ref()
+                        .map(|f| at(f, point) * rate)
+                        .filter(|_| by_parts),
+                    optic_cost: fab
+                        .optic_cost
+                        .as_ref()
+                        .map(|f| at(f, point) * rate)
+                        .filter(|_| by_parts),
                 },
                 id: fab.id.clone(),
                 port_gbps: fab.port_gbps,
@@ -591,6 +677,10 @@ impl Resolver<'_> {
             return None;
         }
         let months = crate::sizing::ceil_u32(adaptation_months);
+        // Every scenario prices work it leaves undone at the workloads' shadow prices: each
+        // scenario's assumption list cites where they come from.
+        self.assumptions
+            .extend(workloads.iter().filter_map(|w| w.shadow_source.clone()));
         Some(Scenario {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -600,6 +690,7 @@ impl Resolver<'_> {
             staff_per_month: s.staff_fte * s.staff_cost_per_fte_year / dec!(12),
             software_per_month: s.software_per_month,
             storage_egress_per_month: s.storage_per_month + s.egress_tb_per_month * s.egress_per_tb,
+            egress_share_of_cloud_spend: s.egress_share_of_cloud_spend,
             adaptation_per_month: if months == 0 {
                 Decimal::ZERO
             } else {
@@ -780,7 +871,7 @@ impl Resolver<'_> {
     fn kind_fields(&mut self, p: &str, l: &LayerSpec) {
         let owned = l.kind == LayerKind::Owned;
         let cloud = matches!(l.kind, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand);
-        let checks: [(&str, bool, bool); 13] = [
+        let checks: [(&str, bool, bool); 15] = [
             ("offer", l.offer.is_some(), cloud),
             ("system", l.system.is_some(), owned),
             ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
@@ -806,6 +897,16 @@ impl Resolver<'_> {
             ("residual_share", l.residual_share.is_some(), owned),
             ("power_kw_per_gpu", l.power_kw_per_gpu.is_some(), owned),
             ("lead_time_months", l.lead_time_months > 0, owned),
+            (
+                "non_server_maintenance_rate_per_year",
+                !l.non_server_maintenance_rate_per_year.is_zero(),
+                owned,
+            ),
+            (
+                "running_cost_per_gpu_hour",
+                !l.running_cost_per_gpu_hour.is_zero(),
+                owned,
+            ),
         ];
         for (field, present, allowed) in checks {
             if present && !allowed {
@@ -926,11 +1027,21 @@ impl Resolver<'_> {
             }
             (None, Some(a)) => {
                 let id = a.id.clone();
-                let p16 = a
-                    .bf16_tflops
-                    .as_ref()
-                    .map(|f| self.take_catalog(&format!("{p}.peak_tflops"), &id, "bf16_tflops", f, None, point));
-                let p8 = a.fp8_tflops.as_ref().map(|f| at(f, point));
+                // The speed rule: a price point moves prices, never speeds. Throughput is taken
+                // at the midpoint of its range here and where demand in GPU-hours is converted
+                // (`peak_of`), so ten GPU-hours a day on a card are ten hours on that card at
+                // any price point.
+                let p16 = a.bf16_tflops.as_ref().map(|f| {
+                    self.take_catalog(
+                        &format!("{p}.peak_tflops"),
+                        &id,
+                        "bf16_tflops",
+                        f,
+                        None,
+                        PricePoint::Mid,
+                    )
+                });
+                let p8 = a.fp8_tflops.as_ref().map(Figure::mid);
                 match p16 {
                     Some(p16) if p16 > Decimal::ZERO => (p16, p8.unwrap_or(p16)),
                     _ if l.kind == LayerKind::TokenMetered => (Decimal::ZERO, Decimal::ZERO),
@@ -1192,6 +1303,11 @@ impl Resolver<'_> {
             self.fraction(&format!("{p}.residual_share"), r);
         }
         self.fraction(&format!("{p}.support_rate_per_year"), l.support_rate_per_year);
+        self.fraction(
+            &format!("{p}.non_server_maintenance_rate_per_year"),
+            l.non_server_maintenance_rate_per_year,
+        );
+        self.non_negative(&format!("{p}.running_cost_per_gpu_hour"), l.running_cost_per_gpu_hour);
         let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
         self.fraction(&format!("{p}.idle_power_share"), idle);
         let fin = l.financing.clone().unwrap_or(crate::scenario_file::FinancingSpec {
@@ -1285,6 +1401,8 @@ impl Resolver<'_> {
             salvage_share: l.salvage_share,
             residual_share: l.residual_share,
             support_rate_per_year: l.support_rate_per_year,
+            non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year,
+            running_cost_per_gpu_hour: l.running_cost_per_gpu_hour,
             idle_power_share: idle,
         })
     }

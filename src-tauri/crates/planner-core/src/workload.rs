@@ -142,11 +142,18 @@ pub struct Workload {
     pub mfu: Decimal,
     /// The model's shape, for the memory check, when the file gives a model.
     pub shape: Option<crate::sizing::ModelShape>,
+    /// What one useful PFLOP-hour of this workload left unserved costs the decision: the
+    /// on-demand price of the cheapest catalog offer that could serve it (zero when none could).
+    pub shadow_price_per_pflop_h: Decimal,
+    /// Where the shadow price comes from (the offer's catalog figure), for every scenario's
+    /// assumption list.
+    pub shadow_source: Option<crate::scenario::Assumption>,
 }
 
 impl Workload {
     /// Useful PFLOP-hours demanded in month `m` (0-based) of `days` days, with growth factor
-    /// `growth` = `(1 + g)^m` computed by the caller once per month.
+    /// `growth` = `(1 + g)^(m − active_from)` computed by the caller once per month: growth
+    /// compounds from the workload's own first month, not from the plan's.
     pub fn demand(&self, m: u32, days: u32, growth: Decimal) -> Decimal {
         if m < self.active_from || self.active_months.is_some_and(|n| m >= self.active_from + n) {
             return Decimal::ZERO;

@@ -245,8 +245,15 @@ fn the_exit_variant_is_priced_by_the_same_ledger() {
             // the notice runs to the end of the term, that month is after the horizon.
             let effect = (m + clause.notice_months).min(TERM);
             let booked = if effect < TERM { x.charges } else { Decimal::ZERO };
-            // Exactly, in decimals: the variant pays the base less what it avoids plus the charges.
-            assert_eq!(v.totals.total_cash, base - x.avoided + booked, "month {m}");
+            // Exactly, in decimals: the variant pays the base less what it avoids plus the
+            // charges, and the work the reserved GPUs no longer do is left undone: it is priced
+            // at its shadow price on a line of its own (nothing else replaces it here).
+            let unserved = v.totals.unserved_cost - e.scenarios[0].totals.unserved_cost;
+            assert!(
+                effect == TERM || unserved > Decimal::ZERO,
+                "month {m}: unserved work is priced"
+            );
+            assert_eq!(v.totals.total_cash - unserved, base - x.avoided + booked, "month {m}");
             for (k, month) in v.ledger.months.iter().enumerate() {
                 let k = u32::try_from(k).unwrap();
                 let fee = if k == effect { x.charges } else { Decimal::ZERO };
@@ -256,7 +263,7 @@ fn the_exit_variant_is_priced_by_the_same_ledger() {
             }
             if effect == TERM {
                 // The charges fall after the horizon: not in the ledger, and said so.
-                assert_eq!(v.totals.total_cash, base);
+                assert_eq!(v.totals.total_cash - unserved, base);
                 assert!(
                     v.warnings.iter().any(|w| w.contains("after the horizon")),
                     "{:?}",
@@ -293,9 +300,11 @@ fn an_exit_inside_a_horizon_shorter_than_the_term_also_drops_the_commitment_afte
     let (variant_plan, cost) = exit_variant(&base_plan, "base", "res", &proportional(), 18).unwrap();
     let v = evaluate(&variant_plan).scenarios[1].totals.clone();
     assert_eq!(v.commitments_after_horizon, Decimal::ZERO);
+    // Leaving without a replacement leaves work undone, priced on its own line.
+    assert!(v.unserved_cost > b.unserved_cost);
     assert_eq!(
-        v.total_cash + v.commitments_after_horizon,
-        b.total_cash + b.commitments_after_horizon - cost.avoided + cost.exit_charges
+        v.decision_total - (v.unserved_cost - b.unserved_cost),
+        b.decision_total - cost.avoided + cost.exit_charges
     );
 }
 

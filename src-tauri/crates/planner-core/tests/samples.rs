@@ -67,6 +67,13 @@ fn samples_evaluate_and_match_their_snapshots() {
                 present(t.residual_value),
                 present(t.commitments_after_horizon),
             );
+            let _ = writeln!(
+                text,
+                "unserved work {} | decision total {} | owned energy {} kWh",
+                present(t.unserved_cost),
+                present(t.decision_total),
+                present(t.owned_energy_kwh),
+            );
             for w in &s.warnings {
                 let _ = writeln!(text, "warning: {w}");
             }
@@ -79,12 +86,23 @@ fn samples_evaluate_and_match_their_snapshots() {
                 c.a,
                 c.b,
                 present(c.total_difference),
-                c.break_even.map_or_else(
+                c.break_even.as_ref().map_or_else(
                     || "none".to_owned(),
-                    |b| format!("month {} ({} cheaper after)", b.month, b.cheaper_after)
+                    |b| format!(
+                        "month {} at {} months ({} cheaper after)",
+                        b.month,
+                        b.at_month.round_dp(3),
+                        b.cheaper_after
+                    )
                 ),
                 opt(c.buy_vs_rent_hours_per_day),
             );
+            if let Some(x) = &c.buy_vs_rent {
+                let _ = writeln!(text, "  {}", x.words);
+            }
+            if let Some(w) = planner_core::compare::residual_words(&c, &e.currency, e.horizon_months) {
+                let _ = writeln!(text, "  {w}");
+            }
         }
         insta::assert_snapshot!(name, text);
     }

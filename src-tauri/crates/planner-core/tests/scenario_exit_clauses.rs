@@ -203,9 +203,15 @@ fn exit_at_month_m_is_priced_as_a_variant_against_staying() {
             let effect = (m + clause.notice_months).min(TERM);
             // Charges booked after the horizon are not in the ledger (and a warning says so).
             let booked = if effect < TERM { charges } else { Decimal::ZERO };
+            // Nothing replaces the reserved GPUs here: the work they no longer do is left
+            // undone and priced at its shadow price on its own line, so leaving early without
+            // a replacement does not look like a saving.
+            let (by_hand, _) = exit_variant(&p, "base", "res", &clause, m).unwrap();
+            let unserved = evaluate(&by_hand).scenarios[1].totals.unserved_cost;
+            assert!(effect == TERM || unserved > Decimal::ZERO, "month {m}");
             assert_eq!(v.base_total, base);
-            assert_eq!(v.variant_total, base - avoided + booked, "month {m}");
-            assert_eq!(v.difference, booked - avoided, "month {m}");
+            assert_eq!(v.variant_total - unserved, base - avoided + booked, "month {m}");
+            assert_eq!(v.difference - unserved, booked - avoided, "month {m}");
             assert_eq!(v.cost.exit_charges, charges);
             assert_eq!(v.variant_id, variant_id("base", "res", m));
             let after_horizon = effect == TERM && !charges.is_zero();
@@ -232,8 +238,10 @@ fn exit_at_month_m_is_priced_as_a_variant_against_staying() {
     let v = scenario_exit_variant(&short, "base", "res", 18).unwrap();
     assert_eq!(v.base_after_horizon, owed_between(24, TERM));
     assert_eq!(v.variant_after_horizon, Decimal::ZERO);
+    let (by_hand, _) = exit_variant(&short, "base", "res", &clause_of(PROPORTIONAL), 18).unwrap();
+    let unserved = evaluate(&by_hand).scenarios[1].totals.unserved_cost;
     assert_eq!(
-        v.variant_total + v.variant_after_horizon,
+        v.variant_total - unserved + v.variant_after_horizon,
         v.base_total + v.base_after_horizon - v.cost.avoided + v.cost.exit_charges
     );
     let late = scenario_exit_variant(&short, "base", "res", 24).unwrap_err();
