@@ -267,7 +267,11 @@ fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    settings.fx.iter().find(|f| f.currency == currency).map(|f| f.rate)
+    settings.fx.iter().find_map(|f| {
+        f.against(&settings.currency)
+            .filter(|(c, _)| *c == currency)
+            .map(|(_, r)| r)
+    })
 }
 
 impl Quote {
@@ -508,24 +512,21 @@ impl Quote {
             if rate == Decimal::ONE && self.currency == settings.currency {
                 self.reason()
             } else {
-                let source = settings
+                // Worded as the engine words a converted override: the amount as quoted, then
+                // the rate as the workspace writes it ("EUR 1.80 at 1 EUR = 1.08 USD").
+                let (shown, source) = settings
                     .fx
                     .iter()
-                    .find(|f| f.currency == self.currency)
-                    .map(|f| f.source.as_str())
+                    .find(|f| f.against(&settings.currency).is_some_and(|(c, _)| c == self.currency))
+                    .map(|f| (f.shown(&settings.currency), f.source.as_str()))
                     .unwrap_or_default();
-                format!(
-                    "{}: {} {quoted} at {rate} {} per {} ({source})",
-                    self.reason(),
-                    self.currency,
-                    settings.currency,
-                    self.currency
-                )
+                format!("{}: {} {quoted} at {shown} ({source})", self.reason(), self.currency)
             }
         };
         let quoted = |v: Option<Decimal>| {
             v.map(|v| Override {
                 value: v * rate,
+                currency: None,
                 reason: reason(v),
             })
         };
@@ -1140,6 +1141,7 @@ mod tests {
             layer.price_per_gpu_hour,
             Some(Override {
                 value: Decimal::new(310, 2),
+                currency: None,
                 reason: "RFP quote Acme Q 1 (valid until 2027-06-30)".into()
             })
         );
