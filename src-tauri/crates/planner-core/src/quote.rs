@@ -262,16 +262,17 @@ fn is_currency_code(c: &str) -> bool {
     c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
 }
 
-/// The workspace's rate for `currency` (1 for its own currency), if it has one.
+/// The workspace's rate for `currency` (1 for its own currency), if it has one that the engine
+/// accepts (well formed, inside the plausibility band of [`crate::fx`]): a quote converts with
+/// exactly the rates a scenario's figures do.
 fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    settings.fx.iter().find_map(|f| {
-        f.against(&settings.currency)
-            .filter(|(c, _)| *c == currency)
-            .map(|(_, r)| r)
-    })
+    crate::fx::check(&settings.fx, &settings.currency)
+        .rates
+        .get(currency)
+        .map(|c| c.per_unit)
 }
 
 impl Quote {
@@ -346,7 +347,7 @@ impl Quote {
                     "currency",
                     "no-exchange-rate",
                     format!(
-                        "the quote is in {} and the workspace in {}, which has no rate for {}; add the rate to the workspace settings (exchange rates) or ask the vendor for a quote in {}",
+                        "the quote is in {} and the workspace in {}, which has no usable rate for {}; add the rate to the workspace settings (exchange rates), or correct it there, or ask the vendor for a quote in {}",
                         self.currency, settings.currency, self.currency, settings.currency
                     ),
                 );
