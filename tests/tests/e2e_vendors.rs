@@ -34,11 +34,12 @@ async fn the_vendors_tab_ranks_imported_vendors_and_follows_the_weights() {
         let sample = planner_tests::sample_file().unwrap();
         let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
         let mut settings = ws.settings().clone();
-        settings.fx.push(FxRate {
-            currency: "EUR".into(),
-            rate: dec!(1.08),
-            source: "ECB reference rate 2026-11-20".into(),
-        });
+        settings.fx.push(FxRate::market(
+            "EUR",
+            "USD",
+            dec!(1.08),
+            "ECB reference rate 2026-11-20",
+        ));
         ws.apply(&EditRequest {
             edit: Edit::Settings { settings },
             label: "Edit settings: fx".into(),

@@ -32,6 +32,7 @@ pub mod error;
 pub mod evaluate;
 pub mod exit;
 pub mod finance;
+pub mod fx;
 pub mod ledger;
 pub mod memo;
 pub mod network;

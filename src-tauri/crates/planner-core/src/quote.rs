@@ -262,12 +262,17 @@ fn is_currency_code(c: &str) -> bool {
     c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
 }
 
-/// The workspace's rate for `currency` (1 for its own currency), if it has one.
+/// The workspace's rate for `currency` (1 for its own currency), if it has one that the engine
+/// accepts (well formed, inside the plausibility band of [`crate::fx`]): a quote converts with
+/// exactly the rates a scenario's figures do.
 fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    settings.fx.iter().find(|f| f.currency == currency).map(|f| f.rate)
+    crate::fx::check(&settings.fx, &settings.currency)
+        .rates
+        .get(currency)
+        .map(|c| c.per_unit)
 }
 
 impl Quote {
@@ -342,7 +347,7 @@ impl Quote {
                     "currency",
                     "no-exchange-rate",
                     format!(
-                        "the quote is in {} and the workspace in {}, which has no rate for {}; add the rate to the workspace settings (exchange rates) or ask the vendor for a quote in {}",
+                        "the quote is in {} and the workspace in {}, which has no usable rate for {}; add the rate to the workspace settings (exchange rates), or correct it there, or ask the vendor for a quote in {}",
                         self.currency, settings.currency, self.currency, settings.currency
                     ),
                 );
@@ -508,24 +513,21 @@ impl Quote {
             if rate == Decimal::ONE && self.currency == settings.currency {
                 self.reason()
             } else {
-                let source = settings
+                // Worded as the engine words a converted override: the amount as quoted, then
+                // the rate as the workspace writes it ("EUR 1.80 at 1 EUR = 1.08 USD").
+                let (shown, source) = settings
                     .fx
                     .iter()
-                    .find(|f| f.currency == self.currency)
-                    .map(|f| f.source.as_str())
+                    .find(|f| f.against(&settings.currency).is_some_and(|(c, _)| c == self.currency))
+                    .map(|f| (f.shown(&settings.currency), f.source.as_str()))
                     .unwrap_or_default();
-                format!(
-                    "{}: {} {quoted} at {rate} {} per {} ({source})",
-                    self.reason(),
-                    self.currency,
-                    settings.currency,
-                    self.currency
-                )
+                format!("{}: {} {quoted} at {shown} ({source})", self.reason(), self.currency)
             }
         };
         let quoted = |v: Option<Decimal>| {
             v.map(|v| Override {
                 value: v * rate,
+                currency: None,
                 reason: reason(v),
             })
         };
@@ -1142,6 +1144,7 @@ mod tests {
             layer.price_per_gpu_hour,
             Some(Override {
                 value: Decimal::new(310, 2),
+                currency: None,
                 reason: "RFP quote Acme Q 1 (valid until 2027-06-30)".into()
             })
         );

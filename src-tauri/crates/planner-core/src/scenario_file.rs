@@ -32,6 +32,10 @@ pub const DEFAULT_HORIZON_MONTHS: u32 = 36;
 #[serde(deny_unknown_fields)]
 pub struct Override {
     pub value: Decimal,
+    /// ISO 4217 code of `value` when it is money in another currency than the file's (absent: the
+    /// file's). It is converted with the file's `fx`; a field that is not money refuses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
     /// Why this value and not the catalog's: a quote number, a measurement, a source.
     pub reason: String,
 }
@@ -47,12 +51,25 @@ pub enum PricePoint {
     High,
 }
 
-/// An exchange rate: one unit of `currency` is worth `rate` units of the file's currency.
+/// An exchange rate, written as a market quote: 1 `base` = `rate` `quote`, where one of the two
+/// is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
+/// The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
+/// units of the file's currency) is still read; an entry uses one form or the other. Rates far
+/// from the market (an inverted quote) are refused; see [`crate::fx`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct FxRate {
-    pub currency: String,
+    /// The currency one unit of which is priced (market form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The currency the price is in (market form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    /// Older form: the currency one unit of which is worth `rate` units of the file's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// Units of `quote` per `base` (older form: units of the file's currency per `currency`).
     pub rate: Decimal,
     /// Where the rate comes from and its date.
     pub source: String,
@@ -80,7 +97,8 @@ pub struct ScenarioFile {
     /// Which point of catalog ranges to use unless a scenario says otherwise.
     #[serde(default)]
     pub price_point: PricePoint,
-    /// Rates for catalog figures in other currencies (accelerator prices are US dollars).
+    /// Rates for catalog figures and overrides in other currencies (accelerator prices are US
+    /// dollars), as market quotes: 1 `base` = `rate` `quote`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fx: Vec<FxRate>,
     pub workloads: Vec<WorkloadSpec>,

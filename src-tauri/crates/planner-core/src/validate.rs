@@ -2,8 +2,9 @@
 //!
 //! This is the only step that can refuse input. It checks every field (signs, fractions at most
 //! 1, horizon 1–120, lease terms, references to catalog ids and to workloads), looks up catalog
-//! figures at the scenario's price point, converts currencies with the file's explicit rates, and
-//! records each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
+//! figures at the scenario's price point, converts currencies with the file's explicit rates
+//! (catalog figures, and overrides that name their `currency`; see [`crate::fx`]), and records
+//! each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
 //! (`scenarios[1].layers[0].price_per_gpu_hour`) and a sentence saying what to do. Once a plan is
 //! returned, `evaluate` cannot fail.
 //!
@@ -85,6 +86,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         problems: Vec::new(),
         currency: file.currency.clone(),
         fx: HashMap::new(),
+        fx_warnings: Vec::new(),
         point: file.price_point,
         assumptions: Vec::new(),
     };
@@ -129,7 +131,10 @@ struct Resolver<'c> {
     catalog: &'c Catalog,
     problems: Vec<Problem>,
     currency: String,
-    fx: HashMap<String, Decimal>,
+    /// Rates by the currency they convert from (see [`crate::fx`]).
+    fx: HashMap<String, crate::fx::Conversion>,
+    /// Findings on `fx` that every scenario's warnings repeat (rates not checked for plausibility).
+    fx_warnings: Vec<String>,
     point: PricePoint,
     assumptions: Vec<Assumption>,
 }
@@ -182,11 +187,12 @@ impl Resolver<'_> {
             return Decimal::ONE;
         }
         match self.fx.get(currency) {
-            Some(r) => *r,
+            Some(r) => r.per_unit,
             None => {
                 let msg = format!(
-                    "this catalog figure is in {currency} and the file is in {}; add {{\"currency\": \"{currency}\", \"rate\": \"...\", \"source\": \"...\"}} to `fx`",
-                    self.currency
+                    "this catalog figure is in {currency} and the file is in {}; add {} to `fx`",
+                    self.currency,
+                    crate::fx::suggestion(currency, &self.currency)
                 );
                 self.push(path, msg);
                 Decimal::ONE
@@ -203,14 +209,53 @@ impl Resolver<'_> {
                 "say why this value replaces the catalog's (a quote, a measurement, a source)",
             );
         }
+        let (value, reason) = self.override_currency(path, o);
         self.assumptions.push(Assumption {
             path: path.to_owned(),
-            value: o.value,
-            origin: Origin::Override {
-                reason: o.reason.clone(),
-            },
+            value,
+            origin: Origin::Override { reason },
         });
-        o.value
+        value
+    }
+
+    /// An override's value in the file's currency, and its reason saying what was converted
+    /// ("quote 42 (USD 2.50 at 1 EUR = 1.08 USD)"). A `currency` is for money fields only.
+    fn override_currency(&mut self, path: &str, o: &Override) -> (Decimal, String) {
+        let Some(cur) = o.currency.as_deref() else {
+            return (o.value, o.reason.clone());
+        };
+        if !crate::fx::is_money_override(path) {
+            self.push(
+                format!("{path}.currency"),
+                format!("this figure is not money, so it has no currency; remove `\"currency\": \"{cur}\"`"),
+            );
+            return (o.value, o.reason.clone());
+        }
+        if !is_currency_code(cur) {
+            self.push(
+                format!("{path}.currency"),
+                format!("`{cur}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR"),
+            );
+            return (o.value, o.reason.clone());
+        }
+        if cur == self.currency {
+            return (o.value, o.reason.clone());
+        }
+        match self.fx.get(cur) {
+            Some(r) => (
+                o.value * r.per_unit,
+                format!("{} ({cur} {} at {})", o.reason, o.value, r.shown),
+            ),
+            None => {
+                let msg = format!(
+                    "this value is in {cur} and the file is in {}; add {} to `fx`",
+                    self.currency,
+                    crate::fx::suggestion(cur, &self.currency)
+                );
+                self.push(path, msg);
+                (o.value, o.reason.clone())
+            }
+        }
     }
 
     /// A catalog figure at the chosen point, converted from `currency` (when money), recorded.
@@ -314,26 +359,10 @@ impl Resolver<'_> {
                 ),
             );
         }
-        for (i, fx) in file.fx.iter().enumerate() {
-            if !is_currency_code(&fx.currency) {
-                self.push(
-                    format!("fx[{i}].currency"),
-                    format!("`{}` is not an ISO 4217 code", fx.currency),
-                );
-            }
-            if fx.rate <= Decimal::ZERO {
-                self.push(format!("fx[{i}].rate"), "an exchange rate must be above zero");
-            }
-            if fx.source.trim().is_empty() {
-                self.push(format!("fx[{i}].source"), "say where the rate comes from and its date");
-            }
-            if self.fx.insert(fx.currency.clone(), fx.rate).is_some() {
-                self.push(
-                    format!("fx[{i}].currency"),
-                    format!("{} has two rates; keep one", fx.currency),
-                );
-            }
-        }
+        let fx = crate::fx::check(&file.fx, &file.currency);
+        self.problems.extend(fx.problems);
+        self.fx = fx.rates;
+        self.fx_warnings = fx.warnings;
         if file.workloads.is_empty() {
             self.push("workloads", "give at least one workload");
         }
@@ -641,7 +670,7 @@ impl Resolver<'_> {
         let mut layer_ids = HashMap::new();
         let mut layers = Vec::new();
         let mut adaptation_months = Decimal::ZERO;
-        let mut warnings = Vec::new();
+        let mut warnings = self.fx_warnings.clone();
         for (j, l) in s.layers.iter().enumerate() {
             let lp = format!("{p}.layers[{j}]");
             if layer_ids.insert(l.id.clone(), j).is_some() {

@@ -41,11 +41,12 @@ fn catalog() -> Catalog {
 fn sample() -> (WorkspaceSettings, Vec<WorkloadSpec>, Vec<ScenarioSpec>) {
     let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let (mut settings, workloads, scenarios) = from_scenario_file(scenario_file::parse(&text).unwrap());
-    settings.fx.push(FxRate {
-        currency: "EUR".into(),
-        rate: dec!(1.08),
-        source: "ECB reference rate 2026-11-20".into(),
-    });
+    settings.fx.push(FxRate::market(
+        "EUR",
+        "USD",
+        dec!(1.08),
+        "ECB reference rate 2026-11-20",
+    ));
     (settings, workloads, scenarios)
 }
 
@@ -598,7 +599,7 @@ fn quotes_become_layers_the_engine_evaluates_with_the_quote_as_reason() {
         reason_of(0, "scenarios[0].layers[1].price_per_gpu_hour"),
         (
             dec!(1.9440),
-            "RFP quote Spotty Compute SC-7 (valid until 2027-01-15): EUR 1.80 at 1.08 USD per EUR (ECB reference rate 2026-11-20)"
+            "RFP quote Spotty Compute SC-7 (valid until 2027-01-15): EUR 1.80 at 1 EUR = 1.08 USD (ECB reference rate 2026-11-20)"
                 .to_owned()
         )
     );

@@ -28,11 +28,12 @@ fn sample() -> ScenarioFile {
 /// The enterprise-hybrid sample (USD) with a EUR rate, so the EUR quote of `good.csv` converts.
 fn new_workspace(dir: &Path) -> Workspace {
     let (mut settings, _, _) = planner_core::workspace::from_scenario_file(sample());
-    settings.fx.push(FxRate {
-        currency: "EUR".into(),
-        rate: dec!(1.08),
-        source: "ECB reference rate 2026-11-20".into(),
-    });
+    settings.fx.push(FxRate::market(
+        "EUR",
+        "USD",
+        dec!(1.08),
+        "ECB reference rate 2026-11-20",
+    ));
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
     let mut ws = Workspace::create(&dir.join("rfp.cpw"), &settings, &files).unwrap();
     ws.import(&sample(), "enterprise-hybrid.json").unwrap();
