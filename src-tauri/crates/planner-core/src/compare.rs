@@ -71,6 +71,10 @@ pub struct Comparison {
     pub a: String,
     pub b: String,
     pub total_difference: Decimal,
+    /// `a`'s resale at the horizon minus `b`'s: how much of `total_difference` rests on the
+    /// resale assumed in the last month (resale lowers a total, so a positive value here makes
+    /// `a` look cheaper by that much).
+    pub residual_difference: Decimal,
     pub npv_difference: Decimal,
     pub break_even: Option<BreakEven>,
     /// When one scenario owns hardware and the other rents only: the hours per day per owned GPU
@@ -127,10 +131,41 @@ pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Com
         a: a.id.clone(),
         b: b.id.clone(),
         total_difference: a.totals.total_cash - b.totals.total_cash,
+        residual_difference: a.totals.residual_value - b.totals.residual_value,
         npv_difference: a.totals.npv - b.totals.npv,
         break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b)),
         buy_vs_rent_hours_per_day: bvr,
     }
+}
+
+/// How much of the difference between two scenarios rests on resale, in words: "`own` is
+/// cheaper than `rent` by 1,234.56; 900.00 of that is resale assumed in month 36". `month` is the
+/// horizon's last month as a reader counts it (1-based, i.e. the horizon in months). `None` when
+/// neither scenario resells anything or both cost the same.
+pub fn resale_share_of_difference(c: &Comparison, month: u32) -> Option<String> {
+    if c.residual_difference.is_zero() || c.total_difference.is_zero() {
+        return None;
+    }
+    let (cheaper, dearer, by, resale) = if c.total_difference < Decimal::ZERO {
+        (&c.a, &c.b, -c.total_difference, c.residual_difference)
+    } else {
+        (&c.b, &c.a, c.total_difference, -c.residual_difference)
+    };
+    let money = |d: Decimal| crate::finance::present(d).to_string();
+    let head = format!("`{cheaper}` is cheaper than `{dearer}` by {}", money(by));
+    Some(if resale > Decimal::ZERO {
+        let tail = if resale >= by {
+            format!("; without that resale `{dearer}` would be cheaper")
+        } else {
+            String::new()
+        };
+        format!(
+            "{head}; {} of that is resale assumed in month {month}{tail}",
+            money(resale)
+        )
+    } else {
+        format!("{head} despite {} less resale assumed in month {month}", money(-resale))
+    })
 }
 
 /// Every pair of scenarios, in file order.

@@ -60,6 +60,11 @@ pub struct Difference {
     pub against: String,
     /// This scenario's total cash minus the reference's (negative: this one is cheaper).
     pub total: Decimal,
+    /// This scenario's resale at the horizon minus the reference's: the part of `total` that
+    /// rests on resale assumed in the last month.
+    pub residual: Decimal,
+    /// That part in words ([`crate::compare::resale_share_of_difference`]); none without resale.
+    pub resale_note: Option<String>,
     pub npv: Decimal,
     /// When the cumulative cash of the two cross for the last time.
     pub break_even: Option<BreakEven>,
@@ -137,6 +142,8 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
         Difference {
             against: b.id.clone(),
             total: present(c.total_difference),
+            residual: present(c.residual_difference),
+            resale_note: crate::compare::resale_share_of_difference(&c, eval.horizon_months),
             npv: present(c.npv_difference),
             break_even: c.break_even,
             buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
