@@ -1603,4 +1603,69 @@ mod tests {
             vec!["accelerators.toml", "offers.toml", "facility.toml", "fabrics.toml"]
         );
     }
+
+    fn accelerators(body: &str) -> Result<ParsedFile, CatalogError> {
+        let head = HEADER.replace("kind = \"regions\"", "kind = \"accelerators\"");
+        parse_file("accelerators.toml", &format!("{head}{body}"))
+    }
+
+    const CURVE: &str = "[[resale]]\nid = \"c\"\nfamily = \"training\"\nvendor = \"NVIDIA\"\nsrc = \"new\"\nconf = \"estimate\"\n\n[[resale.point]]\nage_months = 12\nshare = { low = 0.6, high = 0.8 }\n\n[[resale.point]]\nage_months = 24\nshare = { low = 0.4, high = 0.6, src = \"old\" }\n";
+
+    #[test]
+    fn a_resale_estimate_loads_and_reads_between_before_and_past_its_points() {
+        let p = accelerators(CURVE).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let c = &p.content.resale[0];
+        assert_eq!(
+            c.target,
+            ResaleTarget::Family {
+                family: Family::Training,
+                vendor: Some("NVIDIA".into())
+            }
+        );
+        let at = |age| c.share_at(age).map(|f| (f.low, f.high));
+        // Before the first point the first point's share holds.
+        assert_eq!(at(3), Some((Decimal::new(6, 1), Decimal::new(8, 1))));
+        assert_eq!(at(12), at(3));
+        // Halfway: both ends interpolated, both sources cited, the weakest confidence.
+        assert_eq!(at(18), Some((Decimal::new(5, 1), Decimal::new(7, 1))));
+        let mid = c.share_at(18).unwrap_or_else(|| unreachable!());
+        let ids: Vec<&str> = mid.provenance.sources.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, vec!["new", "old"]);
+        assert_eq!(mid.provenance.confidence, Confidence::Estimate);
+        assert_eq!(at(24), Some((Decimal::new(4, 1), Decimal::new(6, 1))));
+        // Past the last point: no estimate.
+        assert_eq!(at(25), None);
+        assert_eq!(c.last_age(), 24);
+    }
+
+    #[test]
+    fn resale_points_must_rise_in_age_and_stay_fractions() {
+        let bad = CURVE
+            .replace("age_months = 24", "age_months = 12")
+            .replace("high = 0.6,", "high = 1.2,");
+        let err = accelerators(&bad).unwrap_err();
+        let fields: Vec<&str> = err.issues.iter().map(|i| i.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            vec!["resale[0].point[1].age_months", "resale[0].point[1].share"]
+        );
+        let both = CURVE.replace("vendor = \"NVIDIA\"", "accelerator = \"x\"");
+        let err = accelerators(&both).unwrap_err();
+        assert!(err.issues[0].message.contains("not both"), "{:?}", err.issues);
+    }
+
+    #[test]
+    fn two_estimates_for_one_target_are_refused() {
+        let one = accelerators(CURVE).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let two =
+            accelerators(&CURVE.replace("id = \"c\"", "id = \"d\"")).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let err = assemble(vec![one, two]).unwrap_err();
+        assert!(
+            err.issues
+                .iter()
+                .any(|i| i.kind == IssueKind::DuplicateId && i.message.contains("already has a resale estimate")),
+            "{:#?}",
+            err.issues
+        );
+    }
 }
