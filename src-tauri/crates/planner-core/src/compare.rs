@@ -124,15 +124,16 @@ pub struct Comparison {
     /// Difference of the decision totals (unserved work at its shadow price and commitments
     /// after the horizon included).
     pub total_difference: Decimal,
+    /// `a`'s resale at the horizon minus `b`'s: how much of `total_difference` rests on the
+    /// resale assumed in the last month (resale lowers a total, so a positive value here makes
+    /// `a` look cheaper by that much).
+    pub residual_difference: Decimal,
     pub npv_difference: Decimal,
     pub break_even: Option<BreakEven>,
     /// When one scenario owns hardware and the other rents only: the hours per day per owned GPU
     /// above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
     pub buy_vs_rent: Option<BuyVsRentAnswer>,
-    /// The part of `total_difference` that rests on resale assumed at the horizon
-    /// (b's resale minus a's: positive when a is credited less).
-    pub residual_difference: Decimal,
 }
 
 fn cumulative(r: &ScenarioResult) -> Vec<Decimal> {
@@ -253,44 +254,41 @@ pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Com
         a: a.id.clone(),
         b: b.id.clone(),
         total_difference: a.totals.decision_total - b.totals.decision_total,
+        residual_difference: a.totals.residual_value - b.totals.residual_value,
         npv_difference: a.totals.npv - b.totals.npv,
         break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b), &days),
         buy_vs_rent_hours_per_day: answer.as_ref().and_then(|x| x.hours_per_day),
         buy_vs_rent: answer,
-        residual_difference: b.totals.residual_value - a.totals.residual_value,
     }
 }
 
-/// How much of a difference in totals rests on resale assumed at the horizon, in words:
-/// "`own` is cheaper by USD 1,200.00; USD 900.00 of that is resale assumed in month 36."
-pub fn residual_words(c: &Comparison, currency: &str, horizon_months: u32) -> Option<String> {
+/// How much of the difference between two scenarios rests on resale, in words: "`own` is
+/// cheaper than `rent` by 1,234.56; 900.00 of that is resale assumed in month 36". `month` is the
+/// horizon's last month as a reader counts it (1-based, i.e. the horizon in months). `None` when
+/// neither scenario resells anything or both cost the same.
+pub fn resale_share_of_difference(c: &Comparison, month: u32) -> Option<String> {
     if c.residual_difference.is_zero() || c.total_difference.is_zero() {
         return None;
     }
-    let (cheaper, by) = if c.total_difference < Decimal::ZERO {
-        (&c.a, -c.total_difference)
+    let (cheaper, dearer, by, resale) = if c.total_difference < Decimal::ZERO {
+        (&c.a, &c.b, -c.total_difference, c.residual_difference)
     } else {
-        (&c.b, c.total_difference)
+        (&c.b, &c.a, c.total_difference, -c.residual_difference)
     };
-    // The resale credited to the cheaper side more than to the other: `residual_difference`
-    // is b's resale minus a's, the part of `a − b` that resale accounts for.
-    let resale_for_cheaper = if c.total_difference < Decimal::ZERO {
-        -c.residual_difference
-    } else {
-        c.residual_difference
-    };
-    Some(if resale_for_cheaper > Decimal::ZERO {
+    let money = |d: Decimal| crate::finance::present(d).to_string();
+    let head = format!("`{cheaper}` is cheaper than `{dearer}` by {}", money(by));
+    Some(if resale > Decimal::ZERO {
+        let tail = if resale >= by {
+            format!("; without that resale `{dearer}` would be cheaper")
+        } else {
+            String::new()
+        };
         format!(
-            "`{cheaper}` is cheaper by {}; {} of that is resale assumed in month {horizon_months}.",
-            money(by, currency),
-            money(resale_for_cheaper, currency)
+            "{head}; {} of that is resale assumed in month {month}{tail}",
+            money(resale)
         )
     } else {
-        format!(
-            "`{cheaper}` is cheaper by {} although the other is credited {} more resale in month {horizon_months}.",
-            money(by, currency),
-            money(-resale_for_cheaper, currency)
-        )
+        format!("{head} despite {} less resale assumed in month {month}", money(-resale))
     })
 }
 

@@ -61,6 +61,11 @@ pub struct Difference {
     /// This scenario's decision total minus the reference's (negative: this one is cheaper);
     /// unserved work at its shadow price and commitments after the horizon included.
     pub total: Decimal,
+    /// This scenario's resale at the horizon minus the reference's: the part of `total` that
+    /// rests on resale assumed in the last month.
+    pub residual: Decimal,
+    /// That part in words ([`crate::compare::resale_share_of_difference`]); none without resale.
+    pub resale_note: Option<String>,
     pub npv: Decimal,
     /// When the cumulative cash of the two cross for the last time.
     pub break_even: Option<BreakEven>,
@@ -68,8 +73,6 @@ pub struct Difference {
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
     /// Owning against renting in words, including when owning never pays off.
     pub buy_vs_rent_words: Option<String>,
-    /// How much of the difference rests on resale assumed at the horizon, in words.
-    pub residual_words: Option<String>,
 }
 
 /// The decision figures of one scenario, presented.
@@ -165,10 +168,11 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
         Difference {
             against: b.id.clone(),
             total: present(c.total_difference),
+            residual: present(c.residual_difference),
+            resale_note: crate::compare::resale_share_of_difference(&c, eval.horizon_months),
             npv: present(c.npv_difference),
             buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
             buy_vs_rent_words: c.buy_vs_rent.as_ref().map(|x| x.words.clone()),
-            residual_words: crate::compare::residual_words(&c, &eval.currency, eval.horizon_months),
             break_even: c.break_even.map(|b| BreakEven {
                 at_month: quantity(b.at_month, 2),
                 ..b

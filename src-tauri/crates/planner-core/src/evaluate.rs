@@ -14,11 +14,11 @@ use serde::Serialize;
 
 use crate::calendar::YearMonth;
 use crate::dispatch::{Allocation, Rate, Routes, allocate};
-use crate::finance::{LoanPeriod, amortisation, annuity_payment, book_value, monthly_rate, npv, straight_line_monthly};
+use crate::finance::{LoanPeriod, amortisation, annuity_payment, monthly_rate, npv, straight_line_monthly};
 use crate::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
 use crate::network::{NetworkPlan, plan_network};
 use crate::rack::{RackInput, RackPlan, plan_racks};
-use crate::scenario::{Assumption, Financing, Layer, Owned, Plan, Scenario, Tier};
+use crate::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
 use crate::scenario_file::LayerKind;
 use crate::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
 use crate::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
@@ -59,8 +59,13 @@ pub struct Totals {
     pub owned_available_gpu_h: Decimal,
     pub owned_busy_gpu_h: Decimal,
     pub idle_cost: Decimal,
+    /// All energy: owned (metered at the facility) plus rented (estimated).
     pub energy_kwh: Decimal,
     pub emissions_kg: Decimal,
+    /// The estimated part of `energy_kwh` and `emissions_kg`: rented layers, from catalog power,
+    /// provider PUE and grid intensity (see each scenario's assumptions).
+    pub cloud_energy_kwh: Decimal,
+    pub cloud_emissions_kg: Decimal,
     /// Resale of owned hardware at the horizon (already in the ledger, as a negative cost).
     pub residual_value: Decimal,
     /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
@@ -70,9 +75,6 @@ pub struct Totals {
     /// What scenarios are ranked and compared on: the total over the horizon (unserved work at
     /// its shadow price included) plus the commitments that fall due after it.
     pub decision_total: Decimal,
-    /// Energy and emissions of owned hardware (measured by the plan's own figures); the totals
-    /// above add the estimates for rented capacity where there are any.
-    pub owned_energy_kwh: Decimal,
 }
 
 /// The rack and network plan of one owned layer.
@@ -258,6 +260,41 @@ fn active(l: &Layer, m: u32) -> bool {
     m >= l.from_month && l.until_month.is_none_or(|u| m < u)
 }
 
+/// Estimated kWh a rented layer drew in `month`: its GPU-hours × kW per GPU × PUE. Reserved
+/// layers run for the whole committed hours: used hours at full power, the rest at the idle
+/// share, as owned GPUs. Spot, on-demand and pooled count the paid hours (the machine goes back
+/// to the provider when released). Token-metered layers count the GPU-hours their served compute
+/// needs at the layer's peak and `mfu`.
+fn cloud_kwh(
+    l: &Layer,
+    e: &CloudEnergy,
+    units: Decimal,
+    useful: Decimal,
+    mfu: Decimal,
+    month: YearMonth,
+    active: bool,
+) -> Decimal {
+    let gpu_hours = match l.kind {
+        LayerKind::Reserved if active => {
+            let committed = Decimal::from(l.gpus.unwrap_or(0)) * month.hours();
+            let idle = (committed - units).max(Decimal::ZERO);
+            units + idle * e.idle_power_share
+        }
+        LayerKind::Reserved => units,
+        LayerKind::Spot | LayerKind::OnDemand | LayerKind::Pooled => units,
+        LayerKind::TokenMetered => {
+            let per_gpu_hour = l.peak_tflops_16 * mfu / dec!(1000);
+            if per_gpu_hour > Decimal::ZERO {
+                useful / per_gpu_hour
+            } else {
+                Decimal::ZERO
+            }
+        }
+        LayerKind::Owned => Decimal::ZERO,
+    };
+    gpu_hours * e.kw_per_gpu * e.pue
+}
+
 #[allow(clippy::too_many_lines)]
 fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioResult {
     let horizon = plan.horizon_months;
@@ -433,6 +470,29 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         }
     }
 
+    // The MFU a token-metered layer's hours are estimated at: its own, else the mean of the
+    // workloads routed to it.
+    let token_mfu: Vec<Decimal> = s
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(li, l)| {
+            l.mfu.unwrap_or_else(|| {
+                let mfus: Vec<Decimal> = routes
+                    .visits
+                    .iter()
+                    .filter(|v| v.1 == li)
+                    .map(|v| plan.workloads[v.0].mfu)
+                    .collect();
+                if mfus.is_empty() {
+                    Decimal::ZERO
+                } else {
+                    mfus.iter().copied().sum::<Decimal>() / Decimal::from(mfus.len())
+                }
+            })
+        })
+        .collect();
+
     // The month loop.
     let mut ledger = Ledger {
         months: Vec::with_capacity(horizon as usize),
@@ -457,7 +517,6 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     let mut owned_useful_weighted = vec![Decimal::ZERO; plan.workloads.len()];
     let mut owned_useful_weight = vec![Decimal::ZERO; plan.workloads.len()];
     let mut horizon_hours = Decimal::ZERO;
-    let mut owned_energy = Decimal::ZERO;
     for m in 0..horizon {
         let ym = plan.start.plus(m);
         let hours = ym.hours();
@@ -506,6 +565,11 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             let units = alloc.units[li];
             layer_units[li] += units;
             layer_token_units[li] += alloc.token_units[li];
+            if let Some(e) = &l.cloud_energy {
+                let kwh = cloud_kwh(l, e, units, alloc.useful_by_layer[li], token_mfu[li], ym, active(l, m));
+                usage.cloud_energy_kwh += kwh;
+                usage.cloud_emissions_kg += kwh * e.grid_gco2_per_kwh / dec!(1000);
+            }
             match l.kind {
                 LayerKind::Reserved => {
                     if active(l, m) {
@@ -615,7 +679,6 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 layer_cash.add(Category::Electricity, power);
                 layer_book.add(Category::Electricity, power);
                 usage.energy_kwh += kwh;
-                owned_energy += kwh;
                 let operations = os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12)
                     + busy * o.running_cost_per_gpu_hour;
                 layer_cash.add(Category::Operations, operations);
@@ -636,12 +699,10 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             }
             // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
             if m + 1 == horizon {
+                // The resale share was resolved by `validate`: the user's, or a sourced market
+                // estimate at the hardware's age, or 0; never the book value.
                 let resale = if delivered && !leased {
-                    let elapsed = horizon - o.delivery_month;
-                    match o.residual_share {
-                        Some(share) => os.hardware * share,
-                        None => book_value(os.hardware, os.hardware * o.salvage_share, o.life_months, elapsed),
-                    }
+                    os.hardware * o.residual_share
                 } else {
                     Decimal::ZERO
                 };
@@ -689,6 +750,9 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         cash.add(Category::UnservedWork, unserved);
         book.add(Category::UnservedWork, unserved);
         usage.emissions_kg = usage.energy_kwh * grid / dec!(1000);
+        // Owned energy is metered at the facility's grid; rented energy is estimated per layer.
+        usage.emissions_kg = usage.energy_kwh * grid / dec!(1000) + usage.cloud_emissions_kg;
+        usage.energy_kwh += usage.cloud_energy_kwh;
         cash.settle();
         book.settle();
         cumulative += cash.total();
@@ -774,7 +838,6 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         .map(|(c, (u, t))| *c * *t / *u)
         .sum();
     let mut totals = totals(&ledger, monthly, residual_value, after);
-    totals.owned_energy_kwh = owned_energy;
     totals.cost_per_million_tokens =
         (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
     ScenarioResult {
@@ -819,6 +882,8 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         u.idle_cost += x.idle_cost;
         u.energy_kwh += x.energy_kwh;
         u.emissions_kg += x.emissions_kg;
+        u.cloud_energy_kwh += x.cloud_energy_kwh;
+        u.cloud_emissions_kg += x.cloud_emissions_kg;
     }
     let per = |d: Decimal| (d > Decimal::ZERO).then(|| total_cash / d);
     Totals {
@@ -842,10 +907,11 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         idle_cost: u.idle_cost,
         energy_kwh: u.energy_kwh,
         emissions_kg: u.emissions_kg,
+        cloud_energy_kwh: u.cloud_energy_kwh,
+        cloud_emissions_kg: u.cloud_emissions_kg,
         residual_value,
         commitments_after_horizon: after,
         unserved_cost: cash.get(Category::UnservedWork),
         decision_total: total_cash + after,
-        owned_energy_kwh: u.energy_kwh,
     }
 }

@@ -183,8 +183,12 @@ pub struct Usage {
     pub owned_busy_gpu_h: Decimal,
     /// The share of owned costs that paid for idle hours.
     pub idle_cost: Decimal,
+    /// All energy and emissions: owned (metered) plus rented (estimated).
     pub energy_kwh: Decimal,
     pub emissions_kg: Decimal,
+    /// The estimated part: rented layers' energy and emissions.
+    pub cloud_energy_kwh: Decimal,
+    pub cloud_emissions_kg: Decimal,
 }
 
 /// One month of the ledger.

@@ -569,6 +569,7 @@ impl Quote {
             depreciation_life_months: None,
             salvage_share: Decimal::ZERO,
             residual_share: None,
+            residual_reason: None,
             support_rate_per_year: if owned {
                 self.support_rate_per_year.unwrap_or_default()
             } else {

@@ -119,6 +119,23 @@ pub struct Layer {
     pub exit_clause: Option<crate::exit::ExitClause>,
     pub owned: Option<Owned>,
     pub region: Option<String>,
+    /// Rented layers: how their energy and emissions are estimated (`None`: not estimated, and
+    /// the scenario's warnings say why).
+    pub cloud_energy: Option<CloudEnergy>,
+}
+
+/// The figures behind a rented layer's estimated energy. The buyer does not meter a provider's
+/// servers, so the energy is an estimate: GPU-hours × `kw_per_gpu` × `pue`, and the emissions
+/// that energy × `grid_gco2_per_kwh`. Reserved GPUs draw `idle_power_share` of full power in the
+/// committed hours they are not used, as owned GPUs do; other rented hours count only when used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CloudEnergy {
+    /// Wall power of one busy GPU with its share of the server, kW: catalog TDP × the server
+    /// overhead factor ([`crate::rack::SERVER_OVERHEAD_FACTOR`]), as for owned GPUs without a system.
+    pub kw_per_gpu: Decimal,
+    pub pue: Decimal,
+    pub grid_gco2_per_kwh: Decimal,
+    pub idle_power_share: Decimal,
 }
 
 /// How owned hardware is paid for, resolved to monthly rates.
@@ -154,7 +171,10 @@ pub struct Owned {
     pub milestones: Vec<(u32, Decimal)>,
     pub life_months: u32,
     pub salvage_share: Decimal,
-    pub residual_share: Option<Decimal>,
+    /// Share of the hardware price the hardware sells for at the horizon: the user's
+    /// `residual_share`, else the catalog's sourced resale estimate at the hardware's age then,
+    /// else 0 (never the book value).
+    pub residual_share: Decimal,
     pub support_rate_per_year: Decimal,
     /// Maintenance per year of the capital that is not servers, as a share of it.
     pub non_server_maintenance_rate_per_year: Decimal,

@@ -386,9 +386,15 @@ pub struct LayerSpec {
     /// Owned: share of the price left after the depreciation life (book salvage, default 0).
     #[serde(default)]
     pub salvage_share: Decimal,
-    /// Owned: share of the price realised by selling at the horizon (default: the book value).
+    /// Owned: share of the price realised by selling at the horizon, e.g. from a buy-back quote
+    /// (default: the catalog's sourced resale estimate for the accelerator at its age then, or 0
+    /// where the catalog has none; never the book value).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub residual_share: Option<Decimal>,
+    /// Owned: where `residual_share` comes from (a quote, a buy-back offer); shown in the
+    /// assumption ledger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residual_reason: Option<String>,
     /// Owned: support contract per year, as a share of the hardware price.
     #[serde(default)]
     pub support_rate_per_year: Decimal,

@@ -25,7 +25,7 @@ use crate::finance::monthly_rate;
 use crate::network::FabricCost;
 use crate::provenance::Figure;
 use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
-use crate::scenario::{Assumption, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
+use crate::scenario::{Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
 use crate::scenario_file::{
     FORMAT_VERSION, FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec,
     WorkloadSpec,
@@ -46,6 +46,9 @@ pub const DEFAULT_OWNED_AVAILABILITY: Decimal = dec!(0.97);
 pub const DEFAULT_LIFE_MONTHS: u32 = 60;
 /// Default share of full power an idle GPU draws.
 pub const DEFAULT_IDLE_POWER_SHARE: Decimal = dec!(0.3);
+/// The catalog region whose grid intensity a rented layer's energy is counted at when its offer
+/// states no region (or there is no offer).
+pub const CLOUD_FALLBACK_REGION: &str = "world";
 
 /// One thing wrong with the input: the JSON path of the field and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -89,6 +92,8 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         fx_warnings: Vec::new(),
         point: file.price_point,
         assumptions: Vec::new(),
+        horizon: horizon.unwrap_or(file.horizon_months),
+        warnings: Vec::new(),
     };
     v.file_level(file, horizon);
     let workloads: Vec<Workload> = file
@@ -137,6 +142,10 @@ struct Resolver<'c> {
     fx_warnings: Vec<String>,
     point: PricePoint,
     assumptions: Vec<Assumption>,
+    /// The horizon the plan is evaluated over (the file's, or the one given to `validate`).
+    horizon: u32,
+    /// Findings while resolving a scenario's layers, moved into its warnings.
+    warnings: Vec<String>,
 }
 
 fn at(figure: &Figure, point: PricePoint) -> Decimal {
@@ -549,7 +558,7 @@ impl Resolver<'_> {
             let rate = if o.currency == self.currency {
                 Some(Decimal::ONE)
             } else {
-                self.fx.get(&o.currency).copied()
+                self.fx.get(&o.currency).map(|c| c.per_unit)
             };
             let (Some(rate), true) = (rate, useful > Decimal::ZERO) else {
                 continue;
@@ -595,9 +604,10 @@ impl Resolver<'_> {
         let p = format!("scenarios[{i}]");
         let before = self.problems.len();
         self.assumptions.clear();
+        self.warnings.clear();
         self.point = s.price_point.unwrap_or(file.price_point);
         let point = self.point;
-        let horizon = file.horizon_months;
+        let horizon = self.horizon;
         for (name, value) in [
             ("staff_fte", s.staff_fte),
             ("staff_cost_per_fte_year", s.staff_cost_per_fte_year),
@@ -710,6 +720,7 @@ impl Resolver<'_> {
         // scenario's assumption list cites where they come from.
         self.assumptions
             .extend(workloads.iter().filter_map(|w| w.shadow_source.clone()));
+        warnings.append(&mut self.warnings);
         Some(Scenario {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -1218,6 +1229,11 @@ impl Resolver<'_> {
                 self.push(format!("{p}.exit_clause"), message);
             }
         }
+        let cloud_energy = if l.kind == LayerKind::Owned {
+            None
+        } else {
+            self.cloud_energy(p, &l.id, l.idle_power_share, offer.as_ref(), acc.as_ref(), point)
+        };
         if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
             self.push(
                 format!("{p}.installation"),
@@ -1252,7 +1268,162 @@ impl Resolver<'_> {
             exit_clause,
             owned,
             region,
+            cloud_energy,
         })
+    }
+
+    /// How a rented layer's energy and emissions are estimated, each figure recorded as an
+    /// assumption under `<layer>.estimated_energy`: the accelerator's catalog TDP × the server
+    /// overhead factor, the provider's published fleet PUE (else the catalog's cloud default, an
+    /// industry average, labelled so), and the grid intensity of the offer's `grid_region` (else
+    /// of the [`CLOUD_FALLBACK_REGION`], labelled so). `None`, with a warning, when a figure is
+    /// missing: the layer's energy then counts as 0 and the warning says so.
+    fn cloud_energy(
+        &mut self,
+        p: &str,
+        layer: &str,
+        idle_power_share: Option<Decimal>,
+        offer: Option<&crate::catalog::Offer>,
+        acc: Option<&Accelerator>,
+        point: PricePoint,
+    ) -> Option<CloudEnergy> {
+        let not_estimated =
+            |why: String| format!("layer `{layer}`: {why}; its energy and emissions are not estimated (counted as 0)");
+        let Some(acc) = acc else {
+            self.warnings
+                .push(not_estimated("the layer names no accelerator".to_owned()));
+            return None;
+        };
+        let Some(tdp) = &acc.tdp_w else {
+            self.warnings.push(not_estimated(format!(
+                "the catalog gives no power (TDP) for `{}`",
+                acc.id
+            )));
+            return None;
+        };
+        let ep = format!("{p}.estimated_energy");
+        let pue_fig = match offer.and_then(|o| self.catalog.provider_pue(&o.provider)) {
+            Some(b) => Some((b, "pue (the provider's published fleet average)".to_owned())),
+            None => self.catalog.cloud_default_pue().map(|b| {
+                let whose = match offer {
+                    Some(o) => format!("`{}` publishes none", o.provider),
+                    None => "the layer names no provider".to_owned(),
+                };
+                (b, format!("pue (industry average: {whose})"))
+            }),
+        };
+        let Some((bench, pue_field)) = pue_fig else {
+            self.warnings.push(not_estimated(
+                "the catalog has no PUE for the provider and no cloud default PUE".to_owned(),
+            ));
+            return None;
+        };
+        let (region_id, grid_field) = match offer.and_then(|o| o.grid_region.clone()) {
+            Some(r) => (r, "grid_gco2_per_kwh (the offer's region)".to_owned()),
+            None => (
+                CLOUD_FALLBACK_REGION.to_owned(),
+                format!("grid_gco2_per_kwh (`{CLOUD_FALLBACK_REGION}` average: the offer states no region)"),
+            ),
+        };
+        let Some((rid, grid_fig)) = self
+            .catalog
+            .region(&region_id)
+            .and_then(|r| r.grid_gco2_per_kwh.clone().map(|g| (r.id.clone(), g)))
+        else {
+            self.warnings.push(not_estimated(format!(
+                "the catalog gives no grid intensity for region `{region_id}`"
+            )));
+            return None;
+        };
+        let (bench_id, bench_pue) = (bench.id.clone(), bench.pue.clone());
+        let watts = self.take_catalog(&format!("{ep}.tdp_w"), &acc.id, "tdp_w", tdp, None, point);
+        let pue = self.take_catalog(&format!("{ep}.pue"), &bench_id, &pue_field, &bench_pue, None, point);
+        let grid = self.take_catalog(
+            &format!("{ep}.grid_gco2_per_kwh"),
+            &rid,
+            &grid_field,
+            &grid_fig,
+            None,
+            point,
+        );
+        let idle = idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
+        self.fraction(&format!("{p}.idle_power_share"), idle);
+        Some(CloudEnergy {
+            kw_per_gpu: watts / dec!(1000) * SERVER_OVERHEAD_FACTOR,
+            pue,
+            grid_gco2_per_kwh: grid,
+            idle_power_share: idle,
+        })
+    }
+
+    /// The share of the hardware price the hardware sells for at the horizon, recorded as an
+    /// assumption at `<layer>.residual_share`: the user's `residual_share` (an override), else the
+    /// catalog's resale estimate for the accelerator at its age at the horizon (horizon − delivery
+    /// month), else 0 with a warning. Never the book value: that is an accounting figure, not a
+    /// price a buyer pays.
+    fn residual(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        acc: Option<&Accelerator>,
+        delivery: u32,
+        leased: bool,
+        point: PricePoint,
+    ) -> Decimal {
+        let path = format!("{p}.residual_share");
+        if let Some(r) = l.residual_share {
+            self.fraction(&path, r);
+            let reason = l.residual_reason.clone().filter(|r| !r.trim().is_empty());
+            if reason.is_none() {
+                self.warnings.push(format!(
+                    "layer `{}`: residual_share {r} has no residual_reason; say where the resale price comes from (a quote, a buy-back offer)",
+                    l.id
+                ));
+            }
+            self.assumptions.push(Assumption {
+                path,
+                value: r,
+                origin: Origin::Override {
+                    reason: reason.unwrap_or_else(|| "given in the scenario file; no reason stated".to_owned()),
+                },
+            });
+            return r;
+        }
+        // Leased hardware goes back to the lessor; hardware delivered after the horizon is not sold.
+        if leased || delivery >= self.horizon {
+            return Decimal::ZERO;
+        }
+        let age = self.horizon - delivery;
+        let Some(acc) = acc else {
+            self.warnings.push(format!(
+                "layer `{}`: no accelerator is known, so no sourced resale estimate: resale counted as 0; give residual_share with a reason to use a quote",
+                l.id
+            ));
+            return Decimal::ZERO;
+        };
+        let Some(curve) = self.catalog.resale_for(acc) else {
+            self.warnings.push(format!(
+                "no sourced resale estimate for `{}`: resale counted as 0; give residual_share with a reason to use a quote",
+                acc.id
+            ));
+            return Decimal::ZERO;
+        };
+        match curve.share_at(age) {
+            Some(fig) => {
+                let field = format!("resale share at {age} months");
+                let (id, fig) = (curve.id.clone(), fig);
+                self.take_catalog(&path, &id, &field, &fig, None, point)
+            }
+            None => {
+                self.warnings.push(format!(
+                    "no sourced resale estimate for `{}` at {age} months (the estimate `{}` stops at {} months): resale counted as 0; give residual_share with a reason to use a quote",
+                    acc.id,
+                    curve.id,
+                    curve.last_age()
+                ));
+                Decimal::ZERO
+            }
+        }
     }
 
     fn owned(
@@ -1328,9 +1499,6 @@ impl Resolver<'_> {
             );
         }
         self.fraction(&format!("{p}.salvage_share"), l.salvage_share);
-        if let Some(r) = l.residual_share {
-            self.fraction(&format!("{p}.residual_share"), r);
-        }
         self.fraction(&format!("{p}.support_rate_per_year"), l.support_rate_per_year);
         self.fraction(
             &format!("{p}.non_server_maintenance_rate_per_year"),
@@ -1397,6 +1565,8 @@ impl Resolver<'_> {
             }
         };
         let delivery = l.start_month + l.lead_time_months;
+        let leased = matches!(financing, Financing::Lease { .. });
+        let residual_share = self.residual(p, l, acc, delivery, leased, point);
         let milestones = if l.payment_milestones.is_empty() {
             vec![(delivery, Decimal::ONE)]
         } else {
@@ -1428,7 +1598,7 @@ impl Resolver<'_> {
             milestones,
             life_months: life.max(1),
             salvage_share: l.salvage_share,
-            residual_share: l.residual_share,
+            residual_share,
             support_rate_per_year: l.support_rate_per_year,
             non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year,
             running_cost_per_gpu_hour: l.running_cost_per_gpu_hour,

@@ -69,10 +69,9 @@ fn samples_evaluate_and_match_their_snapshots() {
             );
             let _ = writeln!(
                 text,
-                "unserved work {} | decision total {} | owned energy {} kWh",
+                "unserved work {} | decision total {}",
                 present(t.unserved_cost),
                 present(t.decision_total),
-                present(t.owned_energy_kwh),
             );
             for w in &s.warnings {
                 let _ = writeln!(text, "warning: {w}");
@@ -100,7 +99,7 @@ fn samples_evaluate_and_match_their_snapshots() {
             if let Some(x) = &c.buy_vs_rent {
                 let _ = writeln!(text, "  {}", x.words);
             }
-            if let Some(w) = planner_core::compare::residual_words(&c, &e.currency, e.horizon_months) {
+            if let Some(w) = planner_core::compare::resale_share_of_difference(&c, e.horizon_months) {
                 let _ = writeln!(text, "  {w}");
             }
         }

@@ -275,7 +275,30 @@ struct RawOffer {
     commit_discount_pct: Option<Fig>,
     spot_per_gpu_hour: Option<Fig>,
     spot_notice_s: Option<Fig>,
+    grid_region: Option<Spanned<String>>,
     notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResale {
+    id: Spanned<String>,
+    family: Option<Family>,
+    vendor: Option<String>,
+    accelerator: Option<Spanned<String>>,
+    src: Option<Spanned<SrcList>>,
+    conf: Option<Confidence>,
+    as_of: Option<AsOf>,
+    #[serde(default)]
+    point: Vec<RawResalePoint>,
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResalePoint {
+    age_months: Spanned<u32>,
+    share: Fig,
 }
 
 #[derive(Debug, Deserialize)]
@@ -340,6 +363,9 @@ struct RawSystem {
 struct RawPue {
     id: Spanned<String>,
     name: String,
+    provider: Option<String>,
+    #[serde(default)]
+    cloud_default: bool,
     src: Option<Spanned<SrcList>>,
     conf: Option<Confidence>,
     as_of: Option<AsOf>,
@@ -411,6 +437,7 @@ struct Content {
     facility: Facility,
     fabrics: Vec<Fabric>,
     regions: Vec<Region>,
+    resale: Vec<ResaleCurve>,
 }
 
 /// One catalog file, parsed and checked on its own.
@@ -422,6 +449,10 @@ pub struct ParsedFile {
     ids: Vec<(&'static str, String, Site)>,
     /// (accelerator id, where) for every reference to an accelerator.
     accelerator_refs: Vec<(String, Site)>,
+    /// (region id, where) for every reference to a region.
+    region_refs: Vec<(String, Site)>,
+    /// (what a resale estimate covers, where), to find two estimates for the same target.
+    resale_targets: Vec<(String, Site)>,
 }
 
 impl ParsedFile {
@@ -722,7 +753,7 @@ fn plain_type_names(text: &str) -> String {
 /// The top-level arrays a file of each kind may hold.
 fn entry_keys(kind: CatalogKind) -> &'static [&'static str] {
     match kind {
-        CatalogKind::Accelerators => &["accelerator"],
+        CatalogKind::Accelerators => &["accelerator", "resale"],
         CatalogKind::Offers => &["offer"],
         CatalogKind::Facility => &["cooling", "upgrade", "colocation", "system", "pue", "lead_time"],
         CatalogKind::Fabrics => &["fabric"],
@@ -859,6 +890,8 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
         content: Content::default(),
         ids: Vec::new(),
         accelerator_refs: Vec::new(),
+        region_refs: Vec::new(),
+        resale_targets: Vec::new(),
     };
 
     for key in allowed {
@@ -910,6 +943,10 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
             register!(raw);
             let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
             out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
+            if let Some(r) = &raw.grid_region {
+                let site = ctx.site(&r.span(), &format!("{path}.grid_region"));
+                out.region_refs.push((r.get_ref().clone(), site));
+            }
             if let Some(o) = offer(ctx, path, raw) {
                 out.content.offers.push(o);
             }
@@ -1014,6 +1051,8 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
                     id: raw.id.into_inner(),
                     name: raw.name,
                     pue,
+                    provider: raw.provider,
+                    cloud_default: raw.cloud_default,
                     notes: raw.notes,
                 });
             }
@@ -1033,6 +1072,21 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
                     weeks,
                     notes: raw.notes,
                 });
+            }
+        }
+        "resale" => {
+            let Some(raw) = ctx.de::<RawResale>(path, item) else {
+                return;
+            };
+            register!(raw);
+            if let Some(a) = &raw.accelerator {
+                let site = ctx.site(&a.span(), &format!("{path}.accelerator"));
+                out.accelerator_refs.push((a.get_ref().clone(), site));
+            }
+            let site = ctx.site(&raw.id.span(), &format!("{path}.id"));
+            if let Some((key, curve)) = resale(ctx, path, raw) {
+                out.resale_targets.push((key, site));
+                out.content.resale.push(curve);
             }
         }
         "fabric" => {
@@ -1154,6 +1208,95 @@ fn accelerator(ctx: &mut Ctx<'_>, path: &str, raw: RawAccelerator) -> Option<Acc
     })
 }
 
+/// A resale estimate, checked: one target, ages rising, shares at most 1. Returns the target's
+/// key (to find two estimates for the same target) with the curve.
+fn resale(ctx: &mut Ctx<'_>, path: &str, raw: RawResale) -> Option<(String, ResaleCurve)> {
+    let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of)?;
+    let target = match (raw.family, &raw.accelerator, &raw.vendor) {
+        (Some(family), None, vendor) => ResaleTarget::Family {
+            family,
+            vendor: vendor.clone(),
+        },
+        (None, Some(a), None) => ResaleTarget::Accelerator {
+            id: a.get_ref().clone(),
+        },
+        (f, a, v) => {
+            let message = if f.is_some() && a.is_some() {
+                "give either `family` or `accelerator`, not both"
+            } else if a.is_some() && v.is_some() {
+                "`vendor` narrows a family; an estimate for one accelerator takes no vendor"
+            } else {
+                "say what the estimate covers: `family` (optionally with `vendor`) or `accelerator`"
+            };
+            ctx.push(
+                &raw.id.span(),
+                &format!("{path}.family"),
+                IssueKind::MissingField,
+                message,
+            );
+            return None;
+        }
+    };
+    if raw.point.is_empty() {
+        ctx.push(
+            &raw.id.span(),
+            &format!("{path}.point"),
+            IssueKind::MissingField,
+            "a resale estimate needs at least one [[resale.point]] with `age_months` and `share`",
+        );
+        return None;
+    }
+    let mut points = Vec::new();
+    let mut ok = true;
+    let mut previous = 0;
+    for (k, p) in raw.point.iter().enumerate() {
+        let pp = format!("{path}.point[{k}]");
+        let age = *p.age_months.get_ref();
+        if age <= previous {
+            ctx.push(
+                &p.age_months.span(),
+                &format!("{pp}.age_months"),
+                IssueKind::InvalidRange,
+                format!("ages must rise from one point to the next and start above 0; {age} does not"),
+            );
+            ok = false;
+        }
+        previous = age;
+        match ctx.figure(&pp, "share", &p.share, &d) {
+            Some(share) if share.high > Decimal::ONE => {
+                ctx.push(
+                    &p.share.span(),
+                    &format!("{pp}.share"),
+                    IssueKind::InvalidRange,
+                    "a resale share is a fraction of the new price: at most 1",
+                );
+                ok = false;
+            }
+            Some(share) => points.push(ResalePoint { age_months: age, share }),
+            None => ok = false,
+        }
+    }
+    let key = match &target {
+        ResaleTarget::Accelerator { id } => format!("accelerator `{id}`"),
+        ResaleTarget::Family { family, vendor: None } => format!("family `{}`", family.label()),
+        ResaleTarget::Family {
+            family,
+            vendor: Some(v),
+        } => format!("family `{}` of vendor `{v}`", family.label()),
+    };
+    ok.then(|| {
+        (
+            key,
+            ResaleCurve {
+                id: raw.id.into_inner(),
+                target,
+                points,
+                notes: raw.notes,
+            },
+        )
+    })
+}
+
 fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
     let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of)?;
     let currency = ctx.currency(path, &raw.currency);
@@ -1207,6 +1350,7 @@ fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
         commit_discount_pct: discount?,
         spot_per_gpu_hour: spot?,
         spot_notice_s: notice?,
+        grid_region: raw.grid_region.map(Spanned::into_inner),
         notes: raw.notes,
     })
 }
@@ -1267,6 +1411,32 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
             });
         }
     }
+    let mut targets: HashMap<String, Site> = HashMap::new();
+    for f in &files {
+        for (key, site) in &f.resale_targets {
+            if let Some(first) = targets.get(key) {
+                issues.push(issue_at(
+                    site,
+                    IssueKind::DuplicateId,
+                    format!(
+                        "{key} already has a resale estimate at {}:{}; keep one per target",
+                        first.file, first.line
+                    ),
+                ));
+            } else {
+                targets.insert(key.clone(), site.clone());
+            }
+        }
+        for (id, site) in &f.region_refs {
+            if !seen.contains_key(&("region", id.clone())) {
+                issues.push(issue_at(
+                    site,
+                    IssueKind::UnknownReference,
+                    format!("no region has id `{id}`; use an id from the regions catalog (`planner catalog list --kind regions`)"),
+                ));
+            }
+        }
+    }
     let mut catalog = Catalog::default();
     for f in &files {
         for (id, site) in &f.accelerator_refs {
@@ -1289,6 +1459,7 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
         catalog.offers.extend(c.offers);
         catalog.fabrics.extend(c.fabrics);
         catalog.regions.extend(c.regions);
+        catalog.resale.extend(c.resale);
         catalog.facility.cooling.extend(c.facility.cooling);
         catalog.facility.upgrades.extend(c.facility.upgrades);
         catalog.facility.colocation.extend(c.facility.colocation);
@@ -1430,6 +1601,71 @@ mod tests {
         assert_eq!(
             missing,
             vec!["accelerators.toml", "offers.toml", "facility.toml", "fabrics.toml"]
+        );
+    }
+
+    fn accelerators(body: &str) -> Result<ParsedFile, CatalogError> {
+        let head = HEADER.replace("kind = \"regions\"", "kind = \"accelerators\"");
+        parse_file("accelerators.toml", &format!("{head}{body}"))
+    }
+
+    const CURVE: &str = "[[resale]]\nid = \"c\"\nfamily = \"training\"\nvendor = \"NVIDIA\"\nsrc = \"new\"\nconf = \"estimate\"\n\n[[resale.point]]\nage_months = 12\nshare = { low = 0.6, high = 0.8 }\n\n[[resale.point]]\nage_months = 24\nshare = { low = 0.4, high = 0.6, src = \"old\" }\n";
+
+    #[test]
+    fn a_resale_estimate_loads_and_reads_between_before_and_past_its_points() {
+        let p = accelerators(CURVE).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let c = &p.content.resale[0];
+        assert_eq!(
+            c.target,
+            ResaleTarget::Family {
+                family: Family::Training,
+                vendor: Some("NVIDIA".into())
+            }
+        );
+        let at = |age| c.share_at(age).map(|f| (f.low, f.high));
+        // Before the first point the first point's share holds.
+        assert_eq!(at(3), Some((Decimal::new(6, 1), Decimal::new(8, 1))));
+        assert_eq!(at(12), at(3));
+        // Halfway: both ends interpolated, both sources cited, the weakest confidence.
+        assert_eq!(at(18), Some((Decimal::new(5, 1), Decimal::new(7, 1))));
+        let mid = c.share_at(18).unwrap_or_else(|| unreachable!());
+        let ids: Vec<&str> = mid.provenance.sources.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, vec!["new", "old"]);
+        assert_eq!(mid.provenance.confidence, Confidence::Estimate);
+        assert_eq!(at(24), Some((Decimal::new(4, 1), Decimal::new(6, 1))));
+        // Past the last point: no estimate.
+        assert_eq!(at(25), None);
+        assert_eq!(c.last_age(), 24);
+    }
+
+    #[test]
+    fn resale_points_must_rise_in_age_and_stay_fractions() {
+        let bad = CURVE
+            .replace("age_months = 24", "age_months = 12")
+            .replace("high = 0.6,", "high = 1.2,");
+        let err = accelerators(&bad).unwrap_err();
+        let fields: Vec<&str> = err.issues.iter().map(|i| i.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            vec!["resale[0].point[1].age_months", "resale[0].point[1].share"]
+        );
+        let both = CURVE.replace("vendor = \"NVIDIA\"", "accelerator = \"x\"");
+        let err = accelerators(&both).unwrap_err();
+        assert!(err.issues[0].message.contains("not both"), "{:?}", err.issues);
+    }
+
+    #[test]
+    fn two_estimates_for_one_target_are_refused() {
+        let one = accelerators(CURVE).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let two =
+            accelerators(&CURVE.replace("id = \"c\"", "id = \"d\"")).unwrap_or_else(|e| panic!("{:#?}", e.issues));
+        let err = assemble(vec![one, two]).unwrap_err();
+        assert!(
+            err.issues
+                .iter()
+                .any(|i| i.kind == IssueKind::DuplicateId && i.message.contains("already has a resale estimate")),
+            "{:#?}",
+            err.issues
         );
     }
 }

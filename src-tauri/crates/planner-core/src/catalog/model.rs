@@ -1,5 +1,6 @@
 //! The catalog as the app uses it: every figure resolved to a [`Figure`] with full provenance.
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::provenance::{Figure, Provenance};
@@ -114,6 +115,9 @@ pub struct Offer {
     pub spot_per_gpu_hour: Option<Figure>,
     /// Notice before a spot instance is reclaimed, in seconds.
     pub spot_notice_s: Option<Figure>,
+    /// The catalog region whose grid intensity the offer's energy is counted at; `None` when the
+    /// offer states no region (the engine then uses the `world` region and says so).
+    pub grid_region: Option<String>,
     pub notes: Option<String>,
 }
 
@@ -183,6 +187,41 @@ pub struct PueBenchmark {
     pub id: String,
     pub name: String,
     pub pue: Figure,
+    /// The cloud provider whose published fleet PUE this is, spelled as in the offers'
+    /// `provider`; `None` for a facility benchmark.
+    pub provider: Option<String>,
+    /// The PUE assumed for a cloud provider that publishes none (an industry average).
+    pub cloud_default: bool,
+    pub notes: Option<String>,
+}
+
+/// Which accelerators a resale estimate covers: one accelerator, or a family (optionally of
+/// one vendor). A more specific estimate wins: accelerator, then family and vendor, then family.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case", tag = "by")]
+pub enum ResaleTarget {
+    Accelerator { id: String },
+    Family { family: Family, vendor: Option<String> },
+}
+
+/// The resale price of a used accelerator at one age, as a share of its new price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ResalePoint {
+    pub age_months: u32,
+    pub share: Figure,
+}
+
+/// A sourced secondary-market estimate: resale share of the new price by age, points in
+/// increasing age. Between points the share is interpolated linearly; before the first point
+/// the first point's share holds; past the last point there is no estimate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ResaleCurve {
+    pub id: String,
+    pub target: ResaleTarget,
+    pub points: Vec<ResalePoint>,
     pub notes: Option<String>,
 }
 
@@ -261,6 +300,50 @@ pub struct Region {
     pub notes: Option<String>,
 }
 
+impl ResaleCurve {
+    /// The resale share at `age_months`, as a figure with the provenance of the points it rests
+    /// on: exact at a point, interpolated linearly (both ends of the range) between two points,
+    /// the first point's share before the first point (no source says a younger card fetches
+    /// more, and the flat share errs against owning), and `None` past the last point (no source
+    /// covers that age, so the caller counts no resale rather than guessing).
+    pub fn share_at(&self, age_months: u32) -> Option<Figure> {
+        let i = self.points.iter().position(|p| p.age_months >= age_months)?;
+        let p1 = &self.points[i];
+        if i == 0 || p1.age_months == age_months {
+            return Some(p1.share.clone());
+        }
+        let p0 = &self.points[i - 1];
+        let span = Decimal::from(p1.age_months - p0.age_months);
+        let t = Decimal::from(age_months - p0.age_months) / span;
+        let lerp = |a: Decimal, b: Decimal| a + (b - a) * t;
+        let (a, b) = (&p0.share.provenance, &p1.share.provenance);
+        let mut sources = a.sources.clone();
+        for s in &b.sources {
+            if !sources.iter().any(|x| x.id == s.id) {
+                sources.push(s.clone());
+            }
+        }
+        Some(Figure {
+            low: lerp(p0.share.low, p1.share.low),
+            high: lerp(p0.share.high, p1.share.high),
+            provenance: Provenance {
+                sources,
+                as_of: a.as_of.max(b.as_of),
+                confidence: a.confidence.weakest(b.confidence),
+                note: Some(format!(
+                    "interpolated linearly between the estimates at {} and {} months",
+                    p0.age_months, p1.age_months
+                )),
+            },
+        })
+    }
+
+    /// The oldest age the estimate covers, in months.
+    pub fn last_age(&self) -> u32 {
+        self.points.last().map_or(0, |p| p.age_months)
+    }
+}
+
 /// The kinds of catalog file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -315,9 +398,46 @@ pub struct Catalog {
     pub facility: Facility,
     pub fabrics: Vec<Fabric>,
     pub regions: Vec<Region>,
+    /// Secondary-market resale estimates (in accelerators files, `[[resale]]`).
+    pub resale: Vec<ResaleCurve>,
 }
 
 impl Catalog {
+    /// The most specific resale estimate covering `acc`: one naming the accelerator, else its
+    /// family and vendor, else its family; `None` when no source covers it.
+    pub fn resale_for(&self, acc: &Accelerator) -> Option<&ResaleCurve> {
+        let by_id = self
+            .resale
+            .iter()
+            .find(|r| matches!(&r.target, ResaleTarget::Accelerator { id } if *id == acc.id));
+        let by_family = |want_vendor: bool| {
+            self.resale.iter().find(|r| match &r.target {
+                ResaleTarget::Family { family, vendor } => {
+                    *family == acc.family
+                        && match vendor {
+                            Some(v) => want_vendor && v.eq_ignore_ascii_case(&acc.vendor),
+                            None => !want_vendor,
+                        }
+                }
+                ResaleTarget::Accelerator { .. } => false,
+            })
+        };
+        by_id.or_else(|| by_family(true)).or_else(|| by_family(false))
+    }
+
+    /// The published fleet PUE of a cloud provider (matched case-insensitively).
+    pub fn provider_pue(&self, provider: &str) -> Option<&PueBenchmark> {
+        self.facility
+            .pue_benchmarks
+            .iter()
+            .find(|p| p.provider.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(provider)))
+    }
+
+    /// The PUE assumed for a cloud provider that publishes none.
+    pub fn cloud_default_pue(&self) -> Option<&PueBenchmark> {
+        self.facility.pue_benchmarks.iter().find(|p| p.cloud_default)
+    }
+
     pub fn accelerator(&self, id: &str) -> Option<&Accelerator> {
         self.accelerators.iter().find(|a| a.id == id)
     }
