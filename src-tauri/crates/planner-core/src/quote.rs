@@ -575,8 +575,8 @@ impl Quote {
             } else {
                 Decimal::ZERO
             },
-            non_server_maintenance_rate_per_year: Decimal::ZERO,
-            running_cost_per_gpu_hour: Decimal::ZERO,
+            non_server_maintenance_rate_per_year: None,
+            running_cost_per_gpu_hour: None,
             power_kw_per_gpu: None,
             idle_power_share: None,
             interruptions_per_hour: if self.offer_kind == QuoteKind::Spot {

@@ -227,8 +227,8 @@ pub struct ScenarioSpec {
     pub egress_per_tb: Decimal,
     /// Egress and premium storage as a share of the month's cloud spend (compute and
     /// commitments), as a fraction ("0.075" adds 7.5%).
-    #[serde(default, skip_serializing_if = "Decimal::is_zero")]
-    pub egress_share_of_cloud_spend: Decimal,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub egress_share_of_cloud_spend: Option<Decimal>,
 }
 
 /// What kind of supply a layer is.
@@ -400,12 +400,12 @@ pub struct LayerSpec {
     pub support_rate_per_year: Decimal,
     /// Owned: maintenance per year of the capital that is not servers (installation, network,
     /// power distribution, cooling), as a share of it (a study's "10% a year of all capex").
-    #[serde(default, skip_serializing_if = "Decimal::is_zero")]
-    pub non_server_maintenance_rate_per_year: Decimal,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub non_server_maintenance_rate_per_year: Option<Decimal>,
     /// Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
     /// maintenance per server-hour, divided by the GPUs of a server), booked as operations.
-    #[serde(default, skip_serializing_if = "Decimal::is_zero")]
-    pub running_cost_per_gpu_hour: Decimal,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running_cost_per_gpu_hour: Option<Decimal>,
     /// Owned: power at the wall per GPU in kW, server share included, in place of the catalog's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_kw_per_gpu: Option<Override>,

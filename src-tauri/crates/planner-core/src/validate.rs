@@ -621,7 +621,7 @@ impl Resolver<'_> {
         }
         self.fraction(
             &format!("{p}.egress_share_of_cloud_spend"),
-            s.egress_share_of_cloud_spend,
+            s.egress_share_of_cloud_spend.unwrap_or_default(),
         );
         if s.layers.is_empty() {
             self.push(format!("{p}.layers"), "a scenario needs at least one supply layer");
@@ -730,7 +730,7 @@ impl Resolver<'_> {
             staff_per_month: s.staff_fte * s.staff_cost_per_fte_year / dec!(12),
             software_per_month: s.software_per_month,
             storage_egress_per_month: s.storage_per_month + s.egress_tb_per_month * s.egress_per_tb,
-            egress_share_of_cloud_spend: s.egress_share_of_cloud_spend,
+            egress_share_of_cloud_spend: s.egress_share_of_cloud_spend.unwrap_or_default(),
             adaptation_per_month: if months == 0 {
                 Decimal::ZERO
             } else {
@@ -939,12 +939,12 @@ impl Resolver<'_> {
             ("lead_time_months", l.lead_time_months > 0, owned),
             (
                 "non_server_maintenance_rate_per_year",
-                !l.non_server_maintenance_rate_per_year.is_zero(),
+                l.non_server_maintenance_rate_per_year.is_some(),
                 owned,
             ),
             (
                 "running_cost_per_gpu_hour",
-                !l.running_cost_per_gpu_hour.is_zero(),
+                l.running_cost_per_gpu_hour.is_some(),
                 owned,
             ),
         ];
@@ -1502,9 +1502,12 @@ impl Resolver<'_> {
         self.fraction(&format!("{p}.support_rate_per_year"), l.support_rate_per_year);
         self.fraction(
             &format!("{p}.non_server_maintenance_rate_per_year"),
-            l.non_server_maintenance_rate_per_year,
+            l.non_server_maintenance_rate_per_year.unwrap_or_default(),
         );
-        self.non_negative(&format!("{p}.running_cost_per_gpu_hour"), l.running_cost_per_gpu_hour);
+        self.non_negative(
+            &format!("{p}.running_cost_per_gpu_hour"),
+            l.running_cost_per_gpu_hour.unwrap_or_default(),
+        );
         let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
         self.fraction(&format!("{p}.idle_power_share"), idle);
         let fin = l.financing.clone().unwrap_or(crate::scenario_file::FinancingSpec {
@@ -1600,8 +1603,8 @@ impl Resolver<'_> {
             salvage_share: l.salvage_share,
             residual_share,
             support_rate_per_year: l.support_rate_per_year,
-            non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year,
-            running_cost_per_gpu_hour: l.running_cost_per_gpu_hour,
+            non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year.unwrap_or_default(),
+            running_cost_per_gpu_hour: l.running_cost_per_gpu_hour.unwrap_or_default(),
             idle_power_share: idle,
         })
     }

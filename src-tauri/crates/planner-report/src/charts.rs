@@ -160,6 +160,7 @@ pub fn category_colour(c: Category) -> (u8, u8, u8) {
         Category::Colocation => (0x99, 0x99, 0x33),
         Category::Staff => (0xAA, 0x44, 0x99),
         Category::Support => (0x44, 0xAA, 0x99),
+        Category::Operations => (0x33, 0x22, 0x88),
         Category::Software => (0xDD, 0xCC, 0x77),
         Category::CloudCompute => (0xD5, 0x5E, 0x00),
         Category::Commitments => (0xCC, 0x66, 0x77),
@@ -167,6 +168,7 @@ pub fn category_colour(c: Category) -> (u8, u8, u8) {
         Category::Financing => (0xAA, 0x33, 0x77),
         Category::TerminationFees => (0xBB, 0xBB, 0xBB),
         Category::Adaptation => (0x11, 0x77, 0x33),
+        Category::UnservedWork => (0x88, 0x44, 0x00),
         Category::Depreciation => (0x44, 0x77, 0xAA),
         Category::Residual => (0x75, 0x70, 0xB3),
     }

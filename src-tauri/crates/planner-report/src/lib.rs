@@ -32,6 +32,7 @@ pub fn category_label(c: Category) -> &'static str {
         Category::Colocation => "Colocation",
         Category::Staff => "Staff",
         Category::Support => "Support",
+        Category::Operations => "Operations and maintenance",
         Category::Software => "Software",
         Category::CloudCompute => "Cloud compute",
         Category::Commitments => "Commitments",
@@ -39,6 +40,7 @@ pub fn category_label(c: Category) -> &'static str {
         Category::Financing => "Financing",
         Category::TerminationFees => "Termination fees",
         Category::Adaptation => "Adaptation",
+        Category::UnservedWork => "Unserved work (shadow price)",
         Category::Depreciation => "Depreciation",
         Category::Residual => "Residual value",
     }
