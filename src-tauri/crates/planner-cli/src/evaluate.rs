@@ -72,6 +72,21 @@ pub fn evaluate(catalog: &Catalog, file: &Path, json: bool, horizon: Option<u32>
         let t = &s.totals;
         let _ = writeln!(out, "\n{} ({})", s.name, s.id);
         let _ = writeln!(out, "  total cash        {}", money(t.total_cash));
+        if !t.unserved_cost.is_zero() {
+            let _ = writeln!(
+                out,
+                "  of which unserved work (shadow price) {}",
+                money(t.unserved_cost)
+            );
+        }
+        if !t.commitments_after_horizon.is_zero() {
+            let _ = writeln!(
+                out,
+                "  commitments after the horizon {}",
+                money(t.commitments_after_horizon)
+            );
+        }
+        let _ = writeln!(out, "  decision total    {}", money(t.decision_total));
         let _ = writeln!(out, "  NPV               {}", money(t.npv));
         let _ = writeln!(out, "  per GPU-hour      {}", opt(t.cost_per_gpu_hour));
         let _ = writeln!(out, "  per PFLOP-hour    {}", opt(t.cost_per_useful_pflop_hour));
@@ -80,6 +95,14 @@ pub fn evaluate(catalog: &Catalog, file: &Path, json: bool, horizon: Option<u32>
         let _ = writeln!(out, "  idle cost         {}", money(t.idle_cost));
         let _ = writeln!(out, "  energy kWh        {}", money(t.energy_kwh));
         let _ = writeln!(out, "  emissions kg      {}", money(t.emissions_kg));
+        if !t.cloud_energy_kwh.is_zero() {
+            let _ = writeln!(
+                out,
+                "  of which rented capacity (estimate) {} kWh, {} kg",
+                money(t.cloud_energy_kwh),
+                money(t.cloud_emissions_kg)
+            );
+        }
         for w in &s.warnings {
             let _ = writeln!(out, "  warning: {w}");
         }
@@ -95,7 +118,7 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
     let _ = writeln!(
         out,
         "{:<24} {:>16} {:>16} {:>12} {:>12}",
-        "scenario", "total", "NPV", "per GPU-h", "per PFLOP-h"
+        "scenario", "decision total", "NPV", "per GPU-h", "per PFLOP-h"
     );
     for s in &e.scenarios {
         let t = &s.totals;
@@ -103,16 +126,23 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
             out,
             "{:<24} {:>16} {:>16} {:>12} {:>12}",
             s.id,
-            money(t.total_cash),
+            money(t.decision_total),
             money(t.npv),
             opt(t.cost_per_gpu_hour),
             opt(t.cost_per_useful_pflop_hour)
         );
     }
     for c in compare_all(&e) {
-        let be = c.break_even.map_or_else(
+        let be = c.break_even.as_ref().map_or_else(
             || "no crossing".to_owned(),
-            |b| format!("month {} ({} cheaper from then on)", b.month, b.cheaper_after),
+            |b| {
+                format!(
+                    "month {} (at {} months; {} cheaper from then on)",
+                    b.month,
+                    b.at_month.round_dp(1),
+                    b.cheaper_after
+                )
+            },
         );
         let _ = writeln!(
             out,
@@ -123,12 +153,11 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
             money(c.npv_difference),
             be
         );
-        if let Some(h) = c.buy_vs_rent_hours_per_day {
-            let _ = writeln!(
-                out,
-                "  buying pays off above {} hours of use per GPU per day",
-                present(h)
-            );
+        if let Some(x) = &c.buy_vs_rent {
+            let _ = writeln!(out, "  {}", x.words);
+        }
+        if let Some(note) = planner_core::compare::resale_share_of_difference(&c, e.horizon_months) {
+            let _ = writeln!(out, "  {note}");
         }
     }
     Ok(out)
@@ -172,7 +201,10 @@ mod tests {
     #[test]
     fn compare_gives_break_even_figures() {
         let text = compare(&catalog(), &sample("student-lora-rtx4090")).unwrap_or_else(|e| panic!("{e:?}"));
-        assert!(text.contains("buying pays off above 23.79 hours"), "{text}");
+        assert!(
+            text.contains("Owning pays off above 21.87 hours of use per owned GPU per day"),
+            "{text}"
+        );
     }
 
     #[test]

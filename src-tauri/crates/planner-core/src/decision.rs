@@ -92,6 +92,9 @@ pub struct ScenarioFigures {
     pub idle_cost: Decimal,
     pub energy_kwh: Decimal,
     pub emissions_kg: Decimal,
+    /// The part of energy and emissions that is an estimate for rented capacity.
+    pub cloud_energy_kwh: Decimal,
+    pub cloud_emissions_kg: Decimal,
     pub demand_pflop_h: Decimal,
     pub unmet_pflop_h: Decimal,
     pub residual_value: Decimal,
@@ -210,6 +213,8 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
         idle_cost: present(t.idle_cost),
         energy_kwh: quantity(t.energy_kwh, 0),
         emissions_kg: quantity(t.emissions_kg, 0),
+        cloud_energy_kwh: quantity(t.cloud_energy_kwh, 0),
+        cloud_emissions_kg: quantity(t.cloud_emissions_kg, 0),
         demand_pflop_h: quantity(t.demand_pflop_h, 1),
         unmet_pflop_h: quantity(t.unmet_pflop_h, 1),
         residual_value: present(t.residual_value),

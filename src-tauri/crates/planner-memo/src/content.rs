@@ -244,7 +244,7 @@ fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError
             .map(|f| {
                 let mut cells = vec![f.header(&view.currency)];
                 cells.extend(chunk.iter().map(|s| figure_cell(f.kind, (f.value)(s))));
-                if f.label.starts_with("Total cash") {
+                if f.label.starts_with("Decision total") {
                     Row::strong(cells)
                 } else {
                     Row::new(cells)
@@ -265,6 +265,21 @@ fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError
             size: 7.6,
         }));
     }
+    // What the hours per day and the difference rest on, in words: the buy-versus-rent answer
+    // (also when owning never pays off, where the table has no hours) and the share of each
+    // difference that is resale assumed at the horizon.
+    for s in &view.scenarios {
+        let Some(d) = &s.difference else { continue };
+        for sentence in [d.buy_vs_rent_words.as_ref(), d.resale_note.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            out.push(small(format!("{}: {sentence}", s.name)));
+        }
+    }
+    out.push(small(
+        "Ranking and differences use the decision total: the cash over the horizon, with work a scenario leaves undone priced at its shadow price (the on-demand price of the cheapest catalog offer that could do it) on its own line, plus commitments that fall due after the horizon. A scenario that leaves work undone ranks after every scenario that serves all of it.",
+    ));
     let svg = cumulative_svg(view, Theme::Light, size(CHART_WIDTH, CUMULATIVE_HEIGHT))
         .map_err(|e| MemoError::Chart(format!("cumulative cost chart: {e}")))?;
     out.push(Block::Chart {
@@ -313,6 +328,15 @@ fn compliance(input: &MemoInput<'_>, out: &mut Vec<Block>) {
 fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> {
     let c = &view.currency;
     let mut facts = vec![
+        (
+            format!("Decision total ({c})"),
+            format!(
+                "{} (rank {} of {})",
+                money(s.decision_total),
+                s.rank,
+                view.scenarios.len()
+            ),
+        ),
         (format!("Total cash ({c})"), money(s.total_cash)),
         (format!("NPV ({c})"), money(s.npv)),
         (
@@ -332,6 +356,32 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
             ),
         ),
     ];
+    if !s.unserved_cost.is_zero() {
+        facts.push((
+            format!("Unserved work ({c})"),
+            format!(
+                "{} of demand left undone, priced at its shadow price: {}",
+                format!("{} PFLOP-h", grouped(s.unmet_pflop_h, 1)),
+                money(s.unserved_cost)
+            ),
+        ));
+    }
+    if !s.commitments_after_horizon.is_zero() {
+        facts.push((
+            format!("Commitments after the horizon ({c})"),
+            money(s.commitments_after_horizon),
+        ));
+    }
+    if !s.cloud_energy_kwh.is_zero() {
+        facts.push((
+            "Of which rented capacity (estimate)".to_owned(),
+            format!(
+                "{} kWh / {} kg CO2e, from accelerator power, the provider's PUE and the region's grid",
+                grouped(s.cloud_energy_kwh, 0),
+                grouped(s.cloud_emissions_kg, 0)
+            ),
+        ));
+    }
     if let Some(d) = &s.difference {
         let against = name_of(view, &d.against).unwrap_or(&d.against);
         facts.push((
@@ -341,9 +391,10 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
                 money(d.total),
                 money(d.npv),
                 d.break_even.as_ref().map_or_else(String::new, |b| format!(
-                    "; {} is cheaper from month {} on",
+                    "; {} is cheaper from month {} on (after {} months)",
                     name_of(view, &b.cheaper_after).unwrap_or(&b.cheaper_after),
-                    b.month
+                    b.month,
+                    grouped(b.at_month, 1)
                 ))
             ),
         ));

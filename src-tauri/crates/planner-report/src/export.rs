@@ -10,7 +10,7 @@
 //!
 //! Sheet **`Comparison`**, a rectangular table from `A1`:
 //! - row 1: `Figure`, then one column per scenario, headed by the scenario's name, in view order;
-//! - rows 2 to 17: one decision figure per row, in the order of [`FIGURES`]; column A is the
+//! - rows 2 to 21: one decision figure per row, in the order of [`FIGURES`]; column A is the
 //!   figure's name with its unit, money rows with the currency (`Total cash (USD)`);
 //! - then one empty row, then notes in column A (title, horizon, currency and rounding, the
 //!   reference, scenario ids, "Computed by Compute Planner"). A reader of the table stops at the
@@ -18,7 +18,7 @@
 //!
 //! One sheet per scenario, **`Ledger – <name>`** (shortened to Excel's 31 characters, with
 //! `[]:*?/\` replaced by `_`, and numbered ` (2)`, ` (3)`... when names collide), the cash view:
-//! - row 1: `Month`, the 18 cost categories in ledger order (`Hardware (USD)`...), `Total (USD)`,
+//! - row 1: `Month`, the 20 cost categories in ledger order (`Hardware (USD)`...), `Total (USD)`,
 //!   `Cumulative (USD)`;
 //! - one row per month, column A the month as text `YYYY-MM`;
 //! - a last row `Total` with the engine's totals per category and overall (cumulative empty).
@@ -91,7 +91,17 @@ impl Figure {
 }
 
 /// The rows of the comparison table, in order.
-pub const FIGURES: [Figure; 16] = [
+pub const FIGURES: [Figure; 20] = [
+    Figure {
+        label: "Rank (1 = best; scenarios serving all the work first)",
+        kind: FigureKind::Month,
+        value: |s| Some(Decimal::from(s.rank)),
+    },
+    Figure {
+        label: "Decision total ({c}; incl. commitments after horizon)",
+        kind: FigureKind::Money,
+        value: |s| Some(s.decision_total),
+    },
     Figure {
         label: "Total cash ({c})",
         kind: FigureKind::Money,
@@ -148,6 +158,11 @@ pub const FIGURES: [Figure; 16] = [
         value: |s| Some(s.unmet_pflop_h),
     },
     Figure {
+        label: "Unserved work at shadow price ({c}; in total cash)",
+        kind: FigureKind::Money,
+        value: |s| Some(s.unserved_cost),
+    },
+    Figure {
         label: "Residual value ({c})",
         kind: FigureKind::Money,
         value: |s| Some(s.residual_value),
@@ -175,6 +190,16 @@ pub const FIGURES: [Figure; 16] = [
                 .as_ref()
                 .and_then(|d| d.break_even.as_ref())
                 .map(|b| Decimal::from(b.month))
+        },
+    },
+    Figure {
+        label: "Break-even vs reference (average months)",
+        kind: FigureKind::Tenths,
+        value: |s| {
+            s.difference
+                .as_ref()
+                .and_then(|d| d.break_even.as_ref())
+                .map(|b| b.at_month.round_dp(1))
         },
     },
 ];

@@ -224,8 +224,8 @@ fn eight_scenarios_get_eight_colours_and_a_legend_that_fits() {
 
 #[test]
 fn monthly_chart_stacks_one_bar_per_non_zero_month_and_category() {
-    let (_, view) = common::sample("embodied-ai-team");
-    let s = view.scenarios.iter().find(|s| s.id == "edge-domestic").unwrap();
+    let (_, view) = common::sample("enterprise-hybrid");
+    let s = view.scenarios.iter().find(|s| s.id == "hybrid").unwrap();
     let residual = s
         .monthly
         .iter()
@@ -233,7 +233,7 @@ fn monthly_chart_stacks_one_bar_per_non_zero_month_and_category() {
         .expect("owned hardware is sold at the horizon");
     assert!(residual.values.last().unwrap().is_sign_negative());
 
-    let svg = monthly_svg(&view, "edge-domestic", Theme::Light, SIZE).unwrap();
+    let svg = monthly_svg(&view, "hybrid", Theme::Light, SIZE).unwrap();
     let doc = Document::parse(&svg).unwrap();
     check_svg_frame(&doc, SIZE);
     let rects = elements(&doc, "rect");

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::Evaluation;
 use planner_core::finance::present;
-use planner_core::ledger::Category;
+use planner_core::ledger::{CATEGORIES, Category};
 use planner_report::category_label;
 use planner_report::export::{ExportError, comparison_csv, comparison_xlsx, ledger_csv};
 use rust_decimal::Decimal;
@@ -64,6 +64,14 @@ fn read_with_openpyxl(bytes: &[u8]) -> Vec<Value> {
 fn expected_figures(currency: &str) -> Vec<(String, Box<dyn Fn(&ScenarioFigures) -> Option<Decimal>>)> {
     let c = currency;
     vec![
+        (
+            "Rank (1 = best; scenarios serving all the work first)".to_owned(),
+            Box::new(|s| Some(Decimal::from(s.rank))),
+        ),
+        (
+            format!("Decision total ({c}; incl. commitments after horizon)"),
+            Box::new(|s| Some(s.decision_total)),
+        ),
         (format!("Total cash ({c})"), Box::new(|s| Some(s.total_cash))),
         (format!("Total book ({c})"), Box::new(|s| Some(s.total_book))),
         (format!("NPV ({c})"), Box::new(|s| Some(s.npv))),
@@ -84,6 +92,10 @@ fn expected_figures(currency: &str) -> Vec<(String, Box<dyn Fn(&ScenarioFigures)
         ("Energy (kWh)".to_owned(), Box::new(|s| Some(s.energy_kwh))),
         ("Emissions (kg CO2e)".to_owned(), Box::new(|s| Some(s.emissions_kg))),
         ("Unmet demand (PFLOP-h)".to_owned(), Box::new(|s| Some(s.unmet_pflop_h))),
+        (
+            format!("Unserved work at shadow price ({c}; in total cash)"),
+            Box::new(|s| Some(s.unserved_cost)),
+        ),
         (format!("Residual value ({c})"), Box::new(|s| Some(s.residual_value))),
         (
             format!("Commitments after horizon ({c})"),
@@ -104,6 +116,15 @@ fn expected_figures(currency: &str) -> Vec<(String, Box<dyn Fn(&ScenarioFigures)
                     .as_ref()
                     .and_then(|d| d.break_even.as_ref())
                     .map(|b| Decimal::from(b.month))
+            }),
+        ),
+        (
+            "Break-even vs reference (average months)".to_owned(),
+            Box::new(|s| {
+                s.difference
+                    .as_ref()
+                    .and_then(|d| d.break_even.as_ref())
+                    .map(|b| b.at_month.round_dp(1))
             }),
         ),
     ]
@@ -213,7 +234,9 @@ fn check_workbook(view: &DecisionView, eval: &Evaluation) {
         want.push(format!("Total ({})", view.currency));
         want.push(format!("Cumulative ({})", view.currency));
         assert_eq!(header, want);
-        let mut sums = [0.0f64; 19];
+        // Columns: the month, one per category, the month's total, the cumulative total.
+        let (month_total, cumulative) = (CATEGORIES + 1, CATEGORIES + 2);
+        let mut sums = [0.0f64; CATEGORIES + 1];
         for (k, m) in r.ledger.months.iter().enumerate() {
             let row = rows[k + 1].as_array().unwrap();
             assert_eq!(text(&row[0]), view.months[k].to_string());
@@ -226,10 +249,10 @@ fn check_workbook(view: &DecisionView, eval: &Evaluation) {
                 assert!(money_format(&row[c + 1]));
                 sums[c] += number(&row[c + 1]);
             }
-            assert_cell_is(&row[19], present(m.cash.total()), "month total");
-            assert_cell_is(&row[20], present(m.cumulative_cash), "cumulative");
-            assert_cell_is(&row[20], s.cumulative[k], "cumulative as in the view");
-            sums[18] += number(&row[19]);
+            assert_cell_is(&row[month_total], present(m.cash.total()), "month total");
+            assert_cell_is(&row[cumulative], present(m.cumulative_cash), "cumulative");
+            assert_cell_is(&row[cumulative], s.cumulative[k], "cumulative as in the view");
+            sums[CATEGORIES] += number(&row[month_total]);
         }
         let total = rows.last().unwrap().as_array().unwrap();
         assert_eq!(text(&total[0]), "Total");
@@ -240,9 +263,9 @@ fn check_workbook(view: &DecisionView, eval: &Evaluation) {
                 &format!("{} total {cat:?}", s.id),
             );
         }
-        assert_cell_is(&total[19], present(r.totals.total_cash), "grand total");
-        assert_cell_is(&total[19], s.total_cash, "grand total as in the comparison");
-        assert!(total[20].get("v").is_none_or(Value::is_null));
+        assert_cell_is(&total[month_total], present(r.totals.total_cash), "grand total");
+        assert_cell_is(&total[month_total], s.total_cash, "grand total as in the comparison");
+        assert!(total[cumulative].get("v").is_none_or(Value::is_null));
         // The months add up to the totals, give or take the rounding of each month to cents.
         let n = view.months.len() as f64;
         for (c, sum) in sums.iter().enumerate() {
@@ -349,23 +372,25 @@ fn comparison_csv_parses_back_to_the_view() {
             }
         }
     }
-    // Spot check against the command line's figures for this sample.
-    assert_eq!(rows[1][1], "2043891.89");
-    assert_eq!(rows[1][2], "2665829.76");
+    // Spot check against the command line's figures for this sample: ranks, then totals.
+    assert_eq!((rows[1][1].as_str(), rows[1][2].as_str()), ("1", "2"));
+    let total_cash = rows.iter().find(|r| r[0] == "Total cash (USD)").unwrap();
+    assert_eq!(total_cash[1], "2073591.89");
+    assert_eq!(total_cash[2], "2665829.76");
 }
 
 #[test]
 fn ledger_csv_is_the_engine_ledger_month_by_month() {
-    let (eval, view) = common::sample("embodied-ai-team");
-    let rows = parse_csv(&ledger_csv(&view, &eval, "edge-domestic").unwrap());
-    let r = eval.scenarios.iter().find(|r| r.id == "edge-domestic").unwrap();
+    let (eval, view) = common::sample("enterprise-hybrid");
+    let rows = parse_csv(&ledger_csv(&view, &eval, "hybrid").unwrap());
+    let r = eval.scenarios.iter().find(|r| r.id == "hybrid").unwrap();
     assert_eq!(rows.len(), 1 + view.months.len());
     assert_eq!(rows[0][0], "Month");
     assert_eq!(rows[0][6], "Electricity (USD)");
-    assert_eq!(rows[0][20], "Cumulative (USD)");
-    let mut sums = [Decimal::ZERO; 18];
+    assert_eq!(rows[0][CATEGORIES + 2], "Cumulative (USD)");
+    let mut sums = [Decimal::ZERO; CATEGORIES];
     for (m, row) in r.ledger.months.iter().zip(&rows[1..]) {
-        assert_eq!(row.len(), 21);
+        assert_eq!(row.len(), CATEGORIES + 3);
         assert_eq!(row[0], m.month.to_string());
         assert!(row[1..].iter().all(|f| two_decimals(f)), "{row:?}");
         for (c, &cat) in Category::ALL.iter().enumerate() {
@@ -373,8 +398,14 @@ fn ledger_csv_is_the_engine_ledger_month_by_month() {
             assert_eq!(v, present(m.cash.get(cat)), "{} {cat:?}", m.month);
             sums[c] += v;
         }
-        assert_eq!(Decimal::from_str(&row[19]).unwrap(), present(m.cash.total()));
-        assert_eq!(Decimal::from_str(&row[20]).unwrap(), present(m.cumulative_cash));
+        assert_eq!(
+            Decimal::from_str(&row[CATEGORIES + 1]).unwrap(),
+            present(m.cash.total())
+        );
+        assert_eq!(
+            Decimal::from_str(&row[CATEGORIES + 2]).unwrap(),
+            present(m.cumulative_cash)
+        );
     }
     let n = Decimal::from(view.months.len());
     for (c, &cat) in Category::ALL.iter().enumerate() {
@@ -387,9 +418,10 @@ fn ledger_csv_is_the_engine_ledger_month_by_month() {
     }
     // The last month carries the resale as income.
     let last = rows.last().unwrap();
+    let residual = 1 + Category::Residual.index();
     assert!(
-        Decimal::from_str(&last[18]).unwrap().is_sign_negative(),
+        Decimal::from_str(&last[residual]).unwrap().is_sign_negative(),
         "residual {}",
-        last[18]
+        last[residual]
     );
 }
