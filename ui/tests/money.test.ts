@@ -35,9 +35,12 @@ describe("decision table", () => {
   const ctx: RowContext = { view, locale: "en-US", name: (id) => view.scenarios.find((s) => s.id === id)?.name ?? id };
   const [hybrid, cloud] = view.scenarios;
 
-  it("says the break-even in months and calendar", () => {
+  it("says the break-even as month N with the crossing in average months, and the calendar month", () => {
     expect(breakEvenText(hybrid!, ctx)).toBe("reference");
-    expect(breakEvenText(cloud!, ctx)).toBe("month 19 (2028-07), Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
+    expect(breakEvenText(cloud!, ctx)).toBe("month 19 (≈ 18.6 months) in 2028-07, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
+    // The engine gives two decimals; one is shown.
+    const early = { ...cloud!, difference: { ...cloud!.difference!, break_even: { month: 6, cheaper_after: "hybrid", at_month: "5.57" } } };
+    expect(breakEvenText(early, ctx)).toBe("month 6 (≈ 5.6 months) in 2027-06, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
   });
 
   it("colours a difference by its sign: dearer is bad", () => {
@@ -50,7 +53,10 @@ describe("decision table", () => {
 
   it("has the figures a buyer compares, in order", () => {
     expect(DECISION_ROWS.map((r) => r.key)).toEqual([
+      "rank",
+      "decision_total",
       "total_cash",
+      "unserved_cost",
       "npv",
       "cost_per_gpu_hour",
       "cost_per_useful_pflop_hour",
@@ -63,6 +69,7 @@ describe("decision table", () => {
       "residual_value",
       "commitments_after_horizon",
       "difference_total",
+      "resale_note",
       "difference_npv",
       "break_even",
       "buy_vs_rent_hours_per_day",
@@ -73,7 +80,7 @@ describe("decision table", () => {
 describe("normalisation of specs as the back end sends them", () => {
   it("fills every absent option with null and keeps every value", () => {
     const s = normalizeScenario(EH_SCENARIOS[0]!);
-    expect(Object.keys(s.layers[1]!).length).toBe(32);
+    expect(Object.keys(s.layers[1]!).length).toBe(35);
     expect(s.layers[1]!.exit_clause).toBeNull();
     expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });
     expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });

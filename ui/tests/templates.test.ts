@@ -84,7 +84,7 @@ describe("layer kinds", () => {
     expect(rented).toMatchObject({ kind: "on-demand", system: null, financing: null, lead_time_months: 0, installation: "0", gpus: 16, offer: null, accelerator: "nvidia-h100-sxm" });
     const reserved = changeLayerKind({ ...emptyLayer("b", "spot"), offer: "aws-p5-h100", interruptions_per_hour: "0.1" }, "reserved", WORKSPACE_CATALOG);
     expect(reserved).toMatchObject({ kind: "reserved", offer: "aws-p5-h100", accelerator: null, term: "1y", interruptions_per_hour: null });
-    const pooled = changeLayerKind({ ...emptyLayer("c", "on-demand"), offer: "aws-p5-h100", price_per_gpu_hour: { value: "2", reason: "pool rate" } }, "pooled", WORKSPACE_CATALOG);
+    const pooled = changeLayerKind({ ...emptyLayer("c", "on-demand"), offer: "aws-p5-h100", price_per_gpu_hour: { value: "2", currency: null, reason: "pool rate" } }, "pooled", WORKSPACE_CATALOG);
     expect(pooled).toMatchObject({ kind: "pooled", offer: null, accelerator: "nvidia-h100-sxm", price_per_gpu_hour: { value: "2", reason: "pool rate" } });
   });
 

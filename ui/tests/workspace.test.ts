@@ -230,9 +230,10 @@ describe("compare screen", () => {
     expect(diff.textContent).toBe("+$621,937.87");
     expect(diff.classList.contains("bad")).toBe(true);
     expect(within(table).getByTestId("figure-all-cloud-break_even").textContent).toBe(
-      "month 19 (2028-07), Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after",
+      "month 19 (≈ 18.6 months) in 2028-07, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after",
     );
-    expect(within(table).getByTestId("figure-all-cloud-buy_vs_rent_hours_per_day").textContent).toBe("17.53 h/day");
+    const buyRent = within(table).getByTestId("figure-all-cloud-buy_vs_rent_hours_per_day");
+    expect(buyRent.textContent).toBe("17.53 h/dayOwning pays off above 17.53 hours of use per owned GPU per day (of at most 23.28).");
     expect(screen.getByTestId("compare-time").textContent).toBe("computed in 1.0 ms");
     expect(screen.getByTestId("chart-cumulative").querySelector("svg")?.dataset.fixture).toBe("cumulative");
     expect(screen.getByTestId("chart-monthly").querySelector("svg")?.dataset.fixture).toBe("monthly-hybrid");

@@ -58,7 +58,10 @@ export const FIELD_KINDS: Record<Exclude<keyof LayerSpec, "id" | "kind">, readon
   depreciation_life_months: OWNED,
   salvage_share: OWNED,
   residual_share: OWNED,
+  residual_reason: OWNED,
   support_rate_per_year: OWNED,
+  non_server_maintenance_rate_per_year: OWNED,
+  running_cost_per_gpu_hour: OWNED,
   power_kw_per_gpu: OWNED,
   idle_power_share: OWNED,
   interruptions_per_hour: ["spot"],
@@ -102,7 +105,10 @@ export function emptyLayer(id: string, kind: LayerKind): LayerSpec {
     depreciation_life_months: null,
     salvage_share: "0",
     residual_share: null,
+    residual_reason: null,
     support_rate_per_year: "0",
+    non_server_maintenance_rate_per_year: null,
+    running_cost_per_gpu_hour: null,
     power_kw_per_gpu: null,
     idle_power_share: null,
     interruptions_per_hour: null,
@@ -131,6 +137,7 @@ export function emptyScenario(id: string, name: string): ScenarioSpec {
     storage_per_month: "0",
     egress_tb_per_month: "0",
     egress_per_tb: "0",
+    egress_share_of_cloud_spend: null,
   };
 }
 

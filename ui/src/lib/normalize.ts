@@ -6,6 +6,8 @@
 
 import type {
   FacilitySpec,
+  FxRate,
+  Override,
   LayerSpec,
   ModelSpec,
   NetworkSpec,
@@ -38,6 +40,16 @@ export type Sparse<T> = T extends (infer U)[]
     : T;
 
 const n = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+/** An override with its currency present (null: the workspace's currency). */
+export function normalizeOverride(o: Sparse<Override> | null | undefined): Override | null {
+  return o ? { value: o.value, currency: n(o.currency), reason: o.reason } : null;
+}
+
+/** An exchange rate with both forms' keys present (null where the entry uses the other form). */
+export function normalizeFxRate(r: Sparse<FxRate>): FxRate {
+  return { base: n(r.base), quote: n(r.quote), currency: n(r.currency), rate: r.rate, source: r.source };
+}
 
 export function normalizeModel(m: Sparse<ModelSpec>): ModelSpec {
   return {
@@ -72,6 +84,8 @@ export function normalizeWorkload(w: Sparse<WorkloadSpec>): WorkloadSpec {
   };
 }
 
+const OVERRIDE_KEYS = ["price_per_gpu", "price_per_gpu_hour", "price_per_million_tokens", "peak_tflops", "power_kw_per_gpu"] as const;
+
 export function normalizeLayer(l: Sparse<LayerSpec>): LayerSpec {
   const base = emptyLayer(l.id, l.kind);
   const out: LayerSpec = { ...base };
@@ -82,26 +96,27 @@ export function normalizeLayer(l: Sparse<LayerSpec>): LayerSpec {
   // emptyLayer gives a reserved layer a default term; an absent term stays absent.
   out.term = n(l.term);
   out.payment_milestones = l.payment_milestones ?? [];
+  for (const key of OVERRIDE_KEYS) out[key] = normalizeOverride(l[key]);
   return out;
 }
 
 function normalizeFacility(f: Sparse<FacilitySpec>): FacilitySpec {
   return {
     region: f.region,
-    tariff_per_kwh: n(f.tariff_per_kwh),
-    grid_gco2_per_kwh: n(f.grid_gco2_per_kwh),
+    tariff_per_kwh: normalizeOverride(f.tariff_per_kwh),
+    grid_gco2_per_kwh: normalizeOverride(f.grid_gco2_per_kwh),
     cooling: f.cooling,
-    pue: n(f.pue),
+    pue: normalizeOverride(f.pue),
     kw_per_rack_limit: f.kw_per_rack_limit,
     colocation: n(f.colocation),
-    colocation_per_kw_month: n(f.colocation_per_kw_month),
+    colocation_per_kw_month: normalizeOverride(f.colocation_per_kw_month),
     power_distribution_upgrade: n(f.power_distribution_upgrade),
     cooling_upgrade: n(f.cooling_upgrade),
   };
 }
 
 function normalizeNetwork(x: Sparse<NetworkSpec>): NetworkSpec {
-  return { fabric: x.fabric, per_port_cost: n(x.per_port_cost) };
+  return { fabric: x.fabric, per_port_cost: normalizeOverride(x.per_port_cost) };
 }
 
 export function normalizeScenario(s: Sparse<ScenarioSpec>): ScenarioSpec {
@@ -120,6 +135,7 @@ export function normalizeScenario(s: Sparse<ScenarioSpec>): ScenarioSpec {
     storage_per_month: s.storage_per_month ?? "0",
     egress_tb_per_month: s.egress_tb_per_month ?? "0",
     egress_per_tb: s.egress_per_tb ?? "0",
+    egress_share_of_cloud_spend: n(s.egress_share_of_cloud_spend),
   };
 }
 
@@ -132,7 +148,7 @@ export function normalizeSettings(s: Sparse<WorkspaceSettings>): WorkspaceSettin
     horizon_months: s.horizon_months,
     discount_rate: s.discount_rate,
     price_point: s.price_point ?? "mid",
-    fx: s.fx ?? [],
+    fx: (s.fx ?? []).map(normalizeFxRate),
   };
 }
 

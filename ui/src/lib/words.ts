@@ -62,6 +62,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   colocation: "Colocation",
   staff: "Staff",
   support: "Support",
+  operations: "Operations and maintenance",
   software: "Software",
   cloud_compute: "Cloud compute",
   commitments: "Commitments",
@@ -69,6 +70,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   financing: "Financing",
   termination_fees: "Termination fees",
   adaptation: "Adaptation",
+  unserved_work: "Unserved work (shadow price)",
   depreciation: "Depreciation",
   residual: "Residual value",
 };

@@ -50,7 +50,7 @@ import type {
   FilePurpose,
   FinancingMethod,
   FinancingSpec_Deserialize,
-  FxRate,
+  FxRate_Deserialize,
   History_Deserialize,
   Imported_Deserialize,
   LayerExitCosts_Serialize,
@@ -73,7 +73,7 @@ import type {
   NetworkPlan,
   NetworkSpec_Deserialize,
   Origin_Serialize,
-  Override,
+  Override_Deserialize,
   OverrideUsed,
   Parallelism,
   PlacedProblem,
@@ -135,14 +135,12 @@ export type {
   ExportFormat,
   FilePurpose,
   FinancingMethod,
-  FxRate,
   LayerKind,
   LayerPlan,
   MemoryNeed,
   MemoEvent,
   Milestone,
   NetworkPlan,
-  Override,
   OverrideUsed,
   Paper,
   Parallelism,
@@ -162,6 +160,11 @@ export type {
 };
 
 // Edited and sent back: total forms.
+/** An exchange rate: market form (base, quote; currency null) or the older form (currency; base
+ *  and quote null). */
+export type FxRate = Total<FxRate_Deserialize>;
+/** A user's value in place of the catalog's; `currency` null: in the workspace's currency. */
+export type Override = Total<Override_Deserialize>;
 export type WorkspaceSettings = Total<WorkspaceSettings_Deserialize>;
 export type ViewState = Total<ViewState_Deserialize>;
 export type ModelSpec = Total<ModelSpec_Deserialize>;

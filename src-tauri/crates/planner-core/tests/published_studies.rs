@@ -226,3 +226,68 @@ fn chanthaphan_on_prem_total_and_break_even_months() {
         dec!(88241056.80) * dec!(43824) / dec!(43800),
     );
 }
+
+/// The hours-per-day answer and the totals agree, also across cards (issue 13, item 12): with the
+/// renter on an H100 SXM and the owner on H100 PCIe, under the app's default idle draw and
+/// availability, declaring 10% less use than the break-even hours makes renting cheaper over the
+/// horizon, and 10% more makes owning cheaper. Both convert work by the same speed rule.
+#[test]
+fn the_hours_per_day_and_the_totals_tell_the_same_story_across_cards() {
+    let other_card = |text: String| {
+        text.replace(
+            r#""id": "lambda", "kind": "on-demand", "accelerator": "nvidia-h100-pcie","#,
+            r#""id": "lambda", "kind": "on-demand", "accelerator": "nvidia-h100-sxm","#,
+        )
+        .replace(r#""value": "3.29""#, r#""value": "4.10""#)
+    };
+    let defaults = Some(("0.3", "0.97"));
+    let probe = common::run_with(&common::shipped_catalog(), &other_card(mansi(60, "1", defaults)));
+    let a = buy_vs_rent(&probe, scenario(&probe, "own"), scenario(&probe, "rent")).unwrap();
+    assert_eq!(a.renter_layer, "lambda");
+    let h = a.hours_per_day.expect("owning pays off");
+    assert!(h > dec!(2) && h < dec!(20), "{h}");
+    for (factor, owner_cheaper) in [(dec!(0.9), false), (dec!(1.1), true)] {
+        let demand = (h * factor).round_dp(6).to_string();
+        let e = common::run_with(&common::shipped_catalog(), &other_card(mansi(60, &demand, defaults)));
+        let (own, rent) = (scenario(&e, "own"), scenario(&e, "rent"));
+        assert!(own.totals.unserved_cost.is_zero() && rent.totals.unserved_cost.is_zero());
+        assert_eq!(
+            own.totals.decision_total < rent.totals.decision_total,
+            owner_cheaper,
+            "{demand} h/day: own {} rent {}",
+            own.totals.decision_total,
+            rent.totals.decision_total
+        );
+        let c = compare(&e, own, rent);
+        if owner_cheaper {
+            assert_eq!(c.break_even.expect("owning catches up").cheaper_after, "own");
+        }
+    }
+}
+
+/// A running cost per hour of use that is not energy is booked per busy GPU-hour as operations,
+/// and counts as a cost of using the owned GPU in buy versus rent.
+#[test]
+fn a_running_cost_per_hour_of_use_is_booked_and_moves_buy_versus_rent() {
+    let with = mansi(60, "12", None).replace(
+        r#""residual_share": "0","#,
+        r#""residual_share": "0", "running_cost_per_gpu_hour": "0.40","#,
+    );
+    let e = common::run_with(&common::shipped_catalog(), &with);
+    let own = scenario(&e, "own");
+    let busy = own.totals.owned_busy_gpu_h;
+    assert_eq!(
+        own.totals
+            .cash
+            .get(planner_core::ledger::Category::Operations)
+            .round_dp(6),
+        (busy * dec!(0.40)).round_dp(6)
+    );
+    let a = buy_vs_rent(&e, own, scenario(&e, "rent")).unwrap();
+    assert_eq!(a.owned_per_busy_hour.round_dp(10), dec!(0.40));
+    let base = common::run_with(&common::shipped_catalog(), &mansi(60, "12", None));
+    let b = buy_vs_rent(&base, scenario(&base, "own"), scenario(&base, "rent")).unwrap();
+    // The fixed costs are the same; the margin per hour is smaller, so more hours are needed.
+    let expected = b.hours_per_day.unwrap() * dec!(3.29) / (dec!(3.29) - dec!(0.40));
+    assert!((a.hours_per_day.unwrap() - expected).abs() < dec!(0.000001));
+}

@@ -360,8 +360,8 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
         facts.push((
             format!("Unserved work ({c})"),
             format!(
-                "{} of demand left undone, priced at its shadow price: {}",
-                format!("{} PFLOP-h", grouped(s.unmet_pflop_h, 1)),
+                "{} PFLOP-h of demand left undone, priced at its shadow price: {}",
+                grouped(s.unmet_pflop_h, 1),
                 money(s.unserved_cost)
             ),
         ));

@@ -274,6 +274,12 @@ export type BreakEven = {
 	month: number,
 	/**  The scenario that is cheaper, cumulatively, from that month on. */
 	cheaper_after: string,
+	/**
+	 *  When the curves cross, in average calendar months (30.436875 days) from the start: the
+	 *  crossing is placed inside its month as if that month's cash accrued evenly over its days,
+	 *  so "5.6 months" reads the same whatever the month lengths.
+	 */
+	at_month: string,
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -333,6 +339,8 @@ export type Catalog_Deserialize = {
 	facility: Facility_Deserialize,
 	fabrics: Fabric_Deserialize[],
 	regions: Region_Deserialize[],
+	/**  Secondary-market resale estimates (in accelerators files, `[[resale]]`). */
+	resale: ResaleCurve_Deserialize[],
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -343,10 +351,22 @@ export type Catalog_Serialize = {
 	facility: Facility_Serialize,
 	fabrics: Fabric_Serialize[],
 	regions: Region_Serialize[],
+	/**  Secondary-market resale estimates (in accelerators files, `[[resale]]`). */
+	resale: ResaleCurve_Serialize[],
 };
 
 /**  A ledger row. */
-export type Category = "hardware" | "installation" | "network" | "power_distribution" | "cooling" | "electricity" | "colocation" | "staff" | "support" | "software" | "cloud_compute" | "commitments" | "storage_egress" | "financing" | "termination_fees" | "adaptation" | "depreciation" | "residual";
+export type Category = "hardware" | "installation" | "network" | "power_distribution" | "cooling" | "electricity" | "colocation" | "staff" | "support" | 
+/**
+ *  Running costs per hour of use that are not energy (an OEM's per-server-hour figure, or
+ *  maintenance of the room and network as a share of their capital).
+ */
+"operations" | "software" | "cloud_compute" | "commitments" | "storage_egress" | "financing" | "termination_fees" | "adaptation" | 
+/**
+ *  Work the scenario leaves undone, priced at its shadow price (see `evaluate`): not a
+ *  payment, but a cost the decision must carry so that doing less never looks cheaper.
+ */
+"unserved_work" | "depreciation" | "residual";
 
 /**  A scenario's cash in one cost category, month by month. */
 export type CategorySeries = {
@@ -647,26 +667,50 @@ export type Difference = Difference_Serialize | Difference_Deserialize;
 export type Difference_Deserialize = {
 	/**  The reference scenario's id. */
 	against: string,
-	/**  This scenario's total cash minus the reference's (negative: this one is cheaper). */
+	/**
+	 *  This scenario's decision total minus the reference's (negative: this one is cheaper);
+	 *  unserved work at its shadow price and commitments after the horizon included.
+	 */
 	total: string,
+	/**
+	 *  This scenario's resale at the horizon minus the reference's: the part of `total` that
+	 *  rests on resale assumed in the last month.
+	 */
+	residual: string,
+	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
+	resale_note?: string | null,
 	npv: string,
 	/**  When the cumulative cash of the two cross for the last time. */
 	break_even?: BreakEven | null,
 	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
 	buy_vs_rent_hours_per_day?: string | null,
+	/**  Owning against renting in words, including when owning never pays off. */
+	buy_vs_rent_words?: string | null,
 };
 
 /**  A scenario against the reference scenario. */
 export type Difference_Serialize = {
 	/**  The reference scenario's id. */
 	against: string,
-	/**  This scenario's total cash minus the reference's (negative: this one is cheaper). */
+	/**
+	 *  This scenario's decision total minus the reference's (negative: this one is cheaper);
+	 *  unserved work at its shadow price and commitments after the horizon included.
+	 */
 	total: string,
+	/**
+	 *  This scenario's resale at the horizon minus the reference's: the part of `total` that
+	 *  rests on resale assumed in the last month.
+	 */
+	residual: string,
+	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
+	resale_note: string | null,
 	npv: string,
 	/**  When the cumulative cash of the two cross for the last time. */
 	break_even: BreakEven | null,
 	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
 	buy_vs_rent_hours_per_day: string | null,
+	/**  Owning against renting in words, including when owning never pays off. */
+	buy_vs_rent_words: string | null,
 };
 
 /**  One change a person makes. */
@@ -959,16 +1003,16 @@ export type FacilitySpec = FacilitySpec_Serialize | FacilitySpec_Deserialize;
 export type FacilitySpec_Deserialize = {
 	/**  Catalog region id: electricity tariff and grid carbon intensity. */
 	region: string,
-	tariff_per_kwh?: Override | null,
-	grid_gco2_per_kwh?: Override | null,
+	tariff_per_kwh?: Override_Deserialize | null,
+	grid_gco2_per_kwh?: Override_Deserialize | null,
 	/**  Catalog cooling id. */
 	cooling: string,
-	pue?: Override | null,
+	pue?: Override_Deserialize | null,
 	/**  The most power a rack may draw, in kW. */
 	kw_per_rack_limit: string,
 	/**  Catalog colocation id; absent when the room is your own. */
 	colocation?: string | null,
-	colocation_per_kw_month?: Override | null,
+	colocation_per_kw_month?: Override_Deserialize | null,
 	/**  Catalog upgrade id for power distribution, paid per rack on delivery. */
 	power_distribution_upgrade?: string | null,
 	/**  Catalog upgrade id for cooling, paid per rack on delivery. */
@@ -979,16 +1023,16 @@ export type FacilitySpec_Deserialize = {
 export type FacilitySpec_Serialize = {
 	/**  Catalog region id: electricity tariff and grid carbon intensity. */
 	region: string,
-	tariff_per_kwh?: Override,
-	grid_gco2_per_kwh?: Override,
+	tariff_per_kwh?: Override_Serialize,
+	grid_gco2_per_kwh?: Override_Serialize,
 	/**  Catalog cooling id. */
 	cooling: string,
-	pue?: Override,
+	pue?: Override_Serialize,
 	/**  The most power a rack may draw, in kW. */
 	kw_per_rack_limit: string,
 	/**  Catalog colocation id; absent when the room is your own. */
 	colocation?: string,
-	colocation_per_kw_month?: Override,
+	colocation_per_kw_month?: Override_Serialize,
 	/**  Catalog upgrade id for power distribution, paid per rack on delivery. */
 	power_distribution_upgrade?: string,
 	/**  Catalog upgrade id for cooling, paid per rack on delivery. */
@@ -1126,9 +1170,50 @@ export type Flip = {
 	change: PerAxis,
 };
 
-/**  An exchange rate: one unit of `currency` is worth `rate` units of the file's currency. */
-export type FxRate = {
-	currency: string,
+/**
+ *  An exchange rate, written as a market quote: 1 `base` = `rate` `quote`, where one of the two
+ *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
+ *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
+ *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
+ *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ */
+export type FxRate = FxRate_Serialize | FxRate_Deserialize;
+
+/**
+ *  An exchange rate, written as a market quote: 1 `base` = `rate` `quote`, where one of the two
+ *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
+ *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
+ *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
+ *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ */
+export type FxRate_Deserialize = {
+	/**  The currency one unit of which is priced (market form). */
+	base?: string | null,
+	/**  The currency the price is in (market form). */
+	quote?: string | null,
+	/**  Older form: the currency one unit of which is worth `rate` units of the file's currency. */
+	currency?: string | null,
+	/**  Units of `quote` per `base` (older form: units of the file's currency per `currency`). */
+	rate: string,
+	/**  Where the rate comes from and its date. */
+	source: string,
+};
+
+/**
+ *  An exchange rate, written as a market quote: 1 `base` = `rate` `quote`, where one of the two
+ *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
+ *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
+ *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
+ *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ */
+export type FxRate_Serialize = {
+	/**  The currency one unit of which is priced (market form). */
+	base?: string,
+	/**  The currency the price is in (market form). */
+	quote?: string,
+	/**  Older form: the currency one unit of which is worth `rate` units of the file's currency. */
+	currency?: string,
+	/**  Units of `quote` per `base` (older form: units of the file's currency per `currency`). */
 	rate: string,
 	/**  Where the rate comes from and its date. */
 	source: string,
@@ -1345,19 +1430,19 @@ export type LayerSpec_Deserialize = {
 	/**  Owned: GPUs per server when no `system` is named (default 8). */
 	gpus_per_server?: number | null,
 	/**  Owned: purchase price per GPU in place of the catalog's. */
-	price_per_gpu?: Override | null,
+	price_per_gpu?: Override_Deserialize | null,
 	/**  Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named. */
 	platform_cost_per_gpu?: string,
 	/**  Owned: one-off installation and commissioning, paid on delivery. */
 	installation?: string,
 	/**  Cloud layers: price per GPU-hour in place of the offer's. */
-	price_per_gpu_hour?: Override | null,
+	price_per_gpu_hour?: Override_Deserialize | null,
 	/**  Token-metered: price per million tokens (required). */
-	price_per_million_tokens?: Override | null,
+	price_per_million_tokens?: Override_Deserialize | null,
 	/**  Reserved: 1y or 3y. */
 	term?: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
-	peak_tflops?: Override | null,
+	peak_tflops?: Override_Deserialize | null,
 	/**  MFU reached on this layer (default: each workload's own). */
 	mfu?: string | null,
 	/**  Share of hours the capacity is up (default 0.97 owned, 1 otherwise). */
@@ -1373,12 +1458,31 @@ export type LayerSpec_Deserialize = {
 	depreciation_life_months?: number | null,
 	/**  Owned: share of the price left after the depreciation life (book salvage, default 0). */
 	salvage_share?: string,
-	/**  Owned: share of the price realised by selling at the horizon (default: the book value). */
+	/**
+	 *  Owned: share of the price realised by selling at the horizon, e.g. from a buy-back quote
+	 *  (default: the catalog's sourced resale estimate for the accelerator at its age then, or 0
+	 *  where the catalog has none; never the book value).
+	 */
 	residual_share?: string | null,
+	/**
+	 *  Owned: where `residual_share` comes from (a quote, a buy-back offer); shown in the
+	 *  assumption ledger.
+	 */
+	residual_reason?: string | null,
 	/**  Owned: support contract per year, as a share of the hardware price. */
 	support_rate_per_year?: string,
+	/**
+	 *  Owned: maintenance per year of the capital that is not servers (installation, network,
+	 *  power distribution, cooling), as a share of it (a study's "10% a year of all capex").
+	 */
+	non_server_maintenance_rate_per_year?: string | null,
+	/**
+	 *  Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
+	 *  maintenance per server-hour, divided by the GPUs of a server), booked as operations.
+	 */
+	running_cost_per_gpu_hour?: string | null,
 	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
-	power_kw_per_gpu?: Override | null,
+	power_kw_per_gpu?: Override_Deserialize | null,
 	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
 	idle_power_share?: string | null,
 	/**  Spot: interruptions per hour (λ). */
@@ -1415,19 +1519,19 @@ export type LayerSpec_Serialize = {
 	/**  Owned: GPUs per server when no `system` is named (default 8). */
 	gpus_per_server?: number,
 	/**  Owned: purchase price per GPU in place of the catalog's. */
-	price_per_gpu?: Override,
+	price_per_gpu?: Override_Serialize,
 	/**  Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named. */
 	platform_cost_per_gpu: string,
 	/**  Owned: one-off installation and commissioning, paid on delivery. */
 	installation: string,
 	/**  Cloud layers: price per GPU-hour in place of the offer's. */
-	price_per_gpu_hour?: Override,
+	price_per_gpu_hour?: Override_Serialize,
 	/**  Token-metered: price per million tokens (required). */
-	price_per_million_tokens?: Override,
+	price_per_million_tokens?: Override_Serialize,
 	/**  Reserved: 1y or 3y. */
 	term?: CommitTerm,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
-	peak_tflops?: Override,
+	peak_tflops?: Override_Serialize,
 	/**  MFU reached on this layer (default: each workload's own). */
 	mfu?: string,
 	/**  Share of hours the capacity is up (default 0.97 owned, 1 otherwise). */
@@ -1443,12 +1547,31 @@ export type LayerSpec_Serialize = {
 	depreciation_life_months?: number,
 	/**  Owned: share of the price left after the depreciation life (book salvage, default 0). */
 	salvage_share: string,
-	/**  Owned: share of the price realised by selling at the horizon (default: the book value). */
+	/**
+	 *  Owned: share of the price realised by selling at the horizon, e.g. from a buy-back quote
+	 *  (default: the catalog's sourced resale estimate for the accelerator at its age then, or 0
+	 *  where the catalog has none; never the book value).
+	 */
 	residual_share?: string,
+	/**
+	 *  Owned: where `residual_share` comes from (a quote, a buy-back offer); shown in the
+	 *  assumption ledger.
+	 */
+	residual_reason?: string,
 	/**  Owned: support contract per year, as a share of the hardware price. */
 	support_rate_per_year: string,
+	/**
+	 *  Owned: maintenance per year of the capital that is not servers (installation, network,
+	 *  power distribution, cooling), as a share of it (a study's "10% a year of all capex").
+	 */
+	non_server_maintenance_rate_per_year?: string,
+	/**
+	 *  Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
+	 *  maintenance per server-hour, divided by the GPUs of a server), booked as operations.
+	 */
+	running_cost_per_gpu_hour?: string,
 	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
-	power_kw_per_gpu?: Override,
+	power_kw_per_gpu?: Override_Serialize,
 	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
 	idle_power_share?: string,
 	/**  Spot: interruptions per hour (λ). */
@@ -1697,14 +1820,14 @@ export type NetworkSpec = NetworkSpec_Serialize | NetworkSpec_Deserialize;
 export type NetworkSpec_Deserialize = {
 	/**  Catalog fabric id. */
 	fabric: string,
-	per_port_cost?: Override | null,
+	per_port_cost?: Override_Deserialize | null,
 };
 
 /**  The back-end fabric. */
 export type NetworkSpec_Serialize = {
 	/**  Catalog fabric id. */
 	fabric: string,
-	per_port_cost?: Override,
+	per_port_cost?: Override_Serialize,
 };
 
 /**  A cloud offer for one accelerator: prices per GPU-hour by purchase option. */
@@ -1730,6 +1853,11 @@ export type Offer_Deserialize = {
 	spot_per_gpu_hour?: Figure_Deserialize | null,
 	/**  Notice before a spot instance is reclaimed, in seconds. */
 	spot_notice_s?: Figure_Deserialize | null,
+	/**
+	 *  The catalog region whose grid intensity the offer's energy is counted at; `None` when the
+	 *  offer states no region (the engine then uses the `world` region and says so).
+	 */
+	grid_region?: string | null,
 	notes?: string | null,
 };
 
@@ -1753,6 +1881,11 @@ export type Offer_Serialize = {
 	spot_per_gpu_hour: Figure_Serialize | null,
 	/**  Notice before a spot instance is reclaimed, in seconds. */
 	spot_notice_s: Figure_Serialize | null,
+	/**
+	 *  The catalog region whose grid intensity the offer's energy is counted at; `None` when the
+	 *  offer states no region (the engine then uses the `world` region and says so).
+	 */
+	grid_region: string | null,
 	notes: string | null,
 };
 
@@ -1778,17 +1911,37 @@ sources: string[] } |
 { origin: "override"; reason: string };
 
 /**  A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement). */
-export type Override = {
-	value: string,
-	/**  Why this value and not the catalog's: a quote number, a measurement, a source. */
-	reason: string,
-};
+export type Override = Override_Serialize | Override_Deserialize;
 
 /**  A user's value that replaced a catalog figure in this scenario. */
 export type OverrideUsed = {
 	/**  The scenario-file field, e.g. `layers[0].price_per_gpu_hour`. */
 	path: string,
 	value: string,
+	reason: string,
+};
+
+/**  A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement). */
+export type Override_Deserialize = {
+	value: string,
+	/**
+	 *  ISO 4217 code of `value` when it is money in another currency than the file's (absent: the
+	 *  file's). It is converted with the file's `fx`; a field that is not money refuses it.
+	 */
+	currency?: string | null,
+	/**  Why this value and not the catalog's: a quote number, a measurement, a source. */
+	reason: string,
+};
+
+/**  A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement). */
+export type Override_Serialize = {
+	value: string,
+	/**
+	 *  ISO 4217 code of `value` when it is money in another currency than the file's (absent: the
+	 *  file's). It is converted with the file's `fx`; a field that is not money refuses it.
+	 */
+	currency?: string,
+	/**  Why this value and not the catalog's: a quote number, a measurement, a source. */
 	reason: string,
 };
 
@@ -1938,6 +2091,13 @@ export type PueBenchmark_Deserialize = {
 	id: string,
 	name: string,
 	pue: Figure_Deserialize,
+	/**
+	 *  The cloud provider whose published fleet PUE this is, spelled as in the offers'
+	 *  `provider`; `None` for a facility benchmark.
+	 */
+	provider?: string | null,
+	/**  The PUE assumed for a cloud provider that publishes none (an industry average). */
+	cloud_default: boolean,
 	notes?: string | null,
 };
 
@@ -1946,6 +2106,13 @@ export type PueBenchmark_Serialize = {
 	id: string,
 	name: string,
 	pue: Figure_Serialize,
+	/**
+	 *  The cloud provider whose published fleet PUE this is, spelled as in the offers'
+	 *  `provider`; `None` for a facility benchmark.
+	 */
+	provider: string | null,
+	/**  The PUE assumed for a cloud provider that publishes none (an industry average). */
+	cloud_default: boolean,
 	notes: string | null,
 };
 
@@ -2136,6 +2303,70 @@ export type Region_Serialize = {
 	notes: string | null,
 };
 
+/**
+ *  A sourced secondary-market estimate: resale share of the new price by age, points in
+ *  increasing age. Between points the share is interpolated linearly; before the first point
+ *  the first point's share holds; past the last point there is no estimate.
+ */
+export type ResaleCurve = ResaleCurve_Serialize | ResaleCurve_Deserialize;
+
+/**
+ *  A sourced secondary-market estimate: resale share of the new price by age, points in
+ *  increasing age. Between points the share is interpolated linearly; before the first point
+ *  the first point's share holds; past the last point there is no estimate.
+ */
+export type ResaleCurve_Deserialize = {
+	id: string,
+	target: ResaleTarget_Deserialize,
+	points: ResalePoint_Deserialize[],
+	notes?: string | null,
+};
+
+/**
+ *  A sourced secondary-market estimate: resale share of the new price by age, points in
+ *  increasing age. Between points the share is interpolated linearly; before the first point
+ *  the first point's share holds; past the last point there is no estimate.
+ */
+export type ResaleCurve_Serialize = {
+	id: string,
+	target: ResaleTarget_Serialize,
+	points: ResalePoint_Serialize[],
+	notes: string | null,
+};
+
+/**  The resale price of a used accelerator at one age, as a share of its new price. */
+export type ResalePoint = ResalePoint_Serialize | ResalePoint_Deserialize;
+
+/**  The resale price of a used accelerator at one age, as a share of its new price. */
+export type ResalePoint_Deserialize = {
+	age_months: number,
+	share: Figure_Deserialize,
+};
+
+/**  The resale price of a used accelerator at one age, as a share of its new price. */
+export type ResalePoint_Serialize = {
+	age_months: number,
+	share: Figure_Serialize,
+};
+
+/**
+ *  Which accelerators a resale estimate covers: one accelerator, or a family (optionally of
+ *  one vendor). A more specific estimate wins: accelerator, then family and vendor, then family.
+ */
+export type ResaleTarget = ResaleTarget_Serialize | ResaleTarget_Deserialize;
+
+/**
+ *  Which accelerators a resale estimate covers: one accelerator, or a family (optionally of
+ *  one vendor). A more specific estimate wins: accelerator, then family and vendor, then family.
+ */
+export type ResaleTarget_Deserialize = { by: "accelerator"; id: string } | { by: "family"; family: Family; vendor?: string | null };
+
+/**
+ *  Which accelerators a resale estimate covers: one accelerator, or a family (optionally of
+ *  one vendor). A more specific estimate wins: accelerator, then family and vendor, then family.
+ */
+export type ResaleTarget_Serialize = { by: "accelerator"; id: string } | { by: "family"; family: Family; vendor: string | null };
+
 /**  One scenario's monthly-cost chart. */
 export type ScenarioChart = {
 	scenario: string,
@@ -2214,10 +2445,22 @@ export type ScenarioFigures_Deserialize = {
 	idle_cost: string,
 	energy_kwh: string,
 	emissions_kg: string,
+	/**  The part of energy and emissions that is an estimate for rented capacity. */
+	cloud_energy_kwh: string,
+	cloud_emissions_kg: string,
 	demand_pflop_h: string,
 	unmet_pflop_h: string,
 	residual_value: string,
 	commitments_after_horizon: string,
+	/**  Work left undone at its shadow price (in `total_cash`, on its own line). */
+	unserved_cost: string,
+	/**
+	 *  What scenarios are ranked and compared on: `total_cash` plus the commitments after the
+	 *  horizon.
+	 */
+	decision_total: string,
+	/**  1 for the best: scenarios that serve all the work first, then by decision total. */
+	rank: number,
 	warnings: string[],
 	overrides: OverrideUsed[],
 	/**  Against the reference; `None` for the reference itself. */
@@ -2245,10 +2488,22 @@ export type ScenarioFigures_Serialize = {
 	idle_cost: string,
 	energy_kwh: string,
 	emissions_kg: string,
+	/**  The part of energy and emissions that is an estimate for rented capacity. */
+	cloud_energy_kwh: string,
+	cloud_emissions_kg: string,
 	demand_pflop_h: string,
 	unmet_pflop_h: string,
 	residual_value: string,
 	commitments_after_horizon: string,
+	/**  Work left undone at its shadow price (in `total_cash`, on its own line). */
+	unserved_cost: string,
+	/**
+	 *  What scenarios are ranked and compared on: `total_cash` plus the commitments after the
+	 *  horizon.
+	 */
+	decision_total: string,
+	/**  1 for the best: scenarios that serve all the work first, then by decision total. */
+	rank: number,
 	warnings: string[],
 	overrides: OverrideUsed[],
 	/**  Against the reference; `None` for the reference itself. */
@@ -2286,6 +2541,11 @@ export type ScenarioSpec_Deserialize = {
 	storage_per_month?: string,
 	egress_tb_per_month?: string,
 	egress_per_tb?: string,
+	/**
+	 *  Egress and premium storage as a share of the month's cloud spend (compute and
+	 *  commitments), as a fraction ("0.075" adds 7.5%).
+	 */
+	egress_share_of_cloud_spend?: string | null,
 };
 
 /**  One way to supply the compute: a set of layers and the costs around them. */
@@ -2310,6 +2570,11 @@ export type ScenarioSpec_Serialize = {
 	storage_per_month: string,
 	egress_tb_per_month: string,
 	egress_per_tb: string,
+	/**
+	 *  Egress and premium storage as a share of the month's cloud spend (compute and
+	 *  commitments), as a fraction ("0.075" adds 7.5%).
+	 */
+	egress_share_of_cloud_spend?: string,
 };
 
 /**  A scenario as the list shows it, without its body (a workspace may hold thousands). */
@@ -2990,7 +3255,7 @@ export type WorkspaceSettings_Deserialize = {
 	horizon_months: number,
 	discount_rate: string,
 	price_point?: PricePoint,
-	fx?: FxRate[],
+	fx?: FxRate_Deserialize[],
 };
 
 /**  Everything of a scenario file but its workloads and scenarios. */
@@ -3003,7 +3268,7 @@ export type WorkspaceSettings_Serialize = {
 	horizon_months: number,
 	discount_rate: string,
 	price_point: PricePoint,
-	fx: FxRate[],
+	fx: FxRate_Serialize[],
 };
 
 /* Tauri Specta runtime */

@@ -1113,8 +1113,8 @@ export class FakeBackend implements Backend {
         const reason = `RFP quote ${q.vendor} ${q.quote_id} (valid until ${q.valid_until})`;
         l.accelerator = q.accelerator;
         l.gpus = q.gpus;
-        l.price_per_gpu_hour = q.price_per_gpu_hour === null ? null : { value: q.price_per_gpu_hour, reason };
-        l.price_per_gpu = q.price_per_gpu === null ? null : { value: q.price_per_gpu, reason };
+        l.price_per_gpu_hour = q.price_per_gpu_hour === null ? null : { value: q.price_per_gpu_hour, currency: null, reason };
+        l.price_per_gpu = q.price_per_gpu === null ? null : { value: q.price_per_gpu, currency: null, reason };
         return l;
       });
       const scenario = { ...structuredClone(from), id, name: `${from.name} — ${vendor}`, layers };
