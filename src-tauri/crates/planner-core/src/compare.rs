@@ -141,7 +141,23 @@ fn cumulative(r: &ScenarioResult) -> Vec<Decimal> {
 }
 
 fn money(x: Decimal, currency: &str) -> String {
-    format!("{currency} {}", present(x))
+    format!("{currency} {}", grouped(x))
+}
+
+/// Money as a reader reads it: cents, thousands grouped ("1,234,567.89"), rounded once by
+/// `finance::present`.
+pub fn grouped(x: Decimal) -> String {
+    let text = format!("{:.2}", present(x));
+    let (sign, digits) = text.strip_prefix('-').map_or(("", text.as_str()), |t| ("-", t));
+    let (whole, cents) = digits.split_once('.').unwrap_or((digits, "00"));
+    let mut out = String::with_capacity(whole.len() + whole.len() / 3 + 4);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}.{cents}")
 }
 
 fn hours_text(h: Decimal) -> String {
@@ -275,7 +291,7 @@ pub fn resale_share_of_difference(c: &Comparison, month: u32) -> Option<String> 
     } else {
         (&c.b, &c.a, c.total_difference, -c.residual_difference)
     };
-    let money = |d: Decimal| crate::finance::present(d).to_string();
+    let money = grouped;
     let head = format!("`{cheaper}` is cheaper than `{dearer}` by {}", money(by));
     Some(if resale > Decimal::ZERO {
         let tail = if resale >= by {
@@ -328,6 +344,14 @@ mod tests {
         assert!((rent - dec!(0.53)).abs() < dec!(0.005), "rent {rent}/h");
         // The articles' claim (4-6 h/day) does not hold with these inputs.
         assert!(h > dec!(6));
+    }
+
+    #[test]
+    fn money_in_sentences_is_grouped_to_the_cent() {
+        assert_eq!(grouped(dec!(539409.3)), "539,409.30");
+        assert_eq!(grouped(dec!(-1234567.891)), "-1,234,567.89");
+        assert_eq!(grouped(dec!(12)), "12.00");
+        assert_eq!(grouped(dec!(0.005)), "0.00");
     }
 
     #[test]

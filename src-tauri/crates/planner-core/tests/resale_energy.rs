@@ -258,8 +258,8 @@ fn a_comparison_says_how_much_of_the_difference_is_resale() {
         words,
         format!(
             "`own` is cheaper than `rent` by {}; {} of that is resale assumed in month 36",
-            present(-c.total_difference),
-            present(c.residual_difference)
+            planner_core::compare::grouped(-c.total_difference),
+            planner_core::compare::grouped(c.residual_difference)
         )
     );
     // The decision view carries it against the reference.
