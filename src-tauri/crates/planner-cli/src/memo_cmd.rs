@@ -158,8 +158,10 @@ pub fn sign(
     ))
 }
 
-/// The report of `planner verify`, as text.
+/// The report of `planner verify`, as text. Values read from the file (names, reasons, field
+/// names, problems) are cut at 200 characters.
 pub fn verification_text(check: &PdfCheck) -> String {
+    use planner_sign::shorten as cut;
     let path = &check.path;
     let v = &check.verification;
     let mut out = format!("{path}: {} signature(s), {} bytes\n", v.signatures.len(), v.file_len);
@@ -168,13 +170,13 @@ pub fn verification_text(check: &PdfCheck) -> String {
             out,
             "\n[{}] {} — {}",
             i + 1,
-            s.field,
+            cut(&s.field),
             if s.intact() { "INTACT" } else { "NOT INTACT" }
         );
         let _ = writeln!(
             out,
             "  signed by:   {}",
-            s.signer_name.as_deref().unwrap_or("(no name)")
+            cut(s.signer_name.as_deref().unwrap_or("(no name)"))
         );
         let _ = writeln!(
             out,
@@ -182,22 +184,26 @@ pub fn verification_text(check: &PdfCheck) -> String {
             s.signing_time.as_deref().unwrap_or("(no time)")
         );
         if let Some(r) = &s.reason {
-            let _ = writeln!(out, "  reason:      {r}");
+            let _ = writeln!(out, "  reason:      {}", cut(r));
         }
         if let Some(c) = &s.certificate {
             let _ = writeln!(
                 out,
                 "  certificate: {}{} (issuer {}; serial {}; valid {} to {}{})",
-                c.common_name.as_deref().unwrap_or("(no name)"),
-                c.organisation.as_deref().map(|o| format!(", {o}")).unwrap_or_default(),
-                c.issuer,
-                c.serial_hex,
+                cut(c.common_name.as_deref().unwrap_or("(no name)")),
+                c.organisation
+                    .as_deref()
+                    .map(|o| format!(", {}", cut(o)))
+                    .unwrap_or_default(),
+                cut(&c.issuer),
+                cut(&c.serial_hex),
                 c.not_before,
                 c.not_after,
                 if c.self_signed { "; self-signed" } else { "" }
             );
             let _ = writeln!(out, "  sha-256:     {}", c.sha256_fingerprint);
         }
+        let modified = s.problems.iter().any(|p| p.starts_with("modified after signing"));
         let _ = writeln!(
             out,
             "  covers:      bytes {}..{} and {}..{} of its revision{}",
@@ -205,13 +211,18 @@ pub fn verification_text(check: &PdfCheck) -> String {
             s.byte_range[0] + s.byte_range[1],
             s.byte_range[2],
             s.byte_range[2] + s.byte_range[3],
-            if s.later_bytes > 0 {
+            if s.later_bytes == 0 {
+                "; the whole file".to_owned()
+            } else if modified {
                 format!(
-                    "; {} bytes were added after it (later signatures or edits)",
+                    "; {} bytes were added after it, and they change the document (see the problems)",
                     s.later_bytes
                 )
             } else {
-                "; the whole file".to_owned()
+                format!(
+                    "; {} bytes were added after it: later signatures only (checked)",
+                    s.later_bytes
+                )
             }
         );
         let _ = writeln!(
@@ -220,12 +231,12 @@ pub fn verification_text(check: &PdfCheck) -> String {
             if s.digest_ok {
                 "matches"
             } else {
-                "DOES NOT MATCH (the signed bytes changed)"
+                "DOES NOT MATCH (the signed bytes changed: the file is damaged or was altered after signing)"
             },
             if s.signature_ok { "valid" } else { "INVALID" }
         );
         for p in &s.problems {
-            let _ = writeln!(out, "  problem:     {p}");
+            let _ = writeln!(out, "  problem:     {}", cut(p));
         }
     }
     if check.unsigned_tail > 0 {

@@ -478,3 +478,103 @@ fn bad_requests_say_what_to_do_and_write_nothing() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("holds no signature"), "{}", text(&out));
 }
+
+/// Issue 14's reproducer on a real memo: an incremental update appended after signing paints
+/// "APPROVED: BUY 10,000 GPUS NOW" on page 1. Every reader shows it; `planner verify` must fail
+/// and say what changed on which page. One changed byte that leaves the file unreadable must be
+/// called damaged or altered, not "not a PDF".
+#[test]
+fn a_change_appended_after_signing_or_a_damaged_file_fails_planner_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    identity(dir, "Ada Author", "ada.p12");
+    certificate_pem(dir, "ada.p12", "ada.pem");
+    ok(
+        &planner(
+            &[
+                "memo",
+                &sample("enterprise-hybrid"),
+                "--out",
+                "memo.pdf",
+                "--author",
+                "Ada Author",
+                "--decision",
+                "Adopt the hybrid.",
+                "--sign-with",
+                "ada.p12",
+                "--passphrase-env",
+                PASS_VAR,
+            ],
+            dir,
+        ),
+        "memo",
+    );
+    let signed = std::fs::read(dir.join("memo.pdf")).unwrap();
+    let painted = "APPROVED: BUY 10,000 GPUS NOW";
+    std::fs::write(
+        dir.join("altered.pdf"),
+        sign_common::append_drawing(&signed, 1, painted),
+    )
+    .unwrap();
+    let page1 = text(&run("pdftotext", &["-f", "1", "-l", "1", "altered.pdf", "-"], dir));
+    assert!(page1.contains(painted), "{page1}");
+
+    let out = planner(&["verify", "altered.pdf"], dir);
+    let report = text(&out);
+    println!("{report}");
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("NOT INTACT"), "{report}");
+    assert!(report.contains("NOT every signature is intact"), "{report}");
+    assert!(
+        report.contains("problem:     modified after signing: page 1 (object"),
+        "{report}"
+    );
+    assert!(report.contains("(content stream) was added on page 1"), "{report}");
+    assert!(report.contains("and they change the document"), "{report}");
+
+    let sig = pdfsig(dir, "altered.pdf");
+    println!("pdfsig:\n{sig}");
+    assert!(sig.contains("Not total document signed"), "{sig}");
+    let py = pyhanko(
+        &[
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--trust-replace",
+            "--trust",
+            "ada.pem",
+            "altered.pdf",
+        ],
+        dir,
+    );
+    let py_text = text(&py);
+    println!("pyHanko:\n{py_text}");
+    assert!(!py.status.success(), "{py_text}");
+    assert!(py_text.contains("judged INVALID"), "{py_text}");
+
+    // A further signature is refused on the altered memo.
+    identity(dir, "Rex Reviewer", "rex.p12");
+    let out = planner(
+        &["sign", "altered.pdf", "--with", "rex.p12", "--passphrase-env", PASS_VAR],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("no longer intact"), "{}", text(&out));
+
+    // One byte of the cross-reference offset changed: damaged or altered, never "not a PDF".
+    let key = b"startxref\n";
+    let at = signed.windows(key.len()).rposition(|w| w == key).unwrap() + key.len();
+    let mut broken = signed.clone();
+    broken[at] = if broken[at] == b'9' { b'8' } else { b'9' };
+    std::fs::write(dir.join("broken.pdf"), &broken).unwrap();
+    let out = planner(&["verify", "broken.pdf"], dir);
+    let t = text(&out);
+    println!("{t}");
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("the signed PDF is damaged or was altered after signing, and cannot be read"),
+        "{t}"
+    );
+    assert!(t.contains("cross-reference"), "{t}");
+    assert!(!t.contains("not a PDF this program can read"), "{t}");
+}

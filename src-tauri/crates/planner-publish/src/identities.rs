@@ -207,21 +207,31 @@ impl Identities {
     /// Opens identity `id` with its passphrase.
     pub fn open(&self, id: &str, passphrase: &str) -> Result<Identity, PlannerError> {
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return Err(invalid("identity", format!("`{id}` is not an identity id")));
+            return Err(invalid(
+                "identity",
+                format!("`{}` is not an identity id", planner_sign::shorten(id)),
+            ));
         }
         let path = self.p12(id);
         let bytes = std::fs::read(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 PlannerError::new(
                     ErrorCode::NotFound,
-                    format!("There is no identity `{id}`; create or import one first."),
+                    format!(
+                        "There is no identity `{}`; create or import one first.",
+                        planner_sign::shorten(id)
+                    ),
                 )
             } else {
                 io(&path, "read the identity", &e)
             }
         })?;
-        Identity::from_pkcs12(&bytes, passphrase)
-            .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("Identity `{id}`: {e}")))
+        Identity::from_pkcs12(&bytes, passphrase).map_err(|e| {
+            PlannerError::new(
+                ErrorCode::InvalidInput,
+                format!("Identity `{}`: {e}", planner_sign::shorten(id)),
+            )
+        })
     }
 
     /// Writes identity `id`'s certificate (public) as PEM to `out`, for a reviewer or validator

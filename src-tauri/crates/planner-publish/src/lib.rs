@@ -109,8 +109,9 @@ pub fn verify_signoff_signature(content: &[u8], sig: &SignOffSignature) -> Resul
     };
     if named != sig.signer {
         return Err(format!(
-            "the certificate names {named}, the sign-off names {}",
-            sig.signer
+            "the certificate names {}, the sign-off names {}",
+            planner_sign::shorten(&named),
+            planner_sign::shorten(&sig.signer)
         ));
     }
     Ok(())
@@ -434,10 +435,15 @@ pub fn publish_from_file(
             let known: Vec<&str> = file.scenarios.iter().map(|s| s.id.as_str()).collect();
             invalid(
                 format!(
-                    "{file_name} has no scenario `{id}`; its scenarios are: {}.",
-                    known.join(", ")
+                    "{} has no scenario `{}`; its scenarios are: {}.",
+                    planner_sign::shorten(file_name),
+                    planner_sign::shorten(id),
+                    planner_sign::shorten(&known.join(", "))
                 ),
-                vec![ErrorDetail::field("scenarios", &format!("unknown scenario `{id}`"))],
+                vec![ErrorDetail::field(
+                    "scenarios",
+                    &format!("unknown scenario `{}`", planner_sign::shorten(id)),
+                )],
             )
         })?;
         specs.push(spec.clone());
@@ -547,7 +553,7 @@ pub fn sign_file(
             format!(
                 "{}: the signature `{}` is no longer intact ({}); a new signature would hide that the document changed. Nothing was signed.",
                 path.display(),
-                bad.field,
+                planner_sign::shorten(&bad.field),
                 bad.problems.join("; ")
             ),
         ));

@@ -283,7 +283,7 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
             out.digest_ok = md.as_bytes() == digest;
             if !out.digest_ok {
                 out.problems.push(
-                    "the document digest does not match the signed message digest: the signed bytes were changed"
+                    "the document digest does not match the signed message digest: the signed bytes were changed (the file is damaged or was altered after signing)"
                         .to_owned(),
                 );
             }
@@ -361,7 +361,9 @@ mod tests {
         assert!(wrong.signature_ok);
         assert_eq!(
             wrong.problems,
-            vec!["the document digest does not match the signed message digest: the signed bytes were changed"]
+            vec![
+                "the document digest does not match the signed message digest: the signed bytes were changed (the file is damaged or was altered after signing)"
+            ]
         );
 
         let mut broken = padded.clone();

@@ -8,6 +8,13 @@ pub enum SignError {
     /// The bytes are not a PDF this library can read.
     #[error("file is not a PDF this program can read: {0}")]
     NotPdf(String),
+    /// The bytes start as a PDF but cannot be read: the file is damaged, or was altered (after
+    /// signing, when it holds a signature).
+    #[error("{0}")]
+    Damaged(String),
+    /// The signer's certificate is not valid at the signing time.
+    #[error("cannot sign with this certificate: {0}")]
+    CertificateNotValid(String),
     /// The PDF is readable but lacks something signing needs.
     #[error("cannot sign this PDF: {0}")]
     UnsupportedPdf(String),
@@ -56,7 +63,34 @@ impl From<der::Error> for SignError {
     }
 }
 
+/// The most characters of a quoted value that messages show.
+pub(crate) const QUOTE_MAX: usize = 200;
+
+/// `value` cut to its first [`QUOTE_MAX`] characters, with "…" when it was longer: messages
+/// quote values from files and callers, which can be of any length.
+pub fn shorten(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_MAX) {
+        Some((at, _)) => format!("{}…", &value[..at]),
+        None => value.to_owned(),
+    }
+}
+
 /// Fills `buf` with random bytes from the operating system.
 pub(crate) fn random(buf: &mut [u8]) -> Result<(), SignError> {
     getrandom::fill(buf).map_err(|e| SignError::Random(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_cut() {
+        assert_eq!(shorten("short"), "short");
+        let long = "é".repeat(500);
+        let cut = shorten(&long);
+        assert_eq!(cut.chars().count(), QUOTE_MAX + 1);
+        assert!(cut.ends_with('…'));
+        assert_eq!(shorten(&"x".repeat(QUOTE_MAX)), "x".repeat(QUOTE_MAX));
+    }
 }

@@ -422,8 +422,12 @@ impl Identity {
             )?,
         ];
         if let Some(mail) = email.filter(|m| !m.trim().is_empty()) {
-            let ia5 = Ia5String::new(mail)
-                .map_err(|_| SignError::BadRequest(format!("the e-mail address {mail:?} must be plain ASCII")))?;
+            let ia5 = Ia5String::new(mail).map_err(|_| {
+                SignError::BadRequest(format!(
+                    "the e-mail address {:?} must be plain ASCII",
+                    crate::error::shorten(mail)
+                ))
+            })?;
             extensions.push(extension(
                 OID_SAN,
                 false,

@@ -8,6 +8,7 @@
 //!
 //! No IO and no clock: PDFs, key files and times come in as arguments.
 
+mod changes;
 mod cms;
 mod detached;
 mod error;
@@ -17,7 +18,7 @@ mod pkcs12;
 mod time;
 
 pub use detached::{DetachedCheck, sign_detached, verify_detached};
-pub use error::SignError;
+pub use error::{SignError, shorten};
 pub use identity::{CertificateInfo, Identity};
 pub use pdf::{Appearance, PageChoice, SignRequest, SignatureReport, Verification, sign, verify};
 pub use time::Timestamp;

@@ -76,7 +76,8 @@ pub struct SignatureReport {
     /// The byte range is `[0 a b c]`, skips only the /Contents value and ends at the end of a
     /// revision (`%%EOF`).
     pub covers_revision: bool,
-    /// Bytes appended after this signature's revision (0 when it covers the whole file).
+    /// Bytes appended after this signature's revision (0 when it covers the whole file); what
+    /// they change other than later signatures is listed in `problems`.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub later_bytes: u64,
     /// Every reason the signature is not intact, in words.
@@ -84,7 +85,8 @@ pub struct SignatureReport {
 }
 
 impl SignatureReport {
-    /// The signed revision is exactly as signed, by the key of the included certificate.
+    /// The signed revision is exactly as signed, by the key of the included certificate, which
+    /// was valid at the signing time (/M); and nothing but later signatures was added after it.
     pub fn intact(&self) -> bool {
         self.digest_ok && self.signature_ok && self.covers_revision && self.problems.is_empty()
     }
@@ -104,9 +106,10 @@ pub struct Verification {
 impl Verification {
     /// At least one signature, and every one intact.
     ///
-    /// Like pdfsig, this does not judge bytes appended after the last signature (an
-    /// incremental update made later): the last report's `later_bytes` says whether there are
-    /// any, and [`Verification::unsigned_tail`] returns it.
+    /// Intact includes what follows each signed revision: only later signatures may be added
+    /// after it (see the `changes` module); any other change (an incremental update that draws
+    /// on a page, a new annotation, bytes after the last `%%EOF`) is a problem of every
+    /// signature before it, "modified after signing", with the object and page named.
     pub fn all_intact(&self) -> bool {
         !self.signatures.is_empty() && self.signatures.iter().all(SignatureReport::intact)
     }
@@ -128,10 +131,53 @@ fn load(pdf: &[u8]) -> Result<Document, SignError> {
     }
     // lopdf is a parser of untrusted input; a panic inside it must not take the app down.
     let loaded = std::panic::catch_unwind(|| Document::load_mem(pdf));
-    match loaded {
-        Ok(Ok(doc)) => Ok(doc),
-        Ok(Err(e)) => Err(SignError::NotPdf(e.to_string())),
-        Err(_) => Err(SignError::NotPdf("its structure is too damaged to read".to_owned())),
+    let what = match loaded {
+        Ok(Ok(doc)) => return Ok(doc),
+        Ok(Err(e)) => unreadable_part(&e),
+        Err(_) => "its structure cannot be read".to_owned(),
+    };
+    Err(damaged(pdf, &what))
+}
+
+/// What a lopdf error says could not be read, in words.
+fn unreadable_part(e: &lopdf::Error) -> String {
+    use lopdf::Error as E;
+    // lopdf does not export its parse and xref error types: their text tells them apart.
+    let inner = match e {
+        E::Xref(x) => x.to_string(),
+        E::Parse(p) => p.to_string(),
+        _ => String::new(),
+    };
+    let part = match e {
+        E::Xref(_) if inner.contains("Prev") => {
+            "an earlier revision's cross-reference table (its /Prev offset) cannot be read".to_owned()
+        }
+        E::Xref(_) | E::MissingXrefEntry => {
+            "its cross-reference table (the index of its objects) cannot be read".to_owned()
+        }
+        E::Parse(_) if inner.contains("cross reference") => {
+            "its cross-reference table (the index of its objects) cannot be read".to_owned()
+        }
+        E::Parse(_) if inner.contains("trailer") => "its trailer cannot be read".to_owned(),
+        E::Parse(_) if inner.contains("header") => "its %PDF header cannot be read".to_owned(),
+        E::Parse(_) if inner.contains("end of input") => "it ends too early (truncated)".to_owned(),
+        E::IndirectObject { offset } => format!("the object at byte {offset} cannot be read"),
+        E::InvalidOffset(offset) => format!("an object offset ({offset}) points outside the file"),
+        E::ObjectNotFound((n, g)) => format!("object {n} {g} is missing"),
+        E::ObjectIdMismatch => "an object is not where the cross-reference table says".to_owned(),
+        _ => "its structure cannot be read".to_owned(),
+    };
+    format!("{part} ({})", crate::error::shorten(&e.to_string()))
+}
+
+/// The error for bytes that start as a PDF but cannot be read.
+fn damaged(pdf: &[u8], what: &str) -> SignError {
+    if raw_byte_ranges(pdf).is_empty() {
+        SignError::Damaged(format!("the PDF is damaged and cannot be read: {what}"))
+    } else {
+        SignError::Damaged(format!(
+            "the signed PDF is damaged or was altered after signing, and cannot be read: {what}"
+        ))
     }
 }
 
@@ -448,9 +494,43 @@ fn field_names(doc: &Document, fields: &[Object], prefix: &str, names: &mut BTre
 
 /// Signs `pdf`: appends an incremental update holding a new signature field and its PAdES
 /// B-B signature. Earlier signatures stay valid.
+///
+/// Refused when the signer's certificate is not valid at the signing time (`request.time`):
+/// such a signature would never verify, so it is better not made.
 pub fn sign(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Result<Vec<u8>, SignError> {
     // The fields of a Timestamp are public: check the calendar before writing /M.
     request.time.unix_seconds()?;
+    let cert = identity.certificate();
+    if let Some(why) = validity_problem(&cert, &request.time.iso8601()) {
+        return Err(SignError::CertificateNotValid(format!(
+            "{why}; a signature made now would not be valid. Make or import an identity whose certificate is valid today, or check the computer's clock"
+        )));
+    }
+    sign_unchecked(pdf, identity, request)
+}
+
+/// Why `cert` is not valid at `at` (ISO 8601 UTC, as [`Timestamp::iso8601`] writes it), or
+/// `None` when it is. The ISO forms compare as the times they stand for.
+fn validity_problem(cert: &CertificateInfo, at: &str) -> Option<String> {
+    let name = crate::error::shorten(cert.common_name.as_deref().unwrap_or(&cert.subject));
+    if at > cert.not_after.as_str() {
+        Some(format!(
+            "the certificate of {name} expired on {} (signed {at})",
+            cert.not_after
+        ))
+    } else if at < cert.not_before.as_str() {
+        Some(format!(
+            "the certificate of {name} was not yet valid until {} (signed {at})",
+            cert.not_before
+        ))
+    } else {
+        None
+    }
+}
+
+/// [`sign`] without the certificate's validity check (tests make signatures by expired
+/// certificates with it, as another program could).
+fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Result<Vec<u8>, SignError> {
     let doc = load(pdf)?;
     if doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
         return Err(SignError::UnsupportedPdf(
@@ -807,7 +887,7 @@ fn check_signature(doc: &Document, pdf: &[u8], found: &FoundSig) -> SignatureRep
         other => {
             report.problems.push(format!(
                 "signature format {} is not supported (only ETSI.CAdES.detached and adbe.pkcs7.detached)",
-                other.unwrap_or("(none)")
+                crate::error::shorten(other.unwrap_or("(none)"))
             ));
             false
         }
@@ -907,6 +987,15 @@ fn check_signature(doc: &Document, pdf: &[u8], found: &FoundSig) -> SignatureRep
         .certificate
         .as_ref()
         .map(|(cert, der_bytes)| describe(cert, der_bytes));
+    if let Some(cert) = &report.certificate {
+        match &report.signing_time {
+            Some(at) => report.problems.extend(validity_problem(cert, at)),
+            None => report.problems.push(
+                "the signature has no readable signing time (/M), so the certificate's validity when signing cannot be checked"
+                    .to_owned(),
+            ),
+        }
+    }
     report
 }
 
@@ -1012,6 +1101,27 @@ pub fn verify(pdf: &[u8]) -> Result<Verification, SignError> {
                 "a signature dictionary at byte {at} cannot be read: the file is damaged or was changed"
             )],
         });
+    }
+    // What was appended after each signed revision may only be later signatures.
+    let mut changes: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for s in &mut signatures {
+        let Some(end) = s.byte_range[2]
+            .checked_add(s.byte_range[3])
+            .and_then(|e| usize::try_from(e).ok())
+        else {
+            continue;
+        };
+        if !s.covers_revision || s.later_bytes == 0 || end > pdf.len() {
+            continue;
+        }
+        let found = changes.entry(end).or_insert_with(|| match load(&pdf[..end]) {
+            Ok(old) => crate::changes::modifications(pdf, end, &old, &doc),
+            Err(e) => vec![format!(
+                "the signed revision cannot be read on its own ({e}), so what was added after it cannot be checked"
+            )],
+        });
+        s.problems
+            .extend(found.iter().map(|c| format!("modified after signing: {c}")));
     }
     signatures.sort_by_key(|s| (s.byte_range[2] + s.byte_range[3], s.field.clone()));
     Ok(Verification {

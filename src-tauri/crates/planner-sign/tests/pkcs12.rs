@@ -70,7 +70,7 @@ fn sign_and_validate(dir: &Path, id: &Identity, cert_pem: &str, stem: &str) {
         signer_name: stem,
         reason: Some("Author"),
         location: None,
-        time: t0(),
+        time: common::valid_from(id),
         appearance: None,
     };
     let signed = sign(&sample_pdf(2), id, &req).unwrap();
@@ -395,7 +395,7 @@ fn rsa4096_chain_fits_and_validates_against_the_ca() {
         signer_name: "Lee Leaf",
         reason: Some("Reviewer"),
         location: None,
-        time: t0(),
+        time: common::valid_from(&id),
         appearance: None,
     };
     let signed = sign(&sample_pdf(1), &id, &req).unwrap();

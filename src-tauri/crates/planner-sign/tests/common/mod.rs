@@ -172,3 +172,137 @@ pub fn tamper_cases(pdf: &[u8], byte_range: [u64; 4], count: usize, seed: u64) -
         })
         .collect()
 }
+
+/// Writes a direct PDF object (no streams) as PDF syntax: enough for the hand-made updates of
+/// the tests below.
+pub fn pdf_syntax(obj: &Object) -> String {
+    match obj {
+        Object::Null => "null".to_owned(),
+        Object::Boolean(b) => b.to_string(),
+        Object::Integer(i) => i.to_string(),
+        Object::Real(r) => format!("{r}"),
+        Object::Name(n) => {
+            let mut s = "/".to_owned();
+            for &b in n {
+                if (0x21..=0x7e).contains(&b) && !b"()<>[]{}/%#".contains(&b) {
+                    s.push(char::from(b));
+                } else {
+                    s.push_str(&format!("#{b:02X}"));
+                }
+            }
+            s
+        }
+        Object::String(bytes, _) => format!("<{}>", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+        Object::Array(items) => format!("[{}]", items.iter().map(pdf_syntax).collect::<Vec<_>>().join(" ")),
+        Object::Dictionary(d) => format!(
+            "<<{}>>",
+            d.iter()
+                .map(|(k, v)| format!("{} {}", pdf_syntax(&Object::Name(k.clone())), pdf_syntax(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Object::Stream(_) => panic!("a stream cannot be written as a direct object"),
+        Object::Reference((n, g)) => format!("{n} {g} R"),
+    }
+}
+
+/// Appends an incremental update made of `objects` (number, body text) to `pdf`, with a classic
+/// xref section and a trailer that keeps /Root, /Info and /ID and points /Prev at the last one.
+pub fn append_update(pdf: &[u8], objects: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let doc = Document::load_mem(pdf).unwrap();
+    let key = b"startxref";
+    let pos = pdf.windows(key.len()).rposition(|w| w == key).unwrap();
+    let prev: u64 = String::from_utf8_lossy(&pdf[pos + key.len()..])
+        .split_ascii_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut out = pdf.to_vec();
+    if !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    let mut offsets = Vec::new();
+    for (n, body) in objects {
+        offsets.push((*n, out.len()));
+        out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref_at = out.len();
+    out.extend_from_slice(b"xref\n");
+    offsets.sort_unstable();
+    for (n, at) in &offsets {
+        out.extend_from_slice(format!("{n} 1\n{at:010} 00000 n \n").as_bytes());
+    }
+    let size = doc.trailer.get(b"Size").unwrap().as_i64().unwrap();
+    let size = offsets.iter().map(|(n, _)| i64::from(*n) + 1).fold(size, i64::max);
+    let mut trailer = format!("<</Size {size} /Prev {prev}");
+    for k in ["Root", "Info", "ID"] {
+        if let Ok(v) = doc.trailer.get(k.as_bytes()) {
+            trailer.push_str(&format!(" /{k} {}", pdf_syntax(v)));
+        }
+    }
+    trailer.push_str(">>");
+    out.extend_from_slice(format!("trailer\n{trailer}\nstartxref\n{xref_at}\n%%EOF\n").as_bytes());
+    out
+}
+
+/// The reproducer of issue 14: an incremental update appended after signing that paints `text`
+/// in large red letters on page `page` (from 1): a new font and a new content stream, and the
+/// page re-written with its /Contents as an array and the font added to its resources. Every
+/// PDF reader shows it.
+pub fn append_drawing(pdf: &[u8], page: u32, text: &str) -> Vec<u8> {
+    let doc = Document::load_mem(pdf).unwrap();
+    let page_id = doc.get_pages()[&page];
+    let mut page_dict = doc.get_dictionary(page_id).unwrap().clone();
+    let size = u32::try_from(doc.trailer.get(b"Size").unwrap().as_i64().unwrap()).unwrap();
+    let (font_id, content_id) = (size, size + 1);
+    let mut contents = match page_dict.get(b"Contents").unwrap() {
+        Object::Array(items) => items.clone(),
+        other => vec![other.clone()],
+    };
+    contents.push(Object::Reference((content_id, 0)));
+    page_dict.set("Contents", Object::Array(contents));
+    let mut resources = match page_dict.get(b"Resources").unwrap() {
+        Object::Reference(id) => doc.get_dictionary(*id).unwrap().clone(),
+        other => other.as_dict().unwrap().clone(),
+    };
+    let mut fonts = match resources.get(b"Font") {
+        Ok(Object::Reference(id)) => doc.get_dictionary(*id).unwrap().clone(),
+        Ok(other) => other.as_dict().unwrap().clone(),
+        Err(_) => lopdf::Dictionary::new(),
+    };
+    fonts.set("FAtk", Object::Reference((font_id, 0)));
+    resources.set("Font", Object::Dictionary(fonts));
+    page_dict.set("Resources", Object::Dictionary(resources));
+    let drawing = format!("q 1 0 0 rg BT /FAtk 28 Tf 40 420 Td ({text}) Tj ET Q");
+    let stream = format!("<</Length {}>>\nstream\n{drawing}\nendstream", drawing.len());
+    append_update(
+        pdf,
+        &[
+            (page_id.0, pdf_syntax(&Object::Dictionary(page_dict)).into_bytes()),
+            (
+                font_id,
+                b"<</Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding>>".to_vec(),
+            ),
+            (content_id, stream.into_bytes()),
+        ],
+    )
+}
+
+/// The first second of `id`'s certificate: a signing time it is valid at (certificates made by
+/// OpenSSL start at the moment they are made, which no fixed test time can know).
+pub fn valid_from(id: &planner_sign::Identity) -> Timestamp {
+    let nb = id.certificate().not_before;
+    let n = |from: usize, len: usize| nb[from..from + len].parse::<u16>().unwrap();
+    Timestamp::new(
+        n(0, 4),
+        u8::try_from(n(5, 2)).unwrap(),
+        u8::try_from(n(8, 2)).unwrap(),
+        u8::try_from(n(11, 2)).unwrap(),
+        u8::try_from(n(14, 2)).unwrap(),
+        u8::try_from(n(17, 2)).unwrap(),
+    )
+    .unwrap()
+}
