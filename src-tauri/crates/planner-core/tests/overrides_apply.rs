@@ -140,7 +140,7 @@ proptest! {
                 // The assumption carries the value; the figures must move with it.
                 let path = json_path(pointer);
                 let s = &e.scenarios[0];
-                let used = s.assumptions.iter().find(|a| a.path == path || a.path.starts_with(&format!("{path}")));
+                let used = s.assumptions.iter().find(|a| a.path == path || a.path.starts_with(&path));
                 prop_assert!(used.is_some(), "{path}: no assumption records the override");
                 let moved = figures(&e) != before;
                 // An override equal to what the catalog gave changes nothing, rightly.
