@@ -21,9 +21,12 @@ pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Pa
     if let Some(t) = title {
         t.clone_into(&mut settings.title);
     }
-    let mut ws = Workspace::create(out, &settings, &files)?;
-    let mut text = format!("created {}\n", out.display());
-    if let (Some(file), Some(from)) = (&source, from) {
+    // The file is built whole under a temporary name and appears only when complete: a bad
+    // scenario file (or a kill) leaves no workspace behind, so trying again works.
+    let (_ws, imported) = Workspace::create_with(out, &settings, &files, |ws| {
+        let (Some(file), Some(from)) = (&source, from) else {
+            return Ok(None);
+        };
         let name = from
             .file_name()
             .map_or_else(|| from.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -34,6 +37,10 @@ pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Pa
             baseline: None,
             horizon_months: None,
         })?;
+        Ok(Some(imported))
+    })?;
+    let mut text = format!("created {}\n", out.display());
+    if let (Some(imported), Some(from)) = (imported, from) {
         let _ = writeln!(
             text,
             "imported {} workload(s) and {} scenario(s) from {}",

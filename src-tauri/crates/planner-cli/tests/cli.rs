@@ -207,6 +207,38 @@ fn a_workspace_made_from_a_sample_exports_the_same_scenarios_back() {
 }
 
 #[test]
+fn a_workspace_new_that_fails_leaves_no_file_and_a_retry_works() {
+    // Issue #14: a bad workload id exited 1 but left an empty workspace, and the retry said it
+    // already existed.
+    let dir = tempfile::tempdir().unwrap();
+    let mut sample: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("catalogs/samples/enterprise-hybrid.json")).unwrap())
+            .unwrap();
+    sample["workloads"][0]["id"] = Value::String("not an id!".to_owned());
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, sample.to_string()).unwrap();
+    let ws = dir.path().join("client.cpw");
+    let ws_arg = ws.to_str().unwrap();
+    let out = planner(&["workspace", "new", ws_arg, "--from", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!ws.exists(), "no workspace is left behind");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["bad.json".to_owned()], "no temporary file is left behind");
+    let again = planner(&[
+        "workspace",
+        "new",
+        ws_arg,
+        "--from",
+        "catalogs/samples/enterprise-hybrid.json",
+    ]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(String::from_utf8_lossy(&planner(&["workspace", "show", ws_arg]).stdout).contains("2 scenario(s):"));
+}
+
+#[test]
 fn a_file_that_is_not_a_workspace_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.cpw");

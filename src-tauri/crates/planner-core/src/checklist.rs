@@ -278,7 +278,7 @@ fn unique(ctx: &mut Ctx<'_>, seen: &mut BTreeMap<String, u32>, what: &str, path:
         ctx.push(&id.span(), &format!("{path}.id"), IssueKind::DuplicateId, message);
         return false;
     }
-    let (line, _) = crate::catalog::line_col(ctx.text, id.span().start);
+    let (line, _) = ctx.lines.line_col(ctx.text, id.span().start);
     seen.insert(id.get_ref().clone(), line);
     true
 }

@@ -3,6 +3,8 @@
 //! `code` is a small enum the UI switches on; `message` tells a person what went wrong, where,
 //! and what to do; `details` carries the located items (a catalog issue per line, say).
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{CatalogError, CatalogIssue};
@@ -52,6 +54,66 @@ pub struct PlannerError {
     pub details: Vec<ErrorDetail>,
 }
 
+/// The most characters of a value a message quotes; longer values are cut with "…" (issue #14:
+/// a 1.5 MB value quoted whole made 3 MB of error output).
+pub const QUOTE_LIMIT: usize = 200;
+
+/// The longest message kept whole; a longer one keeps its start and its end (where the advice is).
+pub const MESSAGE_LIMIT: usize = 2_000;
+
+/// A value as a message quotes it: at most [`QUOTE_LIMIT`] characters, then "…".
+pub fn clip(value: &str) -> Cow<'_, str> {
+    match value.char_indices().nth(QUOTE_LIMIT) {
+        None => Cow::Borrowed(value),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &value[..cut])),
+    }
+}
+
+/// A message with every quoted value (between backticks, double or single quotes) cut to
+/// [`QUOTE_LIMIT`] characters, and the whole kept under about [`MESSAGE_LIMIT`] characters.
+/// For messages that carry text from elsewhere (serde, SQLite) whose values cannot be clipped
+/// where they are written.
+pub fn clip_message(message: &str) -> Cow<'_, str> {
+    if message.chars().count() <= QUOTE_LIMIT {
+        return Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(message.len().min(4 * MESSAGE_LIMIT));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"', '\'']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        let after = open + quote.len_utf8();
+        out.push_str(&rest[..after]);
+        rest = &rest[after..];
+        let Some(close) = rest.find(quote) else {
+            break;
+        };
+        out.push_str(&clip(&rest[..close]));
+        out.push(quote);
+        rest = &rest[close + quote.len_utf8()..];
+    }
+    out.push_str(&clip_long(rest));
+    if out.chars().count() > MESSAGE_LIMIT {
+        let head: String = out.chars().take(MESSAGE_LIMIT / 2).collect();
+        let tail: String = {
+            let mut t: Vec<char> = out.chars().rev().take(MESSAGE_LIMIT / 4).collect();
+            t.reverse();
+            t.into_iter().collect()
+        };
+        out = format!("{head} … {tail}");
+    }
+    Cow::Owned(out)
+}
+
+/// Text left after the last quote: an unclosed quote may run to the end, so cut it like a value
+/// when it is long.
+fn clip_long(rest: &str) -> Cow<'_, str> {
+    if rest.chars().count() > MESSAGE_LIMIT {
+        clip(rest)
+    } else {
+        Cow::Borrowed(rest)
+    }
+}
+
 impl ErrorDetail {
     /// A problem with one input field, not located in a file.
     pub fn field(field: &str, message: &str) -> ErrorDetail {
@@ -68,20 +130,22 @@ impl ErrorDetail {
 
 impl PlannerError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> PlannerError {
+        let message = message.into();
         PlannerError {
             code,
-            message: message.into(),
+            message: clip_message(&message).into_owned(),
             details: Vec::new(),
         }
     }
 
     /// An input refused because of one field: "field: message", with the field as its detail.
     pub fn invalid(field: &str, message: impl Into<String>) -> PlannerError {
-        let message = message.into();
+        let message = clip_message(&message.into()).into_owned();
+        let field = clip(field);
         PlannerError {
             code: ErrorCode::InvalidInput,
             message: format!("{field}: {message}"),
-            details: vec![ErrorDetail::field(field, &message)],
+            details: vec![ErrorDetail::field(&field, &message)],
         }
     }
 }
@@ -110,5 +174,33 @@ impl From<CatalogError> for PlannerError {
             ),
             details: e.issues.iter().map(ErrorDetail::from).collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_quoted_value_is_cut_and_the_advice_kept() {
+        let value = "x".repeat(1_500_000);
+        let message = format!("unknown variant `{value}`, expected `owned`; check the kind");
+        let clipped = clip_message(&message);
+        assert!(clipped.chars().count() < 400, "{}", clipped.len());
+        assert!(clipped.contains(&format!("`{}…`", "x".repeat(QUOTE_LIMIT))));
+        assert!(clipped.ends_with("expected `owned`; check the kind"));
+        assert_eq!(clip_message("short `value`"), "short `value`");
+    }
+
+    #[test]
+    fn a_huge_id_in_a_scenario_file_is_not_echoed_whole() {
+        let id = "a".repeat(1_500_000);
+        let text = format!(
+            "{{\"format_version\": 1, \"title\": \"t\", \"currency\": \"USD\", \"start\": \"2026-01\", \"discount_rate\": \"0.08\", \"workloads\": [], \"scenarios\": [{{\"id\": \"s\", \"name\": \"s\", \"layers\": [{{\"id\": \"l\", \"kind\": \"{id}\"}}]}}]}}"
+        );
+        let p = crate::scenario_file::parse(&text).unwrap_err();
+        assert!(p.message.len() < 1_000, "{} bytes", p.message.len());
+        let err = PlannerError::invalid("x", format!("`{id}` is not an id"));
+        assert!(err.message.len() < 1_000 && err.details[0].message.len() < 1_000);
     }
 }

@@ -524,8 +524,9 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         horizon_hours += hours;
         for (wi, w) in plan.workloads.iter().enumerate() {
             demand[wi] = w.demand(m, days, growth[wi]);
-            // Growth compounds from the workload's own first month.
-            if m >= w.active_from {
+            // Growth compounds from the workload's own first month, and stops with its last
+            // (the factor then stays within what `validate` bounded).
+            if m >= w.active_from && w.active_months.is_none_or(|n| m < w.active_from.saturating_add(n)) {
                 growth[wi] *= Decimal::ONE + w.monthly_growth;
             }
         }

@@ -34,6 +34,7 @@ pub mod exit;
 pub mod finance;
 pub mod fx;
 pub mod ledger;
+pub mod limits;
 pub mod memo;
 pub mod network;
 pub mod provenance;

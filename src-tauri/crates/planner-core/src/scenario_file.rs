@@ -491,7 +491,11 @@ pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
         } else {
             format!("{inner}; money, rates and fractions are written as strings, e.g. \"6.88\"")
         };
-        Problem { path, message }
+        // serde quotes the offending value; a huge one is cut, not echoed whole (issue #14).
+        Problem {
+            path: crate::error::clip_message(&path).into_owned(),
+            message: crate::error::clip_message(&message).into_owned(),
+        }
     })
 }
 

@@ -84,6 +84,28 @@ pub fn to_error(problems: &[Problem], file: Option<&str>) -> PlannerError {
 /// Checks a scenario file against a catalog and resolves it. `horizon` (from the command line)
 /// replaces the file's horizon when given.
 pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) -> Result<Plan, Vec<Problem>> {
+    // Numbers beyond the engine's bounds are refused before any arithmetic is done with them
+    // (issue #14): the engine cannot fail, so it must never see them.
+    let mut out_of_range = crate::limits::check(file);
+    if let Some(h) = horizon
+        && !(1..=MAX_HORIZON_MONTHS).contains(&h)
+    {
+        out_of_range.push(Problem {
+            path: "horizon_months".to_owned(),
+            message: format!("a horizon of {h} months (from --horizon) is outside 1 to {MAX_HORIZON_MONTHS}"),
+        });
+    } else if horizon.is_none() && !(1..=MAX_HORIZON_MONTHS).contains(&file.horizon_months) {
+        out_of_range.push(Problem {
+            path: "horizon_months".to_owned(),
+            message: format!(
+                "a horizon of {} months is outside 1 to {MAX_HORIZON_MONTHS}",
+                file.horizon_months
+            ),
+        });
+    }
+    if !out_of_range.is_empty() {
+        return Err(out_of_range);
+    }
     let mut v = Resolver {
         catalog,
         problems: Vec::new(),
@@ -162,9 +184,11 @@ fn is_currency_code(c: &str) -> bool {
 
 impl Resolver<'_> {
     fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        // Messages quote values from the file (ids, codes): a long one is cut, not echoed whole.
+        let message = message.into();
         self.problems.push(Problem {
             path: path.into(),
-            message: message.into(),
+            message: crate::error::clip_message(&message).into_owned(),
         });
     }
 
@@ -453,7 +477,8 @@ impl Resolver<'_> {
                     );
                 }
                 match fpt {
-                    Some(f) => (t * f / FLOP_PER_PFLOP_HOUR, false),
+                    // Divided first: tokens × FLOPs per token can pass the decimal's limit.
+                    Some(f) => (t / FLOP_PER_PFLOP_HOUR * f, false),
                     None => {
                         self.push(
                             format!("{p}.model"),
@@ -496,6 +521,9 @@ impl Resolver<'_> {
                 (Decimal::ZERO, false)
             }
         };
+        if self.problems.len() == before {
+            self.demand_in_range(&p, w, base, per_day);
+        }
         if self.problems.len() > before {
             return None;
         }
@@ -530,6 +558,42 @@ impl Resolver<'_> {
             shadow_price_per_pflop_h: shadow,
             shadow_source,
         })
+    }
+
+    /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
+    /// than [`crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// passes it: the engine compounds the growth month by month and sizes layers from it.
+    fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
+        let max = crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let months = self.horizon.saturating_sub(w.active_from_month);
+        let months = w.active_months.map_or(months, |n| n.min(months));
+        let per_month = if per_day {
+            base.checked_mul(dec!(31))
+        } else {
+            Some(base)
+        };
+        let factor = crate::finance::powi(Decimal::ONE + w.monthly_growth, months);
+        let peak = match (per_month, factor) {
+            (Some(d), Some(f)) if f <= max => d.checked_mul(f),
+            _ => None,
+        };
+        if peak.is_some_and(|d| d <= max) {
+            return;
+        }
+        let field = if w.monthly_growth > Decimal::ZERO && factor.is_none_or(|f| f > Decimal::ONE) {
+            "monthly_growth"
+        } else if per_day {
+            "gpu_hours_per_day"
+        } else {
+            "tokens_per_month"
+        };
+        self.push(
+            format!("{p}.{field}"),
+            format!(
+                "this demand, grown over its {months} month(s) in the horizon, asks for more than {} useful PFLOP-hours in a month, beyond what the planner evaluates; lower the demand or its growth (see Limits in the README)",
+                max.normalize()
+            ),
+        );
     }
 
     /// The shadow price of a workload's unserved work, per useful PFLOP-hour: the on-demand

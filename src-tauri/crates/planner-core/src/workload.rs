@@ -155,7 +155,11 @@ impl Workload {
     /// `growth` = `(1 + g)^(m − active_from)` computed by the caller once per month: growth
     /// compounds from the workload's own first month, not from the plan's.
     pub fn demand(&self, m: u32, days: u32, growth: Decimal) -> Decimal {
-        if m < self.active_from || self.active_months.is_some_and(|n| m >= self.active_from + n) {
+        if m < self.active_from
+            || self
+                .active_months
+                .is_some_and(|n| m >= self.active_from.saturating_add(n))
+        {
             return Decimal::ZERO;
         }
         let base = if self.per_day {

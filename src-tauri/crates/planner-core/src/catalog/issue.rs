@@ -141,16 +141,44 @@ pub(crate) fn untag(message: &str) -> (Option<IssueKind>, &str) {
 }
 
 /// 1-based line and column of a byte offset, counting characters rather than bytes.
+#[cfg(test)]
 pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
-    let offset = offset.min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-    (
-        u32::try_from(line).unwrap_or(u32::MAX),
-        u32::try_from(column).unwrap_or(u32::MAX),
-    )
+    LineIndex::new(text).line_col(text, offset)
+}
+
+/// Where each line of a text starts, found once, so that locating an offset is a binary search
+/// rather than a count from the start of the file (which made loading quadratic: issue #14).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LineIndex {
+    /// Byte offset of the first character of every line; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub(crate) fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// 1-based line and column of a byte offset of `text` (the text the index was made from),
+    /// counting characters rather than bytes.
+    pub(crate) fn line_col(&self, text: &str, offset: usize) -> (u32, u32) {
+        let offset = offset.min(text.len());
+        // The last line start at or before the offset (there is always one: 0).
+        let line = self.starts.partition_point(|s| *s <= offset).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let column = text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 
-use super::issue::{CatalogError, CatalogIssue, IssueKind, line_col, tagged, untag};
+use super::issue::{CatalogError, CatalogIssue, IssueKind, LineIndex, tagged, untag};
 use super::model::*;
 use crate::provenance::{AsOf, Confidence, Figure, Provenance, Source};
 
@@ -464,6 +464,8 @@ impl ParsedFile {
 pub(crate) struct Ctx<'t> {
     pub(crate) file: &'t str,
     pub(crate) text: &'t str,
+    /// Line starts of `text`, to locate issues and entries without rescanning the file.
+    pub(crate) lines: LineIndex,
     pub(crate) sources: BTreeMap<String, Source>,
     /// Sources whose own definition failed: citing them is already reported, not reported again.
     pub(crate) broken_sources: Vec<String>,
@@ -479,7 +481,7 @@ struct Defaults {
 
 impl<'t> Ctx<'t> {
     fn site(&self, span: &Range<usize>, field: &str) -> Site {
-        let (line, column) = line_col(self.text, span.start);
+        let (line, column) = self.lines.line_col(self.text, span.start);
         Site {
             file: self.file.to_owned(),
             line,
@@ -489,14 +491,15 @@ impl<'t> Ctx<'t> {
     }
 
     pub(crate) fn push(&mut self, span: &Range<usize>, field: &str, kind: IssueKind, message: impl Into<String>) {
-        let (line, column) = line_col(self.text, span.start);
+        let (line, column) = self.lines.line_col(self.text, span.start);
         self.issues.push(CatalogIssue {
             file: self.file.to_owned(),
             line,
             column,
-            field: field.to_owned(),
+            field: crate::error::clip(field).into_owned(),
             kind,
-            message: message.into(),
+            // Messages quote values from the file; a long one is cut, not echoed whole.
+            message: crate::error::clip_message(&message.into()).into_owned(),
         });
     }
 
@@ -767,6 +770,7 @@ pub(crate) fn open_toml<'t>(file: &'t str, text: &'t str) -> Result<(Ctx<'t>, Sp
     let mut ctx = Ctx {
         file,
         text,
+        lines: LineIndex::new(text),
         sources: BTreeMap::new(),
         broken_sources: Vec::new(),
         issues: Vec::new(),

@@ -7,8 +7,8 @@ mod issue;
 mod load;
 mod model;
 
+pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
-pub(crate) use issue::{line_col, tagged};
 pub(crate) use load::{Ctx, RawSource, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
 pub use model::*;

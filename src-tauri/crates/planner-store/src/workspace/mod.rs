@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use planner_core::catalog::{self, Catalog};
-use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
@@ -125,24 +125,117 @@ pub fn format_utc(ms: i64) -> String {
 }
 
 pub(crate) fn db_error(path: &Path, e: &rusqlite::Error) -> PlannerError {
+    db_error_about(path, e, "a row")
+}
+
+/// What to do about a damaged workspace file, the end of every such message.
+const RESTORE: &str = "Restore it from a backup or open a copy saved with Save As.";
+
+/// A database error as a sentence about the workspace file (what is wrong with it and what to
+/// do), with SQLite's own words kept in `details`. `row` names what was being read ("a scenario
+/// row") for a value of the wrong type.
+pub(crate) fn db_error_about(path: &Path, e: &rusqlite::Error, row: &str) -> PlannerError {
+    use rusqlite::ErrorCode as C;
     let shown = path.display();
-    match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy => PlannerError::new(
+    let technical = e.to_string();
+    let code = match e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    // "no such table: scenarios" arrives as a prepare failure (or an input error), by its text.
+    let missing = |what: &str| {
+        technical
+            .split_once(&format!("no such {what}: "))
+            .map(|(_, rest)| rest.split_whitespace().next().unwrap_or_default().to_owned())
+    };
+    let (code, message) = if code == Some(C::DatabaseBusy) || code == Some(C::DatabaseLocked) {
+        (
             ErrorCode::WorkspaceBusy,
             format!("{shown} is open in another window or program. Close it there, then open it here."),
-        ),
-        rusqlite::Error::SqliteFailure(f, _)
-            if matches!(
-                f.code,
-                rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt
-            ) =>
-        {
-            PlannerError::new(
+        )
+    } else if matches!(code, Some(C::NotADatabase | C::DatabaseCorrupt)) {
+        (
+            ErrorCode::WorkspaceInvalid,
+            format!(
+                "{shown} is damaged: it is no longer a readable database. {RESTORE} Nothing more was written to this file."
+            ),
+        )
+    } else if let Some(table) = missing("table") {
+        (
+            ErrorCode::WorkspaceInvalid,
+            format!(
+                "{shown} is damaged: its table `{}` is missing (no such table). {RESTORE}",
+                planner_core::error::clip(&table)
+            ),
+        )
+    } else if let Some(column) = missing("column") {
+        (
+            ErrorCode::WorkspaceInvalid,
+            format!(
+                "{shown} is damaged: a table lacks the column `{}` (no such column). {RESTORE}",
+                planner_core::error::clip(&column)
+            ),
+        )
+    } else {
+        match e {
+            rusqlite::Error::QueryReturnedNoRows => (
                 ErrorCode::WorkspaceInvalid,
-                format!("{shown} is damaged ({e}). Open a backup copy; nothing more was written to this file."),
-            )
+                format!(
+                    "{shown} is damaged: an item the workspace expects is missing (its settings or catalog snapshot record). {RESTORE}"
+                ),
+            ),
+            rusqlite::Error::InvalidColumnType(_, column, _) | rusqlite::Error::InvalidColumnName(column) => (
+                ErrorCode::WorkspaceInvalid,
+                format!(
+                    "{shown} is damaged: {row} holds data of the wrong type (in column `{}`). {RESTORE}",
+                    planner_core::error::clip(column)
+                ),
+            ),
+            rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::IntegralValueOutOfRange(..)
+            | rusqlite::Error::InvalidColumnIndex(_)
+            | rusqlite::Error::Utf8Error(..) => (
+                ErrorCode::WorkspaceInvalid,
+                format!("{shown} is damaged: {row} holds data of the wrong type. {RESTORE}"),
+            ),
+            _ => match code {
+                Some(C::DiskFull) => (
+                    ErrorCode::Io,
+                    format!("{shown} could not be written: the disk is full. Free some space and try again."),
+                ),
+                Some(C::ReadOnly | C::PermissionDenied | C::CannotOpen) => (
+                    ErrorCode::Io,
+                    format!(
+                        "{shown} could not be opened for writing. Check that the folder exists and that you may write to it and to the file."
+                    ),
+                ),
+                Some(C::ConstraintViolation) => (
+                    ErrorCode::WorkspaceInvalid,
+                    format!(
+                        "{shown} refused a change that breaks one of its rules; the file may have been changed outside Compute Planner. {RESTORE}"
+                    ),
+                ),
+                _ => (
+                    ErrorCode::Io,
+                    format!(
+                        "{shown} could not be read or written (the database reported a failure). Check the disk, then try again; if it persists, {}",
+                        RESTORE.to_lowercase()
+                    ),
+                ),
+            },
         }
-        _ => PlannerError::new(ErrorCode::Io, format!("{shown}: {e}")),
+    };
+    PlannerError {
+        code,
+        message,
+        details: vec![ErrorDetail {
+            file: Some(shown.to_string()),
+            line: None,
+            column: None,
+            field: None,
+            kind: Some("sqlite".to_owned()),
+            message: planner_core::error::clip_message(&technical).into_owned(),
+        }],
     }
 }
 
@@ -264,6 +357,20 @@ impl Workspace {
         settings: &WorkspaceSettings,
         catalog_files: &[(String, String)],
     ) -> Result<Workspace, PlannerError> {
+        Self::create_with(path, settings, catalog_files, |_| Ok(())).map(|(ws, ())| ws)
+    }
+
+    /// Creates a workspace at `path` as [`Workspace::create`] does, and lets `fill` add to it
+    /// (import a scenario file, set the view) before it appears. The file is built whole under a
+    /// temporary name in the same folder, closed, and only then renamed to `path`, refusing to
+    /// replace a file that appeared there meanwhile: when anything fails (or the process is
+    /// killed) `path` does not exist, so trying again works (issue #14).
+    pub fn create_with<T>(
+        path: &Path,
+        settings: &WorkspaceSettings,
+        catalog_files: &[(String, String)],
+        fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
+    ) -> Result<(Workspace, T), PlannerError> {
         check_settings(settings)?;
         if path.exists() {
             return Err(PlannerError::new(
@@ -276,13 +383,88 @@ impl Workspace {
         }
         let files = snapshot_files(catalog_files);
         let catalog = catalog::load(&files).map_err(PlannerError::from)?;
-        let result = Self::create_inner(path, settings, &files, &catalog);
-        if result.is_err() {
-            // Leave no half-made file behind.
-            let _ = std::fs::remove_file(path);
-            let _ = std::fs::remove_file(format!("{}-wal", path.display()));
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map_or_else(|| "workspace".to_owned(), |n| n.to_string_lossy().into_owned());
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".partial")
+            .tempfile_in(&dir)
+            .map_err(|e| {
+                PlannerError::new(
+                    ErrorCode::Io,
+                    format!(
+                        "{} cannot be created: a file cannot be made in {} ({e}). Check that the folder exists and that you may write to it.",
+                        path.display(),
+                        dir.display()
+                    ),
+                )
+            })?
+            .into_temp_path();
+        let built = Self::build(&temp, settings, &files, &catalog, fill);
+        // SQLite's side files of the temporary name, if a failure left any.
+        let side_files = || {
+            for ext in ["-wal", "-journal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{ext}", temp.display()));
+            }
+        };
+        let value = match built {
+            Ok(v) => v,
+            Err(mut err) => {
+                side_files();
+                // Messages name the file the user asked for, not the temporary one.
+                let (from, to) = (temp.display().to_string(), path.display().to_string());
+                err.message = err.message.replace(&from, &to);
+                for d in &mut err.details {
+                    if let Some(f) = &mut d.file {
+                        *f = f.replace(&from, &to);
+                    }
+                }
+                return Err(err);
+            }
+        };
+        side_files();
+        temp.persist_noclobber(path).map_err(|e| {
+            PlannerError::new(
+                ErrorCode::Io,
+                format!(
+                    "{} cannot be created ({}); nothing was replaced. Choose another name, or open the file that is there.",
+                    path.display(),
+                    e.error
+                ),
+            )
+        })?;
+        // The rename is durable once the folder is written (best effort: not every system
+        // lets a folder be opened for that).
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
         }
-        result
+        let ws = Self::open(path)?;
+        Ok((ws, value))
+    }
+
+    /// Builds the whole workspace at `temp`, runs `fill` on it and closes it, leaving one
+    /// self-contained file (no write-ahead log beside it) ready to be renamed.
+    fn build<T>(
+        temp: &Path,
+        settings: &WorkspaceSettings,
+        files: &[(String, String)],
+        catalog: &Catalog,
+        fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
+    ) -> Result<T, PlannerError> {
+        let mut ws = Self::create_inner(temp, settings, files, catalog)?;
+        let value = fill(&mut ws)?;
+        let conn = ws.conn;
+        // Leaving write-ahead logging checkpoints the log into the file and removes it; `open`
+        // turns it on again.
+        conn.pragma_update(None, "journal_mode", "DELETE")
+            .map_err(|e| db_error(temp, &e))?;
+        conn.close().map_err(|(_, e)| db_error(temp, &e))?;
+        Ok(value)
     }
 
     fn create_inner(
@@ -373,7 +555,7 @@ impl Workspace {
         let e = |e: rusqlite::Error| db_error(path, &e);
         let settings_body: String = conn
             .query_row("SELECT body FROM settings WHERE id = 1", [], |r| r.get(0))
-            .map_err(e)?;
+            .map_err(|x| db_error_about(path, &x, "the settings row"))?;
         let settings: WorkspaceSettings =
             serde_json::from_str(&settings_body).map_err(|x| bad_body(path, "the settings", &x))?;
         let workloads = read_list(&conn, path, WORKLOADS_SQL, "workload")?;
@@ -437,7 +619,7 @@ impl Workspace {
     /// One scenario, whole.
     pub fn scenario(&self, id: &str) -> Result<ScenarioSpec, PlannerError> {
         history::read_scenario(&self.conn, id)
-            .map_err(|e| self.err(&e))?
+            .map_err(|e| db_error_about(&self.path, &e, "a scenario row"))?
             .map(|p| p.item)
             .ok_or_else(|| {
                 PlannerError::new(
@@ -949,7 +1131,8 @@ fn read_list<T: for<'de> serde::Deserialize<'de>>(
     sql: &str,
     noun: &str,
 ) -> Result<Vec<T>, PlannerError> {
-    let e = |e: rusqlite::Error| db_error(path, &e);
+    let row = format!("a {noun} row");
+    let e = |e: rusqlite::Error| db_error_about(path, &e, &row);
     let mut stmt = conn.prepare_cached(sql).map_err(e)?;
     let rows = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
