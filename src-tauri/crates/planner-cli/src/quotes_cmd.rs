@@ -39,7 +39,8 @@ pub fn check(catalog_dir: &Path, file: &Path, workspace: Option<&Path>, json: bo
             ),
         ),
     };
-    let quotes = planner_store::quotes::read_quotes(file, &catalog, &settings)?;
+    let read = planner_store::quotes::read_quotes_in(file, &catalog, &settings)?;
+    let (quotes, sheet) = (read.quotes, read.sheet);
     let checked = quotes
         .into_iter()
         .map(|q| {
@@ -57,6 +58,9 @@ pub fn check(catalog_dir: &Path, file: &Path, workspace: Option<&Path>, json: bo
         file.display(),
         checked.len()
     );
+    if let Some(sheet) = &sheet {
+        let _ = writeln!(out, "Read from {}.\n", sheet.describe());
+    }
     let _ = writeln!(
         out,
         "{:<4} {:<18} {:<14} {:<10} {:<20} {:>5} {:>14}  {:<10}  layer",

@@ -298,6 +298,23 @@ fn quotes_check_names_the_row_and_column_of_every_error() {
 }
 
 #[test]
+fn quotes_check_reads_a_utf16_csv_and_prints_no_nul_bytes() {
+    // Issue 14: a UTF-16 CSV without a byte-order mark gave 25 bogus column errors full of NULs.
+    let text = std::fs::read_to_string(root().join("catalogs/templates/rfp-quotes.csv")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("utf16.csv");
+    std::fs::write(
+        &path,
+        text.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let out = planner(&["quotes", "check", &path.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 quote(s)"));
+    assert!(!out.stdout.contains(&0) && !out.stderr.contains(&0));
+}
+
+#[test]
 fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
     let file = root()
         .join("catalogs/samples/enterprise-hybrid.json")

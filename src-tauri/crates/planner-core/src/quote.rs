@@ -233,6 +233,31 @@ pub fn normalise_header(text: &str) -> String {
         .collect()
 }
 
+/// The longest cell text a message quotes, in characters; longer text is cut with `…`.
+pub const QUOTED_CHARS: usize = 200;
+
+/// Cell text as a message may quote it: control characters (NUL included) dropped, line breaks
+/// and tabs as spaces, cut to [`QUOTED_CHARS`] characters with `…`.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text
+        .chars()
+        .filter_map(|c| match c {
+            '\t' | '\n' | '\r' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .enumerate()
+    {
+        if n == QUOTED_CHARS {
+            out.push('…');
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The date an Excel serial day number stands for (1900 date system; serial 61 is 1900-03-01).
 /// A fraction (a time of day) is ignored. `None` outside 1900-03-01 to 2200-12-31.
 pub fn excel_serial_date(serial: Decimal) -> Option<AsOf> {
@@ -328,7 +353,7 @@ impl Quote {
                 "unknown-reference",
                 format!(
                     "no accelerator has id `{}` in the catalog; use a catalog id such as `nvidia-h100-sxm` (see `planner catalog list --kind accelerators`)",
-                    self.accelerator
+                    quoted(&self.accelerator)
                 ),
             );
         }
@@ -339,7 +364,7 @@ impl Quote {
                     "unknown-value",
                     format!(
                         "`{}` is not an ISO 4217 code; write three capital letters, e.g. USD or EUR",
-                        self.currency
+                        quoted(&self.currency)
                     ),
                 );
             } else if rate_for(settings, &self.currency).is_none() {
@@ -679,14 +704,18 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
                 .map(Value::Kind)
                 .ok_or((
                     "unknown-value",
-                    format!("`{text}` is not an offer kind; write one of owned, reserved, on-demand, spot"),
+                    format!(
+                        "`{}` is not an offer kind; write one of owned, reserved, on-demand, spot",
+                        quoted(&text)
+                    ),
                 ))
         }
         ColumnType::Money | ColumnType::Number => match cell {
             Cell::Number(n) => Ok(Value::Decimal(*n)),
-            Cell::Text(t) => text_decimal(t.trim())
-                .map(Value::Decimal)
-                .ok_or(("wrong-type", format!("`{}` is not a number; {number_hint}", t.trim()))),
+            Cell::Text(t) => text_decimal(t.trim()).map(Value::Decimal).ok_or((
+                "wrong-type",
+                format!("`{}` is not a number; {number_hint}", quoted(t.trim())),
+            )),
             Cell::Date(d) => Err((
                 "wrong-type",
                 format!("a date ({d}) where a number belongs; {number_hint}"),
@@ -703,7 +732,10 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
                 }
                 .ok_or((
                     "wrong-type",
-                    format!("`{t}` is not a share; write a fraction such as 0.15 or a percentage such as 15%"),
+                    format!(
+                        "`{}` is not a share; write a fraction such as 0.15 or a percentage such as 15%",
+                        quoted(t)
+                    ),
                 ))
             }
             Cell::Date(d) => Err((
@@ -718,7 +750,7 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
                 Cell::Text(t) => text_decimal(t.trim()),
                 Cell::Date(_) | Cell::Empty | Cell::Invalid(_) => None,
             };
-            let shown = cell_text(cell).unwrap_or_default();
+            let shown = quoted(&cell_text(cell).unwrap_or_default());
             match n {
                 Some(n) if n.fract().is_zero() && n >= Decimal::ZERO => u32::try_from(n)
                     .map(Value::Count)
@@ -744,7 +776,7 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
                     let t = t.trim();
                     match t.parse::<AsOf>() {
                         Ok(d) if d.day().is_some() => Ok(Value::Date(d)),
-                        _ => Err(("invalid-date", format!("`{t}` is not a date; {hint}"))),
+                        _ => Err(("invalid-date", format!("`{}` is not a date; {hint}", quoted(t)))),
                     }
                 }
                 Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
@@ -812,6 +844,7 @@ pub fn parse_quotes(
                 }
             }
             None => {
+                let text = quoted(&text);
                 details.push(detail(
                     file,
                     Some(header.row),
@@ -977,7 +1010,9 @@ pub fn parse_quotes(
                     "duplicate-quote",
                     format!(
                         "vendor `{}` has quote `{}` on row {first} and again on row {}; give each quote its own quote_id or delete the repeated row",
-                        quote.vendor, quote.quote_id, row.row
+                        quoted(&quote.vendor),
+                        quoted(&quote.quote_id),
+                        row.row
                     ),
                 ));
             } else {
@@ -1158,5 +1193,37 @@ mod tests {
         eur.currency = "EUR".into();
         let e = q.to_layer_spec("l", &eur).err().map(|e| e.message).unwrap_or_default();
         assert!(e.contains("no rate"), "{e}");
+    }
+
+    #[test]
+    fn quoted_cell_text_has_no_control_characters_and_is_cut() {
+        assert_eq!(quoted("a\0b\u{1b}[31mc\td\r\n"), "ab[31mc d  ");
+        let long = "x".repeat(QUOTED_CHARS + 50);
+        let q = quoted(&long);
+        assert_eq!(q.chars().count(), QUOTED_CHARS + 1);
+        assert!(q.ends_with('…'));
+        assert_eq!(quoted(&"é".repeat(QUOTED_CHARS)), "é".repeat(QUOTED_CHARS));
+    }
+
+    #[test]
+    fn messages_quote_header_and_cell_text_without_nul_bytes_and_cut() {
+        // The shape of a UTF-16 file read as UTF-8: NUL between every character.
+        let long = format!("v\0e\0n\0{}", "d".repeat(1000));
+        let t = table(&[&[&long, "quote_id"], &["x", "y"]]);
+        let catalog = Catalog::default();
+        let e = parse_quotes(&t, &catalog, &settings())
+            .err()
+            .unwrap_or_else(|| unreachable!());
+        for d in &e.details {
+            assert!(!d.message.contains('\0'), "{d:?}");
+            assert!(!d.field.as_deref().unwrap_or_default().contains('\0'), "{d:?}");
+            assert!(d.message.chars().count() < 2 * QUOTED_CHARS + 400, "{d:?}");
+        }
+        assert!(
+            e.details
+                .iter()
+                .any(|d| d.message.contains("`vend…") || d.message.contains('…')),
+            "{e:?}"
+        );
     }
 }

@@ -164,7 +164,11 @@ fn refused(path: &Path, settings: &WorkspaceSettings) -> PlannerError {
         Err(e) => e,
     };
     assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
-    assert!(e.message.contains("nothing was imported"), "{}", e.message);
+    assert!(
+        e.message.to_lowercase().contains("nothing was imported"),
+        "{}",
+        e.message
+    );
     for d in &e.details {
         assert_eq!(d.file.as_deref(), Some(path.display().to_string().as_str()), "{d:?}");
         assert!(!d.message.is_empty());
@@ -660,4 +664,421 @@ fn a_csv_saved_with_a_byte_order_mark_and_semicolons_reads_the_same() {
     std::fs::write(&path, text).unwrap();
     let quotes = read_quotes(&path, &catalog(), &settings()).unwrap();
     assert_eq!(quotes, expected(&path));
+}
+
+// Issue 14: hostile and odd quote files. The workbooks are the shipped template saved as XLSX
+// (rust_xlsxwriter), then edited in their sheet XML the way the issue's reproducers were.
+
+/// The shipped template's rows as a workbook: numbers as number cells, the rest as text.
+fn template_xlsx(path: &Path) {
+    let table = planner_store::quotes::read_quote_table(&repo().join("catalogs/templates/rfp-quotes.csv")).unwrap();
+    let mut book = Workbook::new();
+    let sheet = book.add_worksheet().set_name("Quotes").unwrap();
+    write_table(sheet, &table);
+    book.save(path).unwrap();
+}
+
+fn write_table(sheet: &mut rust_xlsxwriter::Worksheet, table: &planner_core::quote::QuoteTable) {
+    for r in &table.rows {
+        for (c, cell) in r.cells.iter().enumerate() {
+            let (row, col) = (r.row - 1, u16::try_from(c).unwrap());
+            if let planner_core::quote::Cell::Text(t) = cell {
+                match t.parse::<f64>() {
+                    Ok(n) => sheet.write_number(row, col, n).unwrap(),
+                    Err(_) => sheet.write_string(row, col, t).unwrap(),
+                };
+            }
+        }
+    }
+}
+
+/// The workbook at `from` with its first sheet's XML passed through `edit`, written to `to`.
+fn edit_sheet_xml(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
+    use std::io::{Read, Write};
+    let mut zin = zip::ZipArchive::new(std::fs::File::open(from).unwrap()).unwrap();
+    let mut zout = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for i in 0..zin.len() {
+        let mut entry = zin.by_index(i).unwrap();
+        let name = entry.name().unwrap().to_string();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).unwrap();
+        if name == "xl/worksheets/sheet1.xml" {
+            data = edit(std::str::from_utf8(&data).unwrap()).into_bytes();
+        }
+        zout.start_file(name, options).unwrap();
+        zout.write_all(&data).unwrap();
+    }
+    zout.finish().unwrap();
+}
+
+/// The template workbook with one more cell, `cell` (e.g. `<c r="XFD1048576"><v>1</v></c>`),
+/// in a row of its own at the end of the sheet data.
+fn with_stray_cell(dir: &Path, name: &str, cell: &str) -> PathBuf {
+    let template = dir.join("template.xlsx");
+    if !template.exists() {
+        template_xlsx(&template);
+    }
+    let path = dir.join(name);
+    edit_sheet_xml(&template, &path, |xml| {
+        assert!(xml.contains("</sheetData>"), "{xml}");
+        xml.replace("</sheetData>", &format!("<row>{cell}</row></sheetData>"))
+    });
+    path
+}
+
+#[test]
+fn the_template_saved_as_xlsx_imports_its_example_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("template.xlsx");
+    template_xlsx(&path);
+    let read = planner_store::quotes::read_quotes_in(&path, &catalog(), &settings()).unwrap();
+    assert_eq!(read.quotes.len(), 3);
+    let sheet = read.sheet.unwrap();
+    assert_eq!(sheet.name, "Quotes");
+    assert_eq!(sheet.note, "the only worksheet");
+}
+
+#[test]
+fn a_stray_cell_far_from_the_table_is_named_instead_of_laying_out_a_grid_up_to_it() {
+    // Before: XFD1048576 aborted the process (a 512 GiB allocation), A1048576 took 1.3 GB and
+    // AAA100000 4.3 GB and 8.5 s, all from a 5 KB file.
+    let dir = tempfile::tempdir().unwrap();
+    for (cell, row, col) in [
+        ("XFD1048576", 1_048_576, 16_384),
+        ("A1048576", 1_048_576, 1),
+        ("AAA100000", 100_000, 703),
+        ("BM1", 1, 65),
+        ("A10001", 10_001, 1),
+    ] {
+        let path = with_stray_cell(
+            dir.path(),
+            &format!("{cell}.xlsx"),
+            &format!(r#"<c r="{cell}"><v>1</v></c>"#),
+        );
+        let started = std::time::Instant::now();
+        let e = refused(&path, &settings());
+        assert!(started.elapsed().as_secs() < 5, "{cell}: {:?}", started.elapsed());
+        assert_eq!(located(&e), [(Some(row), Some(col), None, "outside-limits")], "{e:?}");
+        let message = &e.details[0].message;
+        assert!(
+            message.starts_with(&format!(
+                "cell {cell} is outside the quote table's limits (10,000 rows × 64 columns, A1:BL10000); delete it"
+            )),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn cells_at_the_edge_of_the_limits_are_read_and_empty_cells_beyond_them_are_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty, formatted cell far away (what a stray click and a colour leave) is no content.
+    let path = with_stray_cell(dir.path(), "empty-far.xlsx", r#"<c r="XFD1048576" s="0"/>"#);
+    assert_eq!(read_quotes(&path, &catalog(), &settings()).unwrap().len(), 3);
+    let path = with_stray_cell(
+        dir.path(),
+        "blank-far.xlsx",
+        r#"<c r="XFD1048576" t="inlineStr"><is><t>  </t></is></c>"#,
+    );
+    assert_eq!(read_quotes(&path, &catalog(), &settings()).unwrap().len(), 3);
+    // BL10000 is the last cell inside: it is read (and refused as outside every column).
+    let path = with_stray_cell(dir.path(), "edge.xlsx", r#"<c r="BL10000"><v>1</v></c>"#);
+    let e = refused(&path, &settings());
+    assert_eq!(located(&e)[0], (Some(10_000), Some(64), None, "no-column"), "{e:?}");
+}
+
+#[test]
+fn many_stray_cells_stop_the_reading_after_twenty() {
+    let dir = tempfile::tempdir().unwrap();
+    let cells: String = (1..=5000)
+        .map(|i| format!(r#"<c r="ZZ{}"><v>1</v></c>"#, 20_000 + i))
+        .collect();
+    let path = with_stray_cell(dir.path(), "many.xlsx", &cells);
+    let e = refused(&path, &settings());
+    assert_eq!(e.details.len(), 20, "{e:?}");
+    assert!(e.message.contains("Reading stopped after 20"), "{}", e.message);
+}
+
+#[test]
+fn workbooks_that_panic_inside_the_xlsx_reader_are_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("template.xlsx");
+    template_xlsx(&template);
+    // An inverted dimension: 'attempt to subtract with overflow' in calamine (debug builds).
+    let inverted = dir.path().join("inverted.xlsx");
+    edit_sheet_xml(&template, &inverted, |xml| {
+        let start = xml.find("<dimension ref=\"").unwrap();
+        let end = start + xml[start..].find("/>").unwrap() + 2;
+        format!("{}<dimension ref=\"Z9:A1\"/>{}", &xml[..start], &xml[end..])
+    });
+    match read_quotes(&inverted, &catalog(), &settings()) {
+        // Release builds do not check the subtraction; the dimension is not used.
+        Ok(quotes) => assert_eq!(quotes.len(), 3),
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
+            assert!(
+                e.message.contains("save it again from Excel or LibreOffice"),
+                "{}",
+                e.message
+            );
+            assert_eq!(e.details[0].kind.as_deref(), Some("unreadable"), "{e:?}");
+        }
+    }
+    // A cell reference past u32: 'attempt to multiply with overflow' (debug), a wrapped row
+    // far outside the limits (release).
+    let path = with_stray_cell(dir.path(), "bigref.xlsx", r#"<c r="A99999999999"><v>1</v></c>"#);
+    let e = refused(&path, &settings());
+    assert!(
+        e.message.contains("save it again from Excel or LibreOffice")
+            || e.details[0].kind.as_deref() == Some("outside-limits"),
+        "{e:?}"
+    );
+    let path = with_stray_cell(dir.path(), "bigcol.xlsx", r#"<c r="ZZZZZZZZZZZZ1"><v>1</v></c>"#);
+    assert!(read_quotes(&path, &catalog(), &settings()).is_err());
+}
+
+#[test]
+fn no_mutated_workbook_panics_hangs_or_imports_garbage_silently() {
+    // 750 workbooks: the template's sheet XML with one to three bytes replaced by characters
+    // that matter in cell references, numbers and tags. Every read returns, quickly.
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("template.xlsx");
+    template_xlsx(&template);
+    let xml = {
+        use std::io::Read;
+        let mut zin = zip::ZipArchive::new(std::fs::File::open(&template).unwrap()).unwrap();
+        let mut s = String::new();
+        zin.by_name("xl/worksheets/sheet1.xml")
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    };
+    let alphabet = b"09AZ:\"<>/=-9999999999XFD";
+    let mut seed: u64 = 0x1414_1414;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(seed >> 33).unwrap() % n
+    };
+    let started = std::time::Instant::now();
+    let path = dir.path().join("mutant.xlsx");
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..750 {
+        let mut bytes = xml.clone().into_bytes();
+        for _ in 0..=next(3) {
+            let at = next(bytes.len());
+            bytes[at] = alphabet[next(alphabet.len())];
+        }
+        let mutated = String::from_utf8_lossy(&bytes).into_owned();
+        edit_sheet_xml(&template, &path, |_| mutated.clone());
+        match read_quotes(&path, &catalog(), &settings()) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                assert!(!e.message.is_empty());
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(ok + refused, 750);
+    assert!(started.elapsed().as_secs() < 120, "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_file_above_the_size_limit_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["big.csv", "big.xlsx"] {
+        let path = dir.path().join(name);
+        let f = std::fs::File::create(&path).unwrap();
+        f.set_len(planner_store::quotes::MAX_FILE_BYTES + 1).unwrap();
+        let e = refused(&path, &settings());
+        assert_eq!(e.details[0].kind.as_deref(), Some("too-large"), "{e:?}");
+        assert!(e.message.contains("at most 20.0 MiB"), "{}", e.message);
+    }
+}
+
+#[test]
+fn a_workbook_that_unpacks_beyond_the_limit_is_refused_before_calamine_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("template.xlsx");
+    template_xlsx(&template);
+    // 70 MiB of spaces in the sheet XML compress to a small file.
+    let bomb = dir.path().join("bomb.xlsx");
+    edit_sheet_xml(&template, &bomb, |xml| {
+        xml.replace("<sheetData>", &format!("<sheetData>{}", " ".repeat(70 << 20)))
+    });
+    assert!(std::fs::metadata(&bomb).unwrap().len() < planner_store::quotes::MAX_FILE_BYTES);
+    let e = refused(&bomb, &settings());
+    assert_eq!(e.details[0].kind.as_deref(), Some("too-large"), "{e:?}");
+    assert!(e.message.contains("unpacks to more than 64.0 MiB"), "{}", e.message);
+}
+
+/// A workbook with the given sheets: (name, hidden, rows of text cells).
+fn workbook(path: &Path, sheets: &[(&str, bool, planner_core::quote::QuoteTable)]) {
+    let mut book = Workbook::new();
+    let mut active_set = false;
+    for (name, hidden, table) in sheets {
+        let sheet = book.add_worksheet().set_name(*name).unwrap();
+        write_table(sheet, table);
+        if *hidden {
+            sheet.set_hidden(true);
+        } else if !active_set {
+            sheet.set_active(true);
+            active_set = true;
+        }
+    }
+    book.save(path).unwrap();
+}
+
+fn text_table(rows: &[&[&str]]) -> planner_core::quote::QuoteTable {
+    planner_core::quote::QuoteTable {
+        file: String::new(),
+        rows: rows
+            .iter()
+            .zip(1..)
+            .map(|(r, row)| planner_core::quote::TableRow {
+                row,
+                cells: r
+                    .iter()
+                    .map(|t| planner_core::quote::Cell::Text((*t).to_owned()))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn template_table() -> planner_core::quote::QuoteTable {
+    planner_store::quotes::read_quote_table(&repo().join("catalogs/templates/rfp-quotes.csv")).unwrap()
+}
+
+#[test]
+fn a_hidden_first_sheet_is_not_read_as_the_quotes_and_the_sheet_read_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hidden-first.xlsx");
+    let old = text_table(&[&["Lookup"], &["superseded"]]);
+    workbook(&path, &[("Lists", true, old), ("Quotes", false, template_table())]);
+    let read = planner_store::quotes::read_quotes_in(&path, &catalog(), &settings()).unwrap();
+    assert_eq!(read.quotes.len(), 3);
+    let sheet = read.sheet.unwrap();
+    assert_eq!(sheet.name, "Quotes");
+    assert_eq!(
+        sheet.describe(),
+        r#"the sheet "Quotes" (the first visible sheet whose header row matches the template; not read: "Lists" (hidden))"#
+    );
+}
+
+#[test]
+fn the_sheet_whose_header_matches_is_read_among_visible_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cover-first.xlsx");
+    let cover = text_table(&[&["RFP 2027 — vendor response"], &["Prepared by Nimbus"]]);
+    workbook(&path, &[("Cover", false, cover), ("Pricing", false, template_table())]);
+    let read = planner_store::quotes::read_quotes_in(&path, &catalog(), &settings()).unwrap();
+    assert_eq!(read.quotes.len(), 3);
+    assert_eq!(read.sheet.unwrap().name, "Pricing");
+}
+
+#[test]
+fn a_workbook_without_a_matching_sheet_is_refused_naming_its_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-match.xlsx");
+    let notes = text_table(&[&["Notes"], &["see the attached PDF"]]);
+    let hidden_quotes = template_table();
+    workbook(&path, &[("Notes", false, notes), ("Old", true, hidden_quotes)]);
+    let e = refused(&path, &settings());
+    assert!(e.message.contains(r#"Read from the sheet "Notes""#), "{}", e.message);
+    assert!(
+        e.message.contains(r#"the workbook's sheets: "Notes", "Old" (hidden)"#),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message
+            .contains(r#"the hidden sheet "Old" (hidden) has the template's header, but hidden sheets are not read"#),
+        "{}",
+        e.message
+    );
+    // The header problems of the sheet read, each naming the sheet.
+    assert!(
+        e.details.iter().any(|d| d.kind.as_deref() == Some("missing-column")),
+        "{e:?}"
+    );
+    assert!(
+        e.details.iter().all(|d| d.message.ends_with(r#"(sheet "Notes")"#)),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_utf16_csv_with_or_without_a_byte_order_mark_reads_like_the_utf8_one() {
+    let template = repo().join("catalogs/templates/rfp-quotes.csv");
+    let text = std::fs::read_to_string(&template).unwrap();
+    let want = read_quotes(&template, &catalog(), &settings()).unwrap();
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [
+        ("utf16le.csv", le.clone()),
+        ("utf16be.csv", be.clone()),
+        ("utf16le-bom.csv", [&[0xFF, 0xFE][..], &le].concat()),
+        ("utf16be-bom.csv", [&[0xFE, 0xFF][..], &be].concat()),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let quotes = read_quotes(&path, &catalog(), &settings()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let file = path.display().to_string();
+        let want: Vec<Quote> = want
+            .iter()
+            .cloned()
+            .map(|mut q| {
+                q.source.file.clone_from(&file);
+                q
+            })
+            .collect();
+        assert_eq!(quotes, want, "{name}");
+    }
+}
+
+#[test]
+fn a_csv_with_nul_bytes_is_refused_without_printing_them() {
+    let template = repo().join("catalogs/templates/rfp-quotes.csv");
+    let text = std::fs::read_to_string(&template).unwrap();
+    // UTF-32 LE: three NUL bytes per character, not UTF-16.
+    let utf32: Vec<u8> = text.chars().flat_map(|c| u32::from(c).to_le_bytes()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("utf32.csv");
+    std::fs::write(&path, utf32).unwrap();
+    let e = refused(&path, &settings());
+    assert_eq!(located(&e), [(None, None, None, "encoding")]);
+    assert!(e.message.contains("NUL"), "{}", e.message);
+    assert!(!format!("{e:?}").contains("\\0"), "{e:?}");
+    // A header cell with control characters and 5,000 characters is quoted clean and cut.
+    let path = dir.path().join("long.csv");
+    let long = format!("\u{1b}[2J{}", "x".repeat(5000));
+    std::fs::write(&path, format!("{long},{}\n", &text[..text.find('\n').unwrap()])).unwrap();
+    let e = refused(&path, &settings());
+    let d = e
+        .details
+        .iter()
+        .find(|d| d.kind.as_deref() == Some("unknown-column"))
+        .unwrap();
+    assert!(!d.message.contains('\u{1b}'), "{d:?}");
+    assert!(d.message.contains(&format!("`[2J{}…`", "x".repeat(197))), "{d:?}");
+}
+
+#[test]
+fn a_csv_row_or_column_beyond_the_limits_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = std::fs::read_to_string(repo().join("catalogs/templates/rfp-quotes.csv")).unwrap();
+    let path = dir.path().join("far.csv");
+    std::fs::write(&path, format!("{template}{}stray\n", "\n".repeat(20_000))).unwrap();
+    let e = refused(&path, &settings());
+    assert_eq!(located(&e), [(Some(20_005), Some(1), None, "outside-limits")], "{e:?}");
+    let path = dir.path().join("wide.csv");
+    std::fs::write(&path, format!("{template}{}stray\n", ",".repeat(70))).unwrap();
+    let e = refused(&path, &settings());
+    assert_eq!(located(&e), [(Some(5), Some(71), None, "outside-limits")], "{e:?}");
+    assert!(e.details[0].message.starts_with("cell BS5 is outside"), "{e:?}");
 }
