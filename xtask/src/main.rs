@@ -150,6 +150,9 @@ fn test() -> Step {
     // without a display stays usable), under a virtual X server. WebDriver sessions share one
     // display, so tests run one at a time.
     let app = target_dir(&root).join("debug/compute-planner");
+    // A test must never write into the user's own folders (WebKit's local storage once kept
+    // what a test typed there): fingerprint them before and compare after.
+    let before = user_folders_fingerprint();
     sh(Command::new("xvfb-run")
         .args([
             "-a",
@@ -166,8 +169,58 @@ fn test() -> Step {
         .env("PLANNER_APP_BINARY", &app)
         .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
         .current_dir(&root))?;
+    let after = user_folders_fingerprint();
+    if before != after {
+        let changed: Vec<String> = after
+            .iter()
+            .filter(|e| !before.contains(e))
+            .chain(before.iter().filter(|e| !after.contains(e)))
+            .map(|(p, size, _)| format!("{} ({size} bytes)", p.display()))
+            .collect();
+        return Err(format!(
+            "the test run changed the user's own app folders (tests must use their own): {}",
+            changed.join(", ")
+        ));
+    }
+    println!("xtask: the user's app folders are as they were before the tests");
     println!("xtask: every test passed");
     Ok(())
+}
+
+/// The app's folders in the user's home, as the platform's XDG rules place them (the bundle
+/// identifier's folder under data, config, cache and state), every file with its size and
+/// modification time.
+fn user_folders_fingerprint() -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
+    const ID: &str = "dev.computeplanner.desktop";
+    let home = env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let base = |var: &str, default: &str| {
+        env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(default))
+    };
+    let mut out = Vec::new();
+    let mut stack: Vec<PathBuf> = [
+        base("XDG_DATA_HOME", ".local/share"),
+        base("XDG_CONFIG_HOME", ".config"),
+        base("XDG_CACHE_HOME", ".cache"),
+        base("XDG_STATE_HOME", ".local/state"),
+    ]
+    .iter()
+    .flat_map(|b| [b.join(ID), b.join("compute-planner")])
+    .collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.metadata() {
+                Ok(m) if m.is_dir() => stack.push(path),
+                Ok(m) => out.push((path, m.len(), m.modified().ok())),
+                Err(_) => {}
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 pub(crate) fn target_dir(root: &Path) -> PathBuf {

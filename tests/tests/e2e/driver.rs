@@ -48,6 +48,33 @@ fn tauri_driver() -> PathBuf {
     }
 }
 
+/// The folders a launched app (and its WebKit) keeps configuration, data, cache and state in:
+/// one set per test, under the system's temporary folder, never the user's own. WebKit keeps
+/// local storage (what a test typed) in the data folder, so without this a test's reviewer name
+/// would greet the user in the real app. Tests run one at a time, each on a thread named after
+/// it; a test that launches the app twice finds its own folders again.
+pub fn test_home() -> PathBuf {
+    let name: String = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let dir = std::env::temp_dir()
+        .join(format!("planner-e2e-{}", std::process::id()))
+        .join(name);
+    for sub in ["config", "data", "cache", "state"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("create the test's own home folders");
+    }
+    dir
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -83,7 +110,8 @@ impl App {
         App::launch_with_env(args, &[]).await
     }
 
-    /// Starts tauri-driver (and so the app, which inherits its environment) with `env` set.
+    /// Starts tauri-driver (and so the app, which inherits its environment) with `env` set, and
+    /// the XDG folders pointed at the test's own ([`test_home`]).
     pub async fn launch_with_env(args: &[String], env: &[(&str, &Path)]) -> App {
         assert!(
             std::env::var_os("DISPLAY").is_some(),
@@ -91,8 +119,13 @@ impl App {
         );
         let port = free_port();
         let native_port = free_port();
+        let home = test_home();
         let driver = Command::new(tauri_driver())
             .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_STATE_HOME", home.join("state"))
             .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
