@@ -2817,7 +2817,10 @@ export type SignatureReport_Deserialize = {
 	 *  revision (`%%EOF`).
 	 */
 	covers_revision: boolean,
-	/**  Bytes appended after this signature's revision (0 when it covers the whole file). */
+	/**
+	 *  Bytes appended after this signature's revision (0 when it covers the whole file); what
+	 *  they change other than later signatures is listed in `problems`.
+	 */
 	later_bytes: number | null,
 	/**  Every reason the signature is not intact, in words. */
 	problems: string[],
@@ -2848,7 +2851,10 @@ export type SignatureReport_Serialize = {
 	 *  revision (`%%EOF`).
 	 */
 	covers_revision: boolean,
-	/**  Bytes appended after this signature's revision (0 when it covers the whole file). */
+	/**
+	 *  Bytes appended after this signature's revision (0 when it covers the whole file); what
+	 *  they change other than later signatures is listed in `problems`.
+	 */
 	later_bytes: number | null,
 	/**  Every reason the signature is not intact, in words. */
 	problems: string[],
