@@ -86,23 +86,10 @@ pub fn to_error(problems: &[Problem], file: Option<&str>) -> PlannerError {
 pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) -> Result<Plan, Vec<Problem>> {
     // Numbers beyond the engine's bounds are refused before any arithmetic is done with them
     // (issue #14): the engine cannot fail, so it must never see them.
-    let mut out_of_range = crate::limits::check(file);
-    if let Some(h) = horizon
-        && !(1..=MAX_HORIZON_MONTHS).contains(&h)
-    {
-        out_of_range.push(Problem {
-            path: "horizon_months".to_owned(),
-            message: format!("a horizon of {h} months (from --horizon) is outside 1 to {MAX_HORIZON_MONTHS}"),
-        });
-    } else if horizon.is_none() && !(1..=MAX_HORIZON_MONTHS).contains(&file.horizon_months) {
-        out_of_range.push(Problem {
-            path: "horizon_months".to_owned(),
-            message: format!(
-                "a horizon of {} months is outside 1 to {MAX_HORIZON_MONTHS}",
-                file.horizon_months
-            ),
-        });
-    }
+    // A horizon outside 1 to 120 is no risk to the arithmetic (it only counts months): it is
+    // reported with the file's other problems by `file_level`, and resolution runs on a horizon
+    // held inside that range meanwhile.
+    let out_of_range = crate::limits::check(file);
     if !out_of_range.is_empty() {
         return Err(out_of_range);
     }
@@ -114,7 +101,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         fx_warnings: Vec::new(),
         point: file.price_point,
         assumptions: Vec::new(),
-        horizon: horizon.unwrap_or(file.horizon_months),
+        horizon: horizon.unwrap_or(file.horizon_months).clamp(1, MAX_HORIZON_MONTHS),
         warnings: Vec::new(),
     };
     v.file_level(file, horizon);
