@@ -9,6 +9,9 @@ pub struct LaunchOptions {
     pub catalog_dir: PathBuf,
     /// `--workspace FILE` or `PLANNER_WORKSPACE`: opened at start.
     pub workspace: Option<PathBuf>,
+    /// `--read-only`: the launch workspace opens read-only even where it could be written
+    /// (to review a file without any risk of changing it).
+    pub read_only: bool,
     /// `PLANNER_CONFIG_DIR`: where the recent list lives (tests point it at a temporary
     /// folder); absent, the platform's configuration folder for the app.
     pub config_dir: Option<PathBuf>,
@@ -21,6 +24,7 @@ impl LaunchOptions {
         let mut catalog_dir = std::env::var_os("PLANNER_CATALOG").map(PathBuf::from);
         let mut workspace = std::env::var_os("PLANNER_WORKSPACE").map(PathBuf::from);
         let config_dir = std::env::var_os("PLANNER_CONFIG_DIR").map(PathBuf::from);
+        let mut read_only = false;
         let mut args = args;
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -42,9 +46,10 @@ impl LaunchOptions {
                 other if other.starts_with("--workspace=") => {
                     workspace = Some(PathBuf::from(&other["--workspace=".len()..]));
                 }
+                "--read-only" => read_only = true,
                 other => {
                     return Err(format!(
-                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR] [--workspace FILE]"
+                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR] [--workspace FILE [--read-only]]"
                     ));
                 }
             }
@@ -55,9 +60,15 @@ impl LaunchOptions {
                 beside.is_dir().then_some(beside)
             })
             .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../catalogs")));
+        if read_only && workspace.is_none() {
+            return Err(
+                "--read-only applies to the workspace opened at start; give it with --workspace FILE".to_owned(),
+            );
+        }
         Ok(LaunchOptions {
             catalog_dir,
             workspace,
+            read_only,
             config_dir,
         })
     }

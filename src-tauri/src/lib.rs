@@ -748,6 +748,7 @@ pub fn run() {
     };
     let builder = specta_builder();
     let launch_workspace = options.workspace.clone();
+    let launch_read_only = options.read_only;
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .invoke_handler(builder.invoke_handler())
@@ -756,7 +757,12 @@ pub fn run() {
             let config_dir = options.config_dir.clone().or_else(|| app.path().app_config_dir().ok());
             let state = AppState::new(options.catalog_dir.clone(), config_dir);
             if let Some(path) = &launch_workspace {
-                match Workspace::open(path) {
+                let opened = if launch_read_only {
+                    Workspace::open_read_only(path)
+                } else {
+                    Workspace::open(path)
+                };
+                match opened {
                     Ok(ws) => {
                         if let Err(e) = state.install(ws) {
                             *state

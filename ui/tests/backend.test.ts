@@ -56,6 +56,7 @@ describe("TauriBackend workspace commands", () => {
     view: { selected: ["hybrid"], baseline: null, horizon_months: null },
     history: { can_undo: false, can_redo: false, undo_label: null, redo_label: null, revision: 0 },
     catalog: { version: "2026.11.0", taken: "2026-11-21 10:00", shipped_version: "2026.11.0", newer_available: false },
+    read_only: null,
   };
 
   it("passes the arguments by the names Rust gives them", async () => {

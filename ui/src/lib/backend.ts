@@ -188,6 +188,7 @@ const ERROR_CODES: readonly string[] = [
   "workspace-invalid",
   "workspace-newer",
   "workspace-busy",
+  "workspace-read-only",
   "no-workspace",
 ];
 

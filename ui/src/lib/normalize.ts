@@ -169,6 +169,7 @@ export function normalizeInfo(info: Sparse<WorkspaceInfo>): WorkspaceInfo {
       redo_label: n(info.history.redo_label),
     },
     catalog: { ...info.catalog, shipped_version: n(info.catalog.shipped_version) },
+    read_only: n(info.read_only),
   };
 }
 

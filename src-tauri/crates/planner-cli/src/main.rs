@@ -241,6 +241,13 @@ enum WorkspaceCommand {
     },
     /// Run SQLite's integrity check on a workspace; exits 1 when it fails.
     Check { file: PathBuf },
+    /// Save a compacted copy of a workspace under a new name (which must not exist), undo
+    /// journal included; works on a workspace open read-only.
+    SaveAs {
+        file: PathBuf,
+        /// The copy to write.
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -300,6 +307,7 @@ fn main() -> ExitCode {
             WorkspaceCommand::Show { file } => workspace_cmd::show(&cli.catalog, &file),
             WorkspaceCommand::Export { file, out } => workspace_cmd::export(&file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+            WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(&file, &out),
         },
         Command::Memo {
             file,

@@ -60,6 +60,12 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
     let s = &info.settings;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n{}", s.title, path.display());
+    if let Some(why) = &info.read_only {
+        let _ = writeln!(
+            out,
+            "read-only: {why}; it can be read, exported, verified and saved elsewhere (workspace save-as), not changed"
+        );
+    }
     let _ = writeln!(
         out,
         "currency {}, start {}, horizon {} months, discount rate {}",
@@ -122,6 +128,17 @@ pub fn export(path: &Path, out: Option<&Path>) -> Result<String, PlannerError> {
         }
         None => Ok(json + "\n"),
     }
+}
+
+/// A compacted copy of a workspace at `out`, which must not exist.
+pub fn save_as(path: &Path, out: &Path) -> Result<String, PlannerError> {
+    let ws = Workspace::open(path)?;
+    let copy = ws.save_as(out)?;
+    let note = match copy.read_only() {
+        Some(why) => format!(" (the copy is read-only too: {why})"),
+        None => String::new(),
+    };
+    Ok(format!("wrote {}{note}\n", out.display()))
 }
 
 /// SQLite's integrity check of a workspace.

@@ -28,6 +28,9 @@ pub enum ErrorCode {
     WorkspaceNewer,
     /// The workspace is open in another window or program.
     WorkspaceBusy,
+    /// The workspace is open read-only (the file or its folder cannot be written); it can be
+    /// read, exported, verified and saved elsewhere with Save As, but not changed.
+    WorkspaceReadOnly,
     /// The action needs an open workspace and none is open.
     NoWorkspace,
 }

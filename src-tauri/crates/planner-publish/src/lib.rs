@@ -376,6 +376,8 @@ pub fn publish_from_workspace(
     now_ms: i64,
     signer: Option<&Signer<'_>>,
 ) -> Result<Published, PlannerError> {
+    // Every memo made from a workspace is recorded in it: refuse before writing any file.
+    ws.check_writable("make a memo from it (each memo is recorded in the workspace it comes from)")?;
     let ids = ws.memo_scenarios(draft)?;
     check_draft(draft, &ids)?;
     let (comparison, eval, specs) = ws.memo_comparison(draft)?;
@@ -545,6 +547,10 @@ pub fn sign_file(
     now_ms: i64,
     ws: Option<&mut Workspace>,
 ) -> Result<MemoRecord, PlannerError> {
+    // The signature is recorded in the workspace: refuse before the PDF is touched.
+    if let Some(w) = ws.as_deref() {
+        w.check_writable("record a signature in it")?;
+    }
     let pdf = read_pdf(path)?;
     let before = planner_sign::verify(&pdf).map_err(|e| sign_error(&e, path))?;
     if let Some(bad) = before.signatures.iter().find(|s| !s.intact()) {

@@ -783,6 +783,11 @@ export type ErrorCode =
 "workspace-newer" | 
 /**  The workspace is open in another window or program. */
 "workspace-busy" | 
+/**
+ *  The workspace is open read-only (the file or its folder cannot be written); it can be
+ *  read, exported, verified and saved elsewhere with Save As, but not changed.
+ */
+"workspace-read-only" | 
 /**  The action needs an open workspace and none is open. */
 "no-workspace";
 
@@ -3235,6 +3240,11 @@ export type WorkspaceInfo_Deserialize = {
 	view: ViewState_Deserialize,
 	history: History_Deserialize,
 	catalog: CatalogStatus_Deserialize,
+	/**
+	 *  Why the workspace is open read-only (it can be read, exported, verified and saved
+	 *  elsewhere, not changed); `None` when it can be changed.
+	 */
+	read_only?: string | null,
 };
 
 /**  The open workspace, as the UI lists it. */
@@ -3246,6 +3256,11 @@ export type WorkspaceInfo_Serialize = {
 	view: ViewState_Serialize,
 	history: History_Serialize,
 	catalog: CatalogStatus_Serialize,
+	/**
+	 *  Why the workspace is open read-only (it can be read, exported, verified and saved
+	 *  elsewhere, not changed); `None` when it can be changed.
+	 */
+	read_only: string | null,
 };
 
 /**  Everything of a scenario file but its workloads and scenarios. */

@@ -305,6 +305,7 @@ export class FakeBackend implements Backend {
       view: this.cleanView(s, s.view),
       history: this.history(s),
       catalog: s.catalogStatus,
+      read_only: null,
     });
   }
 

@@ -926,6 +926,7 @@ impl Workspace {
         at: &str,
         files: &[EvidenceFile],
     ) -> Result<AuditEntry, PlannerError> {
+        self.check_writable("record a checklist change in it")?;
         let shown = self.shown();
         let path = self.path.clone();
         let verifier = self.signature_verifier;

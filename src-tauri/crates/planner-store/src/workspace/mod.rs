@@ -17,6 +17,10 @@
 //!   this build is refused untouched. Older files are migrated, each step in a transaction.
 //! - **One writer**: the file is held in SQLite's exclusive locking mode, so a second window or
 //!   program that opens it is told it is busy instead of interleaving edits.
+//! - **Read-only when it must be**: a file that cannot be written (it is read-only, or its folder
+//!   is, where SQLite keeps its log) opens read-only and says why; it can be read, exported,
+//!   verified and saved elsewhere with Save As, and every change is refused with that reason
+//!   before anything is attempted.
 
 mod checklists;
 mod history;
@@ -329,6 +333,64 @@ pub struct Workspace {
     /// Checks the signature of a signed checklist sign-off (set by whoever links the signing
     /// code: the shell, the CLI); `None`: signatures are reported as not checked.
     signature_verifier: Option<checklists::SignatureVerifier>,
+    /// Why the file is open read-only (`None`: it can be written).
+    read_only: Option<String>,
+    /// The compare view chosen while read-only: kept in memory, since the file cannot take it.
+    view_in_memory: Option<ViewState>,
+    /// The private copy a read-only file with an unmerged write log is read from (declared
+    /// after `conn`, so the connection closes before the copy is removed).
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// Why `path` (an existing workspace file) cannot be written here, if it cannot: the file is
+/// read-only, or its folder is (SQLite writes its log and journal beside the file), or the disk
+/// is mounted read-only. Checked by trying, so permissions, access lists and read-only mounts
+/// all count; the folder check makes and removes a temporary file.
+pub fn write_access(path: &Path) -> Option<String> {
+    use std::io::ErrorKind;
+    let refused = |e: &std::io::Error| matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem);
+    let mount = |e: &std::io::Error| e.kind() == ErrorKind::ReadOnlyFilesystem;
+    if let Err(e) = std::fs::OpenOptions::new().read(true).write(true).open(path) {
+        if mount(&e) {
+            return Some("the disk it is on is mounted read-only".to_owned());
+        }
+        if refused(&e) {
+            return Some("the file is read-only for you".to_owned());
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match tempfile::Builder::new().prefix(".cpw-write-check.").tempfile_in(&dir) {
+        Err(e) if mount(&e) => Some("the disk it is on is mounted read-only".to_owned()),
+        Err(e) if refused(&e) => Some(format!(
+            "its folder {} is read-only for you, and the workspace keeps its write log beside the file",
+            dir.display()
+        )),
+        _ => None,
+    }
+}
+
+/// `path` as an SQLite URI filename (`file:` and the absolute path, with `%`, `?` and `#`
+/// escaped), for opening with URI parameters.
+fn sqlite_uri(path: &Path) -> String {
+    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = full.to_string_lossy().replace('\\', "/");
+    let mut uri = String::from("file:");
+    if !text.starts_with('/') {
+        // A Windows drive path: file:///C:/...
+        uri.push_str("///");
+    }
+    for c in text.chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            _ => uri.push(c),
+        }
+    }
+    uri
 }
 
 impl Workspace {
@@ -342,6 +404,46 @@ impl Workspace {
         conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
             .map_err(|e| db_error(path, &e))?;
         Ok(conn)
+    }
+
+    /// A read-only connection to a file that cannot be written, opened as immutable: SQLite
+    /// reads it without creating anything beside it. A file with a write-ahead log beside it
+    /// (edits a crash left unmerged, which SQLite cannot read from a folder it may not write to)
+    /// is read from a private copy of the two in a temporary folder, so those edits are shown;
+    /// the copy lives as long as the workspace stays open and the original is never written.
+    fn connect_read_only(path: &Path) -> Result<(Connection, Option<tempfile::TempDir>), PlannerError> {
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        let pending_log = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+        if !pending_log {
+            let uri = format!("{}?immutable=1", sqlite_uri(path));
+            let conn = Connection::open_with_flags(&uri, flags).map_err(|e| db_error(path, &e))?;
+            return Ok((conn, None));
+        }
+        let io = |what: &str, e: std::io::Error| {
+            PlannerError::new(
+                ErrorCode::Io,
+                format!(
+                    "{} is read-only and has edits in its write log that can only be read from a copy, but {what} ({e}). Free some space in the temporary folder, or copy the file and its -wal file to a folder you can write to and open the copy.",
+                    path.display()
+                ),
+            )
+        };
+        let scratch = tempfile::Builder::new()
+            .prefix("compute-planner-read-only.")
+            .tempdir()
+            .map_err(|e| io("a temporary folder could not be made", e))?;
+        let copy = scratch.path().join("workspace.cpw");
+        std::fs::copy(path, &copy).map_err(|e| io("the file could not be copied", e))?;
+        std::fs::copy(&wal, scratch.path().join("workspace.cpw-wal"))
+            .map_err(|e| io("its write log could not be copied", e))?;
+        let conn = Self::connect(&copy, false).map_err(|mut err| {
+            err.message = err
+                .message
+                .replace(&copy.display().to_string(), &path.display().to_string());
+            err
+        })?;
+        Ok((conn, Some(scratch)))
     }
 
     fn configure(conn: &Connection, path: &Path) -> Result<(), PlannerError> {
@@ -515,6 +617,16 @@ impl Workspace {
     /// Opens an existing workspace, migrating an older one. A file that is not a workspace or
     /// is newer than this build is refused and left untouched.
     pub fn open(path: &Path) -> Result<Workspace, PlannerError> {
+        Self::open_as(path, None)
+    }
+
+    /// Opens an existing workspace read-only whether or not it could be written: nothing is
+    /// written to it or beside it, and every change is refused (see [`Workspace::check_writable`]).
+    pub fn open_read_only(path: &Path) -> Result<Workspace, PlannerError> {
+        Self::open_as(path, Some("it was opened read-only on request".to_owned()))
+    }
+
+    fn open_as(path: &Path, read_only: Option<String>) -> Result<Workspace, PlannerError> {
         let header = schema::read_header(path)?;
         // A header of zeros with a write-ahead log beside it may be a file whose first
         // transaction is still in the log: let SQLite read it (checked again below).
@@ -523,7 +635,11 @@ impl Workspace {
         if !pending {
             schema::check_header(path, header)?;
         }
-        let mut conn = Self::connect(path, false)?;
+        let read_only = read_only.or_else(|| write_access(path));
+        let (mut conn, scratch) = match &read_only {
+            None => (Self::connect(path, false)?, None),
+            Some(_) => Self::connect_read_only(path)?,
+        };
         let e = |e: rusqlite::Error| db_error(path, &e);
         // The header on disk can lag a write-ahead log; ask SQLite before writing anything.
         let app: i64 = conn
@@ -537,8 +653,23 @@ impl Workspace {
                 user_version: u32::try_from(version).unwrap_or(u32::MAX),
             },
         )?;
-        Self::configure(&conn, path)?;
         let from = u32::try_from(version).unwrap_or(0);
+        if let Some(why) = read_only {
+            if from < schema::SCHEMA_VERSION {
+                return Err(PlannerError::new(
+                    ErrorCode::WorkspaceReadOnly,
+                    format!(
+                        "{} was written by an older version of Compute Planner and must be upgraded to open, which writes to it; but {why}. Nothing was changed. Copy the file to a folder you can write to and open the copy.",
+                        path.display()
+                    ),
+                ));
+            }
+            let mut ws = Self::load(conn, path)?;
+            ws.read_only = Some(why);
+            ws.scratch = scratch;
+            return Ok(ws);
+        }
+        Self::configure(&conn, path)?;
         if from < schema::SCHEMA_VERSION {
             let tx = conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -574,6 +705,9 @@ impl Workspace {
             .map_err(e)?;
         Ok(Workspace {
             signature_verifier: None,
+            read_only: None,
+            view_in_memory: None,
+            scratch: None,
             conn,
             path: path.to_path_buf(),
             catalog,
@@ -587,6 +721,26 @@ impl Workspace {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Why the workspace is open read-only; `None` when it can be changed.
+    pub fn read_only(&self) -> Option<&str> {
+        self.read_only.as_deref()
+    }
+
+    /// Refuses `action` ("change it", "make a memo from it") on a workspace open read-only,
+    /// saying why and what to do; nothing has been attempted when this fails.
+    pub fn check_writable(&self, action: &str) -> Result<(), PlannerError> {
+        match &self.read_only {
+            None => Ok(()),
+            Some(why) => Err(PlannerError::new(
+                ErrorCode::WorkspaceReadOnly,
+                format!(
+                    "{} is open read-only ({why}), so Compute Planner cannot {action}. Nothing was changed. Use Save As to keep an editable copy in a folder you can write to, or make the file and its folder writable and open it again.",
+                    self.path.display()
+                ),
+            )),
+        }
     }
 
     /// The catalog the workspace computes with (its snapshot).
@@ -641,6 +795,13 @@ impl Workspace {
 
     /// The compare view as saved, cleaned of scenarios that no longer exist.
     pub fn view(&self) -> Result<ViewState, PlannerError> {
+        if let Some(view) = &self.view_in_memory {
+            let mut stmt = self
+                .conn
+                .prepare_cached("SELECT 1 FROM scenarios WHERE id = ?1")
+                .map_err(|e| self.err(&e))?;
+            return Ok(view.clone().cleaned(|id| stmt.exists([id]).unwrap_or(false)));
+        }
         let body: Option<String> = self
             .conn
             .query_row("SELECT body FROM view_state WHERE id = 1", [], |r| r.get(0))
@@ -656,7 +817,12 @@ impl Workspace {
     }
 
     /// Saves the compare view (not an undo step: choosing what to look at changes no figure).
+    /// A workspace open read-only keeps it in memory until it is closed.
     pub fn set_view(&mut self, view: &ViewState) -> Result<ViewState, PlannerError> {
+        if self.read_only.is_some() {
+            self.view_in_memory = Some(view.clone());
+            return self.view();
+        }
         let body = serde_json::to_string(view).map_err(|x| bad_body(&self.path, "the view", &x))?;
         self.conn
             .execute(
@@ -695,6 +861,7 @@ impl Workspace {
             view: self.view()?,
             history: self.history()?,
             catalog: self.catalog_status(shipped),
+            read_only: self.read_only.clone(),
         })
     }
 
@@ -800,6 +967,7 @@ impl Workspace {
         changes: Vec<Change>,
         at_ms: i64,
     ) -> Result<Applied, PlannerError> {
+        self.check_writable("change it")?;
         let path = self.path.clone();
         let e = |e: rusqlite::Error| db_error(&path, &e);
         let tx = self
@@ -831,6 +999,7 @@ impl Workspace {
     }
 
     fn step(&mut self, undo: bool) -> Result<Option<Applied>, PlannerError> {
+        self.check_writable(if undo { "undo an edit" } else { "redo an edit" })?;
         let path = self.path.clone();
         let e = |e: rusqlite::Error| db_error(&path, &e);
         let tx = self
@@ -1049,6 +1218,7 @@ impl Workspace {
     /// Adds a record of a memo written or signed. Records are facts, not edits: undo does not
     /// take them back.
     pub fn record_memo(&mut self, record: &MemoRecord) -> Result<(), PlannerError> {
+        self.check_writable("record a memo in it")?;
         let body = serde_json::to_string(record)
             .map_err(|e| PlannerError::new(ErrorCode::Io, format!("the memo record could not be written: {e}")))?;
         self.conn

@@ -89,6 +89,9 @@ pub struct WorkspaceInfo {
     pub view: ViewState,
     pub history: History,
     pub catalog: CatalogStatus,
+    /// Why the workspace is open read-only (it can be read, exported, verified and saved
+    /// elsewhere, not changed); `None` when it can be changed.
+    pub read_only: Option<String>,
 }
 
 /// One change a person makes.
