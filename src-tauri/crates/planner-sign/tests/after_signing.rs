@@ -246,9 +246,98 @@ fn a_signature_by_an_expired_certificate_fails_verification() {
     assert!(pdfsig.contains("Certificate has Expired"), "{pdfsig}");
     // pyHanko does not judge the validity period of a certificate given as a trust anchor (a
     // self-signed certificate can only be one), so it calls this signature VALID: printed for
-    // the record, not asserted.
+    // the record, not asserted. The next test puts the same expiry to it through a CA, where it
+    // judges it, and agrees.
     let hanko = pyhanko(dir.path(), "expired.pdf", "old.pem");
     println!("pyHanko:\n{hanko}");
+}
+
+/// A certificate authority valid 2019 to 2040 and, issued by it, a signing certificate that was
+/// valid for one day in 2020 (with its key, as PKCS#12 under `test passphrase`): made with the
+/// Python `cryptography` package that pyHanko itself uses, so no code here is involved.
+const CA_AND_EXPIRED_LEAF: &str = r#"
+import datetime
+from cryptography import x509
+from cryptography.x509.oid import NameOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import pkcs12
+def name(cn):
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn), x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Compute Planner Test Org")])
+def usage(sign_certs):
+    return x509.KeyUsage(digital_signature=True, content_commitment=not sign_certs, key_encipherment=False, data_encipherment=False,
+                         key_agreement=False, key_cert_sign=sign_certs, crl_sign=sign_certs, encipher_only=False, decipher_only=False)
+ca_key = ec.generate_private_key(ec.SECP256R1())
+ca = (x509.CertificateBuilder().subject_name(name("Test Root CA")).issuer_name(name("Test Root CA"))
+      .public_key(ca_key.public_key()).serial_number(1)
+      .not_valid_before(datetime.datetime(2019, 1, 1)).not_valid_after(datetime.datetime(2040, 1, 1))
+      .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+      .add_extension(usage(True), critical=True).sign(ca_key, hashes.SHA256()))
+key = ec.generate_private_key(ec.SECP256R1())
+leaf = (x509.CertificateBuilder().subject_name(name("Old Key")).issuer_name(ca.subject)
+        .public_key(key.public_key()).serial_number(2)
+        .not_valid_before(datetime.datetime(2020, 1, 1)).not_valid_after(datetime.datetime(2020, 1, 2))
+        .add_extension(usage(False), critical=True).sign(ca_key, hashes.SHA256()))
+open("ca.pem", "wb").write(ca.public_bytes(serialization.Encoding.PEM))
+open("old.p12", "wb").write(pkcs12.serialize_key_and_certificates(
+    b"Old Key", key, leaf, [ca], serialization.BestAvailableEncryption(b"test passphrase")))
+"#;
+
+/// The acceptance's "pdfsig and pyHanko agree": a memo signed (by pyHanko) with a certificate
+/// that had expired years before, issued by a CA every validator is told to trust, so pyHanko
+/// judges the signing certificate's validity (it does not judge a trust anchor's own, which is
+/// why the self-signed case above cannot be put to it). All three refuse it.
+#[test]
+fn an_expired_certificate_from_a_trusted_ca_fails_here_in_pdfsig_and_in_pyhanko() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = run("python3", &["-c", CA_AND_EXPIRED_LEAF], dir.path());
+    assert!(made.status.success(), "{}", text(&made));
+    std::fs::write(dir.path().join("pass.txt"), "test passphrase").unwrap();
+    std::fs::write(dir.path().join("plain.pdf"), sample_pdf(2)).unwrap();
+    let out = common::pyhanko(
+        &[
+            "sign",
+            "addsig",
+            "--field",
+            "Signature1",
+            "--use-pades",
+            "pkcs12",
+            "--passfile",
+            "pass.txt",
+            "plain.pdf",
+            "expired.pdf",
+            "old.p12",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "pyHanko could not sign:\n{}", text(&out));
+    common::keep(dir.path(), "expired-from-ca");
+    let signed = std::fs::read(dir.path().join("expired.pdf")).unwrap();
+
+    let v = verify(&signed).unwrap();
+    assert!(!v.all_intact());
+    let s = &v.signatures[0];
+    assert!(s.digest_ok && s.signature_ok, "{s:#?}");
+    let at = s.signing_time.clone().unwrap();
+    assert_eq!(
+        s.problems,
+        vec![format!(
+            "the certificate of Old Key expired on 2020-01-02T00:00:00Z (signed {at})"
+        )]
+    );
+
+    let pdfsig = text(&run("pdfsig", &["expired.pdf"], dir.path()));
+    assert!(pdfsig.contains("Signature is Valid."), "{pdfsig}");
+    assert!(pdfsig.contains("Certificate has Expired"), "{pdfsig}");
+
+    let hanko = pyhanko(dir.path(), "expired.pdf", "ca.pem");
+    assert!(
+        hanko.contains("the end-entity certificate expired 2020-01-02"),
+        "{hanko}"
+    );
+    assert!(hanko.contains("The signer's certificate is untrusted."), "{hanko}");
+    assert!(hanko.contains("The signature is judged INVALID."), "{hanko}");
+    assert!(hanko.contains("The signature is cryptographically sound."), "{hanko}");
 }
 
 #[test]
