@@ -654,8 +654,10 @@ async fn scorecard_view(state: State<'_, AppState>) -> Result<ScorecardView, Pla
 async fn preview_quotes(state: State<'_, AppState>, path: String) -> Result<QuotePreview, PlannerError> {
     let path = PathBuf::from(path);
     with_ws(&state, |ws| {
-        let quotes = planner_store::read_quotes(&path, ws.catalog(), ws.settings())?;
-        planner_core::vendors::preview(&path.display().to_string(), &quotes, ws.settings())
+        let read = planner_store::read_quotes_in(&path, ws.catalog(), ws.settings())?;
+        let mut preview = planner_core::vendors::preview(&path.display().to_string(), &read.quotes, ws.settings())?;
+        preview.sheet = read.sheet.map(|s| s.describe());
+        Ok(preview)
     })
 }
 

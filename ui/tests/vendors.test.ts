@@ -124,6 +124,27 @@ describe("RFP quote import", () => {
     expect(screen.queryByTestId("quotes-import")).toBeNull();
     expect(backend.callsTo("importQuotes")).toEqual([]);
   });
+
+  it("names the sheet of a workbook the quotes were read from", async () => {
+    const workbook = "/home/ana/rfp/good.xlsx";
+    const sheet = 'the sheet "Quotes" (the first visible sheet whose header row matches the template; not read: "Notes")';
+    await openVendors(
+      vendorsBackend(undefined, {
+        dialog: { "import-quotes": workbook },
+        quoteFiles: { [workbook]: { preview: { ...QUOTE_PREVIEW, file: workbook, sheet } } },
+      }),
+    );
+    await fireEvent.click(screen.getByTestId("quotes-choose"));
+    const preview = await screen.findByTestId("quotes-preview");
+    expect(within(preview).getByTestId("quotes-sheet").textContent).toBe(`Read from ${sheet}.`);
+  });
+
+  it("shows no sheet line for a CSV file", async () => {
+    await openVendors(vendorsBackend(undefined));
+    await fireEvent.click(screen.getByTestId("quotes-choose"));
+    const preview = await screen.findByTestId("quotes-preview");
+    expect(within(preview).queryByTestId("quotes-sheet")).toBeNull();
+  });
 });
 
 describe("vendor scorecard", () => {

@@ -215,6 +215,28 @@ describe("undo and redo", () => {
   });
 });
 
+describe("a workspace open read-only", () => {
+  it("says so and why, offers Save As, and shows a refused change with the reason", async () => {
+    const why = "its folder /srv/share is read-only for you, and the workspace keeps its write log beside the file";
+    await openApp(workspaceBackend({ readOnly: why }));
+    const notice = screen.getByTestId("read-only-notice");
+    expect(notice.textContent?.replace(/\s+/g, " ")).toContain(`Opened read-only: ${why}.`);
+    expect(within(notice).getByTestId("read-only-save-as").textContent?.trim()).toBe("Save as…");
+    expect(screen.getByTestId("saved-state").textContent).toBe("Read-only");
+    const name = (await screen.findByTestId("scenario-name")) as HTMLInputElement;
+    await type(name, "Renamed");
+    const refused = await screen.findByTestId("notice");
+    expect(refused.textContent).toContain("is open read-only");
+    expect(refused.textContent).toContain(why);
+  });
+
+  it("shows no read-only notice on a writable workspace", async () => {
+    await openApp();
+    expect(screen.queryByTestId("read-only-notice")).toBeNull();
+    expect(screen.getByTestId("saved-state").textContent).toBe("All changes saved");
+  });
+});
+
 describe("compare screen", () => {
   it("shows the decision table with the fixture's totals in the workspace currency, and the charts", async () => {
     const { backend } = await openApp();

@@ -240,6 +240,7 @@ export function normalizeScorecardView(v: ScorecardView): ScorecardView {
 export function normalizeQuotePreview(p: QuotePreview): QuotePreview {
   return {
     ...p,
+    sheet: n(p.sheet),
     quotes: p.quotes.map((q) => ({
       ...q,
       gpus: n(q.gpus),

@@ -420,6 +420,9 @@ pub struct QuotePreview {
     pub quotes: Vec<QuoteRow>,
     /// The vendors, in the order they first appear: each becomes one scenario.
     pub vendors: Vec<String>,
+    /// Which sheet of a workbook the quotes were read from, and why that one ("the sheet
+    /// \"Quotes\" (the only worksheet)"); `None` for a CSV file.
+    pub sheet: Option<String>,
 }
 
 /// The vendors of `quotes`, in the order they first appear.
@@ -460,6 +463,7 @@ pub fn preview(file: &str, quotes: &[Quote], settings: &WorkspaceSettings) -> Re
         currency: settings.currency.clone(),
         quotes: rows,
         vendors: vendor_names(quotes),
+        sheet: None,
     })
 }
 

@@ -12,5 +12,5 @@ pub mod recent;
 pub mod workspace;
 
 pub use catalog_dir::{load_catalog_dir, read_catalog_dir};
-pub use quotes::read_quotes;
+pub use quotes::{read_quotes, read_quotes_in};
 pub use workspace::Workspace;

@@ -2143,6 +2143,11 @@ export type QuotePreview_Deserialize = {
 	quotes: QuoteRow_Deserialize[],
 	/**  The vendors, in the order they first appear: each becomes one scenario. */
 	vendors: string[],
+	/**
+	 *  Which sheet of a workbook the quotes were read from, and why that one ("the sheet
+	 *  \"Quotes\" (the only worksheet)"); `None` for a CSV file.
+	 */
+	sheet?: string | null,
 };
 
 /**  Quotes read from one file, ready to import. */
@@ -2153,6 +2158,11 @@ export type QuotePreview_Serialize = {
 	quotes: QuoteRow_Serialize[],
 	/**  The vendors, in the order they first appear: each becomes one scenario. */
 	vendors: string[],
+	/**
+	 *  Which sheet of a workbook the quotes were read from, and why that one ("the sheet
+	 *  \"Quotes\" (the only worksheet)"); `None` for a CSV file.
+	 */
+	sheet: string | null,
 };
 
 /**

@@ -139,6 +139,8 @@ export type FakeOptions = {
   evidenceFiles?: Record<string, { size: number; sha256: string }>;
   /** A broken log the fake reports (verify names it; nothing is cleared; nothing is recorded). */
   logProblem?: LogProblem | null;
+  /** Why the open workspace is read-only (as the store finds it); every change is then refused. */
+  readOnly?: string | null;
 };
 
 /** A checklist template for the fake: the families and the items with the rule's fields. */
@@ -305,7 +307,7 @@ export class FakeBackend implements Backend {
       view: this.cleanView(s, s.view),
       history: this.history(s),
       catalog: s.catalogStatus,
-      read_only: null,
+      read_only: this.options.readOnly ?? null,
     });
   }
 
@@ -471,6 +473,7 @@ export class FakeBackend implements Backend {
   async applyEdit(request: EditRequest): Promise<Applied> {
     await this.enter("applyEdit", [request]);
     const s = this.open();
+    this.writable(s, "change it");
     const e = request.edit;
     let after: Item;
     switch (e.kind) {
@@ -510,8 +513,20 @@ export class FakeBackend implements Backend {
     return structuredClone(this.commit(s, request.label, request.coalesce, [after]));
   }
 
+  /** As the store refuses any change to a workspace open read-only. */
+  private writable(s: State, action: string) {
+    const why = this.options.readOnly;
+    if (why) {
+      throw refuse(
+        "workspace-read-only",
+        `${s.path} is open read-only (${why}), so Compute Planner cannot ${action}. Nothing was changed. Use Save As to keep an editable copy in a folder you can write to, or make the file and its folder writable and open it again.`,
+      );
+    }
+  }
+
   private step(undo: boolean): Applied | null {
     const s = this.open();
+    this.writable(s, undo ? "undo an edit" : "redo an edit");
     const from = undo ? s.undo : s.redo;
     const to = undo ? s.redo : s.undo;
     const step = from.pop();
