@@ -578,3 +578,87 @@ fn a_change_appended_after_signing_or_a_damaged_file_fails_planner_verify() {
     assert!(t.contains("cross-reference"), "{t}");
     assert!(!t.contains("not a PDF this program can read"), "{t}");
 }
+
+/// Issue 14: a decision written in Chinese is printed, extractable and signed like any other;
+/// one in Arabic is refused in words, naming the field and what to do, and nothing is written.
+#[test]
+fn a_chinese_memo_signs_and_verifies_and_an_arabic_decision_is_refused_in_words() {
+    const DECISION: &str = "采购决定：租用云端GPU，三十六个月";
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    identity(dir, "Ada Author", "ada.p12");
+    let made = ok(
+        &planner(
+            &[
+                "memo",
+                &sample("enterprise-hybrid"),
+                "--out",
+                "memo.pdf",
+                "--author",
+                "李雷",
+                "--client",
+                "示例研究有限公司",
+                "--decision",
+                DECISION,
+                "--rationale",
+                "自有机房的电力不足以支撑新的集群，因此先租用云端算力三十六个月。",
+                "--sign-with",
+                "ada.p12",
+                "--passphrase-env",
+                PASS_VAR,
+            ],
+            dir,
+        ),
+        "memo",
+    );
+    assert!(made.contains("signed by Ada Author, Example Ltd"), "{made}");
+    let sig = pdfsig(dir, "memo.pdf");
+    assert_eq!(sig.matches("Signature is Valid").count(), 1, "{sig}");
+    assert!(sig.contains("Total document signed"), "{sig}");
+    let v = ok(&planner(&["verify", "memo.pdf"], dir), "verify");
+    assert!(v.contains("every signature is intact"), "{v}");
+    let qpdf = run("qpdf", &["--check", "memo.pdf"], dir);
+    assert!(qpdf.status.success(), "qpdf --check: {}", text(&qpdf));
+    let memo_text = text(&run("pdftotext", &["memo.pdf", "-"], dir));
+    assert!(memo_text.contains(DECISION), "{memo_text}");
+    assert!(
+        memo_text.contains("示例研究有限公司") && memo_text.contains("李雷"),
+        "{memo_text}"
+    );
+    let fonts = text(&run("pdffonts", &["memo.pdf"], dir));
+    assert!(fonts.contains("+WenQuanYiMicroHei"), "{fonts}");
+
+    let out = planner(
+        &[
+            "memo",
+            &sample("enterprise-hybrid"),
+            "--out",
+            "arabic.pdf",
+            "--author",
+            "Ada Author",
+            "--decision",
+            "قرار: استئجار",
+        ],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.starts_with(
+            "error: The memo could not be made: some text cannot be printed as written: the decision text has “ق ر ا س ت ئ ج” (Arabic). "
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("Write it in Latin, Greek, Cyrillic or CJK script, or attach it as a separate document.\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(": memo.decision [invalid-input]: the memo cannot print “ق ر ا س ت ئ ج” (Arabic)"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("arabic.pdf").exists(),
+        "nothing is written when the memo is refused"
+    );
+}

@@ -1,35 +1,91 @@
-//! The memo's two faces (DejaVu Sans regular and bold, from `assets/fonts/`, licence beside
-//! them), their advance widths for measuring, and line wrapping.
+//! The memo's faces, their advance widths for measuring, and line wrapping.
 //!
-//! Widths are the fonts' own advances without kerning, as printpdf writes the text, so a line
-//! measured here is the line drawn.
+//! Three typefaces are embedded in the app, all from `assets/fonts/` with their licences beside
+//! them: DejaVu Sans regular and bold (Latin, Greek, Cyrillic and most symbols), and WenQuanYi
+//! Micro Hei (face 0 of `wqy-microhei.ttc`) for what DejaVu has no glyph for: Chinese, Japanese
+//! kana, Korean Hangul and CJK punctuation. Each character is set in the first typeface that has
+//! a glyph for it ([`Fonts::typeface`]): DejaVu in the style asked for, then DejaVu regular, then
+//! WenQuanYi, which has no bold. A memo embeds WenQuanYi only when its text uses it.
+//!
+//! Widths are the typefaces' own advances without kerning, as printpdf writes the text, and are
+//! taken character by character from the typeface [`Fonts::typeface`] picks, so a line measured
+//! here is the line drawn.
+//!
+//! What no typeface can set, and scripts that need shaping printpdf does not do (right to left,
+//! joining or reordering letters), is found by [`Fonts::unsettable`] so the memo can refuse it
+//! by name instead of printing empty boxes or garbled text (see [`crate::scripts`]).
 
 use std::collections::BTreeMap;
 
-use ab_glyph::{Font, FontRef};
+use ab_glyph::{Font, FontRef, GlyphId};
 
 use crate::MemoError;
 
 static REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
+/// WenQuanYi Micro Hei 0.2.0-beta, a TrueType collection; face [`CJK_INDEX`] is "WenQuanYi
+/// Micro Hei" (Apache-2.0, see `assets/fonts/LICENSE-WenQuanYi.txt`).
+static CJK: &[u8] = include_bytes!("../../../../assets/fonts/wqy-microhei.ttc");
+/// The face of [`CJK`] the memo uses (face 1 is the monospaced variant).
+pub const CJK_INDEX: u32 = 0;
 
-/// Which face a run of text is set in.
+/// The style a run of text asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Face {
     Regular,
     Bold,
 }
 
+/// The typeface a character is actually set in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Typeface {
+    DejaVu,
+    DejaVuBold,
+    /// WenQuanYi Micro Hei, for CJK text; it has no bold, so bold CJK text is this typeface
+    /// drawn with a thin outline (see the layout).
+    WenQuanYi,
+}
+
+impl Typeface {
+    pub fn name(self) -> &'static str {
+        match self {
+            Typeface::DejaVu => "DejaVu Sans",
+            Typeface::DejaVuBold => "DejaVu Sans Bold",
+            Typeface::WenQuanYi => "WenQuanYi Micro Hei",
+        }
+    }
+
+    /// The font file's bytes and the face's index in it.
+    pub fn bytes(self) -> (&'static [u8], u32) {
+        match self {
+            Typeface::DejaVu => (REGULAR, 0),
+            Typeface::DejaVuBold => (BOLD, 0),
+            Typeface::WenQuanYi => (CJK, CJK_INDEX),
+        }
+    }
+}
+
+/// Why a character cannot go into the memo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsettable {
+    /// A script the memo would garble: written right to left, or with letters that join, stack
+    /// or reorder (the name of the script).
+    Script(&'static str),
+    /// No embedded typeface has a glyph for it.
+    NoGlyph,
+}
+
 /// The faces, parsed once per memo.
 pub struct Fonts {
     regular: FontRef<'static>,
     bold: FontRef<'static>,
+    cjk: FontRef<'static>,
     svg: BTreeMap<String, Vec<u8>>,
 }
 
 impl std::fmt::Debug for Fonts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Fonts(DejaVu Sans, DejaVu Sans Bold)")
+        f.write_str("Fonts(DejaVu Sans, DejaVu Sans Bold, WenQuanYi Micro Hei)")
     }
 }
 
@@ -38,60 +94,126 @@ impl Fonts {
         Ok(Fonts {
             regular: FontRef::try_from_slice(REGULAR).map_err(|_| MemoError::Font("DejaVu Sans"))?,
             bold: FontRef::try_from_slice(BOLD).map_err(|_| MemoError::Font("DejaVu Sans Bold"))?,
+            cjk: FontRef::try_from_slice_and_index(CJK, CJK_INDEX)
+                .map_err(|_| MemoError::Font("WenQuanYi Micro Hei"))?,
             svg: crate::layout::svg_font_map(REGULAR, BOLD),
         })
     }
 
-    pub fn bytes(&self, face: Face) -> &'static [u8] {
-        match face {
-            Face::Regular => REGULAR,
-            Face::Bold => BOLD,
+    fn font(&self, t: Typeface) -> &FontRef<'static> {
+        match t {
+            Typeface::DejaVu => &self.regular,
+            Typeface::DejaVuBold => &self.bold,
+            Typeface::WenQuanYi => &self.cjk,
         }
     }
 
-    /// The fonts an SVG chart's text resolves against.
-    pub fn svg_fonts(&self) -> &BTreeMap<String, Vec<u8>> {
-        &self.svg
+    /// The fonts an SVG chart's text resolves against; with `cjk`, WenQuanYi Micro Hei too (for
+    /// a chart whose labels hold CJK text).
+    pub fn svg_fonts(&self, cjk: bool) -> std::borrow::Cow<'_, BTreeMap<String, Vec<u8>>> {
+        if !cjk {
+            return std::borrow::Cow::Borrowed(&self.svg);
+        }
+        let mut map = self.svg.clone();
+        map.insert(Typeface::WenQuanYi.name().to_owned(), CJK.to_vec());
+        std::borrow::Cow::Owned(map)
     }
 
-    /// The width of `text` in points at `size`.
-    pub fn width(&self, text: &str, face: Face, size: f32) -> f32 {
-        let font = match face {
-            Face::Regular => &self.regular,
-            Face::Bold => &self.bold,
+    /// The typeface `c` is set in for a run in `face`: the first of DejaVu in that style,
+    /// DejaVu regular and WenQuanYi Micro Hei that has a glyph for it; `None` when none has.
+    pub fn typeface(&self, c: char, face: Face) -> Option<Typeface> {
+        let order: &[Typeface] = match face {
+            Face::Regular => &[Typeface::DejaVu, Typeface::WenQuanYi],
+            Face::Bold => &[Typeface::DejaVuBold, Typeface::DejaVu, Typeface::WenQuanYi],
         };
-        let units = font.units_per_em().unwrap_or(2048.0);
-        let advance: f32 = text.chars().map(|c| font.h_advance_unscaled(font.glyph_id(c))).sum();
-        advance * size / units
+        order.iter().copied().find(|t| self.font(*t).glyph_id(c) != GlyphId(0))
     }
 
-    /// `text` broken into lines no wider than `width`: at spaces where it can, inside a word
-    /// only when the word alone is wider than the line. Line breaks in the text are kept; an
-    /// empty text is one empty line.
+    /// Why `c` cannot be set in the memo, or `None` when it can. White space can always be: the
+    /// wrapping turns it into line breaks and spaces.
+    pub fn unsettable(&self, c: char) -> Option<Unsettable> {
+        if let Some(script) = crate::scripts::refused_script(c) {
+            return Some(Unsettable::Script(script));
+        }
+        if c.is_whitespace() || self.typeface(c, Face::Regular).is_some() {
+            return None;
+        }
+        Some(Unsettable::NoGlyph)
+    }
+
+    /// `text` cut into runs of one typeface each, in order, for a run in `face`. White space
+    /// that no typeface has a glyph for (a tab) is set as a space; a character no typeface has
+    /// is returned as the error.
+    pub fn runs(&self, text: &str, face: Face) -> Result<Vec<(Typeface, String)>, char> {
+        let mut runs: Vec<(Typeface, String)> = Vec::new();
+        for c in text.chars() {
+            let (t, c) = match self.typeface(c, face) {
+                Some(t) => (t, c),
+                None if c.is_whitespace() => (self.typeface(' ', face).ok_or(c)?, ' '),
+                None => return Err(c),
+            };
+            match runs.last_mut() {
+                Some((last, run)) if *last == t => run.push(c),
+                _ => runs.push((t, c.to_string())),
+            }
+        }
+        Ok(runs)
+    }
+
+    /// The width of `text` in points at `size`: each character's advance in the typeface it is
+    /// set in (a character none has counts as DejaVu's missing glyph). The advances are added up
+    /// in font units per typeface and scaled once, so a line set in DejaVu alone measures
+    /// exactly as it did before CJK text was supported.
+    pub fn width(&self, text: &str, face: Face, size: f32) -> f32 {
+        let fallback = match face {
+            Face::Regular => Typeface::DejaVu,
+            Face::Bold => Typeface::DejaVuBold,
+        };
+        let mut units = [0.0f32; 3];
+        for c in text.chars() {
+            let t = self.typeface(c, face).unwrap_or(fallback);
+            let font = self.font(t);
+            units[t as usize] += font.h_advance_unscaled(font.glyph_id(c));
+        }
+        [Typeface::DejaVu, Typeface::DejaVuBold, Typeface::WenQuanYi]
+            .into_iter()
+            .filter(|t| units[*t as usize] != 0.0)
+            .map(|t| units[t as usize] * size / self.font(t).units_per_em().unwrap_or(2048.0))
+            .sum()
+    }
+
+    /// `text` broken into lines no wider than `width`: at spaces where it can, and between CJK
+    /// characters (which have no spaces between words; not before closing punctuation such as
+    /// "，" or "」", nor after opening punctuation); inside a word only when the word alone is
+    /// wider than the line. Line breaks in the text are kept; an empty text is one empty line.
     pub fn wrap(&self, text: &str, face: Face, size: f32, width: f32) -> Vec<String> {
         let mut lines = Vec::new();
         for para in text.split('\n') {
             let mut line = String::new();
             for word in para.split_whitespace() {
-                let candidate = if line.is_empty() {
-                    word.to_owned()
-                } else {
-                    format!("{line} {word}")
-                };
-                if self.width(&candidate, face, size) <= width {
-                    line = candidate;
-                    continue;
-                }
-                if !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                }
-                // The word alone: break it by characters if it is wider than the line.
-                for c in word.chars() {
-                    line.push(c);
-                    if self.width(&line, face, size) > width && line.chars().count() > 1 {
-                        line.pop();
+                for (i, piece) in pieces(word).into_iter().enumerate() {
+                    let candidate = if line.is_empty() {
+                        piece.to_owned()
+                    } else if i == 0 {
+                        format!("{line} {piece}")
+                    } else {
+                        format!("{line}{piece}")
+                    };
+                    if self.width(&candidate, face, size) <= width {
+                        line = candidate;
+                        continue;
+                    }
+                    if !line.is_empty() {
                         lines.push(std::mem::take(&mut line));
+                    }
+                    // The piece alone: break it by characters if it is wider than the line.
+                    for c in piece.chars() {
                         line.push(c);
+                        if self.width(&line, face, size) > width && line.chars().count() > 1 {
+                            line.pop();
+                            lines.push(std::mem::take(&mut line));
+                            line.push(c);
+                        }
                     }
                 }
             }
@@ -99,6 +221,56 @@ impl Fonts {
         }
         lines
     }
+}
+
+/// Whether `c` is written without spaces between words, so a line may break before or after
+/// it: CJK ideographs, kana, Hangul syllables, bopomofo, CJK punctuation and full-width forms.
+pub fn is_cjk(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x2E80..=0x2FDF
+            | 0x3000..=0x30FF
+            | 0x3100..=0x31FF
+            | 0x3200..=0x9FFF
+            | 0xAC00..=0xD7A3
+            | 0xF900..=0xFAFF
+            | 0xFE30..=0xFE4F
+            | 0xFF00..=0xFFEF
+            | 0x20000..=0x3FFFF
+    )
+}
+
+/// Punctuation a line must not start with (it closes what precedes it).
+fn closes(c: char) -> bool {
+    "、。，．：；？！）」』】〕〉》〗〙〛｝］〞’”…‥・ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々％,.:;?!)]}"
+        .contains(c)
+}
+
+/// Punctuation a line must not end with (it opens what follows it).
+fn opens(c: char) -> bool {
+    "（「『【〔〈《〖〘〚｛［〝‘“([{".contains(c)
+}
+
+/// A word (no white space in it) cut where a line may break inside it: between two characters
+/// either of which is CJK, unless the second closes or the first opens. A word without CJK text
+/// is one piece.
+fn pieces(word: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in word.char_indices() {
+        if let Some(p) = prev
+            && (is_cjk(p) || is_cjk(c))
+            && !closes(c)
+            && !opens(p)
+        {
+            out.push(&word[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    out.push(&word[start..]);
+    out
 }
 
 #[cfg(test)]
@@ -141,5 +313,89 @@ mod tests {
         assert_eq!(lines.concat(), path);
         assert!(lines.iter().all(|l| f.width(l, Face::Regular, 8.0) <= 60.0));
         assert_eq!(f.wrap("", Face::Regular, 8.0, 60.0), vec![String::new()]);
+    }
+
+    #[test]
+    fn each_character_is_set_in_the_first_typeface_that_has_it() {
+        let f = Fonts::load().unwrap();
+        assert_eq!(f.typeface('G', Face::Regular), Some(Typeface::DejaVu));
+        assert_eq!(f.typeface('G', Face::Bold), Some(Typeface::DejaVuBold));
+        assert_eq!(f.typeface('Ж', Face::Regular), Some(Typeface::DejaVu));
+        for c in ['采', '购', '：', '，', 'か', 'カ', '한', '국'] {
+            assert_eq!(f.typeface(c, Face::Regular), Some(Typeface::WenQuanYi), "{c}");
+            assert_eq!(f.typeface(c, Face::Bold), Some(Typeface::WenQuanYi), "{c}");
+        }
+        let runs = f.runs("采购决定：租用云端GPU，三十六个月", Face::Regular).unwrap();
+        let runs: Vec<(Typeface, &str)> = runs.iter().map(|(t, s)| (*t, s.as_str())).collect();
+        assert_eq!(
+            runs,
+            [
+                (Typeface::WenQuanYi, "采购决定：租用云端"),
+                (Typeface::DejaVu, "GPU"),
+                (Typeface::WenQuanYi, "，三十六个月"),
+            ]
+        );
+        // A tab has no glyph: it is set as a space.
+        assert_eq!(
+            f.runs("a\tb", Face::Regular).unwrap(),
+            [(Typeface::DejaVu, "a b".to_owned())]
+        );
+        assert_eq!(f.runs("a\u{E000}b", Face::Regular), Err('\u{E000}'));
+    }
+
+    #[test]
+    fn cjk_widths_are_the_cjk_typeface_advances() {
+        let f = Fonts::load().unwrap();
+        // WenQuanYi Micro Hei's ideographs are a full em (2048 of 2048 units) wide.
+        assert!((f.width("采购决定", Face::Regular, 10.0) - 40.0).abs() < 0.01);
+        assert!((f.width("采购决定", Face::Bold, 10.0) - 40.0).abs() < 0.01);
+        let mixed = f.width("云端GPU", Face::Regular, 10.0);
+        let parts = f.width("云端", Face::Regular, 10.0) + f.width("GPU", Face::Regular, 10.0);
+        assert!((mixed - parts).abs() < 1e-4);
+    }
+
+    #[test]
+    fn cjk_text_wraps_between_characters_and_keeps_punctuation_with_what_it_closes() {
+        let f = Fonts::load().unwrap();
+        let text = "采购决定：租用云端GPU，三十六个月。自有机房的电力不足以支撑新的集群，因此先租用，再评估。";
+        let lines = f.wrap(text, Face::Regular, 10.0, 95.0);
+        assert!(lines.len() >= 4, "{lines:?}");
+        assert_eq!(lines.concat(), text, "nothing added or lost");
+        for l in &lines {
+            assert!(f.width(l, Face::Regular, 10.0) <= 95.0, "{l}");
+            let first = l.chars().next().unwrap();
+            assert!(!closes(first), "a line starts with closing punctuation: {l}");
+            assert!(
+                !opens(l.chars().last().unwrap()),
+                "a line ends with opening punctuation: {l}"
+            );
+        }
+        // The first line is filled: a CJK sentence is not pushed whole onto a line of its own.
+        let lines = f.wrap("Decision: 采购决定租用云端三十六个月", Face::Regular, 10.0, 95.0);
+        assert!(lines[0].starts_with("Decision: 采"), "{lines:?}");
+        assert_eq!(
+            lines.concat().replace("Decision: ", "Decision:"),
+            "Decision:采购决定租用云端三十六个月"
+        );
+        // Latin words still break only at spaces.
+        assert_eq!(pieces("GPU-hours"), ["GPU-hours"]);
+        assert_eq!(pieces("云端GPU，三"), ["云", "端", "GPU，", "三"]);
+        assert_eq!(pieces("「租用」"), ["「租", "用」"]);
+    }
+
+    #[test]
+    fn scripts_the_memo_would_garble_and_characters_without_a_glyph_are_unsettable() {
+        let f = Fonts::load().unwrap();
+        for c in ['a', 'é', 'Ω', 'Ж', '采', 'か', '한', '€', '—', ' ', '\t', '\u{3000}'] {
+            assert_eq!(f.unsettable(c), None, "{c:?}");
+        }
+        // DejaVu Sans has Arabic and Hebrew letters, but the memo cannot lay them out.
+        assert!(f.typeface('م', Face::Regular).is_some());
+        assert_eq!(f.unsettable('م'), Some(Unsettable::Script("Arabic")));
+        assert_eq!(f.unsettable('ש'), Some(Unsettable::Script("Hebrew")));
+        assert_eq!(f.unsettable('न'), Some(Unsettable::Script("Devanagari")));
+        assert_eq!(f.unsettable('ก'), Some(Unsettable::Script("Thai")));
+        assert_eq!(f.unsettable('\u{E000}'), Some(Unsettable::NoGlyph));
+        assert_eq!(f.unsettable('𠀀'), Some(Unsettable::NoGlyph));
     }
 }

@@ -9,23 +9,30 @@
 //! reading the layout back.
 //!
 //! Text is drawn with DejaVu Sans (regular and bold, embedded as subsets), so it can be searched
-//! and copied; charts are the SVG the screen shows, converted to vector form XObjects.
+//! and copied. A line is drawn as runs of one typeface each ([`Fonts::runs`]): characters DejaVu
+//! has no glyph for (CJK text) are set in WenQuanYi Micro Hei, which is added to the document,
+//! and embedded as a subset, only when a line first needs it; it has no bold, so a bold CJK run
+//! is drawn filled and outlined with a thin stroke of its colour. Charts are the SVG the screen
+//! shows, converted to vector form XObjects.
 
 use std::collections::BTreeMap;
 
 use planner_core::memo::Paper;
 use printpdf::{
     Color, FontId, Line, LinePoint, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions,
-    PdfWarnMsg, Point, Pt, Rect, Rgb, Svg, TextItem, XObjectTransform,
+    PdfWarnMsg, Point, Pt, Rect, Rgb, Svg, TextItem, TextRenderingMode, XObjectTransform,
 };
 
 use crate::MemoError;
-use crate::fonts::{Face, Fonts};
+use crate::fonts::{Face, Fonts, Typeface};
 
 /// Page margins, in points.
 pub const MARGIN_X: f32 = 50.0;
 pub const MARGIN_TOP: f32 = 56.0;
 pub const MARGIN_BOTTOM: f32 = 56.0;
+/// The outline that makes a run of WenQuanYi Micro Hei (which has no bold) bold, as a share of
+/// the font size.
+const CJK_BOLD_STROKE: f32 = 0.035;
 /// The signature section's height at the foot of the last page (heading and two rows of boxes).
 const SIGNATURE_SECTION: f32 = 206.0;
 const SLOT_HEIGHT: f32 = 66.0;
@@ -234,8 +241,15 @@ pub struct DocInfo {
 
 struct Pager<'f> {
     fonts: &'f Fonts,
+    doc: PdfDocument,
     regular: FontId,
     bold: FontId,
+    /// WenQuanYi Micro Hei, once a line has needed it.
+    cjk: Option<FontId>,
+    /// Characters no typeface could set (none when the text was checked first).
+    missing: Vec<char>,
+    /// A typeface that could not be added.
+    failure: Option<MemoError>,
     width: f32,
     height: f32,
     pages: Vec<Vec<Op>>,
@@ -268,32 +282,91 @@ impl Pager<'_> {
         }
     }
 
-    fn handle(&self, face: Face) -> PdfFontHandle {
-        PdfFontHandle::External(match face {
-            Face::Regular => self.regular.clone(),
-            Face::Bold => self.bold.clone(),
-        })
+    /// The document's font for `typeface`; WenQuanYi Micro Hei is added the first time it is
+    /// asked for, so a memo without CJK text does not carry it.
+    fn font(&mut self, typeface: Typeface) -> Option<FontId> {
+        match typeface {
+            Typeface::DejaVu => Some(self.regular.clone()),
+            Typeface::DejaVuBold => Some(self.bold.clone()),
+            Typeface::WenQuanYi => {
+                if self.cjk.is_none() {
+                    let (bytes, index) = typeface.bytes();
+                    let mut warnings = Vec::new();
+                    match ParsedFont::from_bytes(bytes, index as usize, &mut warnings) {
+                        Some(parsed) => self.cjk = Some(self.doc.add_font(&parsed)),
+                        None => self.failure = Some(MemoError::Font(typeface.name())),
+                    }
+                }
+                self.cjk.clone()
+            }
+        }
     }
 
-    /// Draws one line of text with its baseline at `y`.
+    /// Draws one line of text with its baseline at `y`, in runs of one typeface each. A
+    /// character no typeface has is not drawn but kept in `missing`, which fails the memo.
     fn text(&mut self, x: f32, y: f32, text: &str, style: Style) {
-        self.ops.extend([
-            Op::StartTextSection,
-            Op::SetFont {
-                font: self.handle(style.face),
+        let mut runs = match self.fonts.runs(text, style.face) {
+            Ok(runs) => runs,
+            Err(c) => {
+                if !self.missing.contains(&c) {
+                    self.missing.push(c);
+                }
+                return;
+            }
+        };
+        if runs.is_empty() {
+            let typeface = match style.face {
+                Face::Regular => Typeface::DejaVu,
+                Face::Bold => Typeface::DejaVuBold,
+            };
+            runs.push((typeface, String::new()));
+        }
+        let mut ops = vec![Op::StartTextSection];
+        for (i, (typeface, run)) in runs.into_iter().enumerate() {
+            let Some(font) = self.font(typeface) else {
+                return;
+            };
+            ops.push(Op::SetFont {
+                font: PdfFontHandle::External(font),
                 size: Pt(style.size),
-            },
-            Op::SetFillColor {
-                col: style.ink.colour(),
-            },
-            Op::SetTextCursor {
-                pos: Point { x: Pt(x), y: Pt(y) },
-            },
-            Op::ShowText {
-                items: vec![TextItem::Text(text.to_owned())],
-            },
-            Op::EndTextSection,
-        ]);
+            });
+            if i == 0 {
+                ops.extend([
+                    Op::SetFillColor {
+                        col: style.ink.colour(),
+                    },
+                    Op::SetTextCursor {
+                        pos: Point { x: Pt(x), y: Pt(y) },
+                    },
+                ]);
+            }
+            // Each run continues where the last ended: the text cursor advances by the embedded
+            // widths, which are the advances the line was measured with.
+            let outlined = typeface == Typeface::WenQuanYi && style.face == Face::Bold;
+            if outlined {
+                ops.extend([
+                    Op::SetTextRenderingMode {
+                        mode: TextRenderingMode::FillStroke,
+                    },
+                    Op::SetOutlineColor {
+                        col: style.ink.colour(),
+                    },
+                    Op::SetOutlineThickness {
+                        pt: Pt(style.size * CJK_BOLD_STROKE),
+                    },
+                ]);
+            }
+            ops.push(Op::ShowText {
+                items: vec![TextItem::Text(run)],
+            });
+            if outlined {
+                ops.push(Op::SetTextRenderingMode {
+                    mode: TextRenderingMode::Fill,
+                });
+            }
+        }
+        ops.push(Op::EndTextSection);
+        self.ops.extend(ops);
     }
 
     fn rule(&mut self, x1: f32, y: f32, x2: f32, ink: Ink, thickness: f32) {
@@ -546,19 +619,16 @@ impl Pager<'_> {
         self.y -= h;
     }
 
-    fn chart(
-        &mut self,
-        doc: &mut PdfDocument,
-        svg: &str,
-        width: f32,
-        height: f32,
-        caption: &str,
-    ) -> Result<(), MemoError> {
+    fn chart(&mut self, svg: &str, width: f32, height: f32, caption: &str) -> Result<(), MemoError> {
         let caption_h = Style::SMALL.leading() * 2.0;
         self.room(height + caption_h + 6.0);
         let mut warnings = Vec::new();
+        // A chart whose labels (scenario names) hold CJK text resolves it against WenQuanYi.
+        let cjk = svg
+            .chars()
+            .any(|c| self.fonts.typeface(c, Face::Regular) == Some(Typeface::WenQuanYi));
         let mut xobject =
-            Svg::parse_with_fonts(svg, self.fonts.svg_fonts(), &mut warnings).map_err(MemoError::Chart)?;
+            Svg::parse_with_fonts(svg, &self.fonts.svg_fonts(cjk), &mut warnings).map_err(MemoError::Chart)?;
         // printpdf leaves a converted SVG uncompressed (a chart is then 50 to 180 KB).
         xobject.stream.compress = true;
         if let Some(w) = warnings.iter().find(|w| is_dropped_text(w)) {
@@ -566,7 +636,7 @@ impl Pager<'_> {
         }
         let natural_w = xobject.width.map_or(width, |p| p.0 as f32);
         let natural_h = xobject.height.map_or(height, |p| p.0 as f32);
-        let id = doc.add_xobject(&xobject);
+        let id = self.doc.add_xobject(&xobject);
         let bottom = self.y - height;
         self.ops.push(Op::UseXobject {
             id,
@@ -629,15 +699,21 @@ fn is_dropped_text(w: &PdfWarnMsg) -> bool {
 pub fn render(blocks: &[Block], paper: Paper, fonts: &Fonts, info: &DocInfo) -> Result<Rendered, MemoError> {
     let mut doc = PdfDocument::new(&info.title);
     let mut warnings = Vec::new();
-    let regular =
-        ParsedFont::from_bytes(fonts.bytes(Face::Regular), 0, &mut warnings).ok_or(MemoError::Font("DejaVu Sans"))?;
-    let bold =
-        ParsedFont::from_bytes(fonts.bytes(Face::Bold), 0, &mut warnings).ok_or(MemoError::Font("DejaVu Sans Bold"))?;
+    let regular = ParsedFont::from_bytes(Typeface::DejaVu.bytes().0, 0, &mut warnings)
+        .ok_or(MemoError::Font(Typeface::DejaVu.name()))?;
+    let bold = ParsedFont::from_bytes(Typeface::DejaVuBold.bytes().0, 0, &mut warnings)
+        .ok_or(MemoError::Font(Typeface::DejaVuBold.name()))?;
     let (width, height) = paper.size_pt();
+    let regular = doc.add_font(&regular);
+    let bold = doc.add_font(&bold);
     let mut pager = Pager {
         fonts,
-        regular: doc.add_font(&regular),
-        bold: doc.add_font(&bold),
+        doc,
+        regular,
+        bold,
+        cjk: None,
+        missing: Vec::new(),
+        failure: None,
         width,
         height,
         pages: Vec::new(),
@@ -658,7 +734,7 @@ pub fn render(blocks: &[Block], paper: Paper, fonts: &Fonts, info: &DocInfo) -> 
                 width,
                 height,
                 caption,
-            } => pager.chart(&mut doc, svg, *width, *height, caption)?,
+            } => pager.chart(svg, *width, *height, caption)?,
             Block::Gap(h) => pager.y -= h,
         }
     }
@@ -681,6 +757,18 @@ pub fn render(blocks: &[Block], paper: Paper, fonts: &Fonts, info: &DocInfo) -> 
             std::mem::take(&mut pager.ops),
         ));
     }
+    if let Some(e) = pager.failure.take() {
+        return Err(e);
+    }
+    if !pager.missing.is_empty() {
+        let chars: String = pager.missing.iter().collect();
+        return Err(MemoError::Unset(
+            crate::scripts::unset(fonts, None, "text of the memo".to_owned(), &chars)
+                .into_iter()
+                .collect(),
+        ));
+    }
+    let mut doc = pager.doc;
     doc.metadata.info.document_title = info.title.clone();
     doc.metadata.info.author = info.author.clone();
     doc.metadata.info.subject = info.subject.clone();

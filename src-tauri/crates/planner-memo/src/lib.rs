@@ -6,20 +6,25 @@
 //! comparison table and charts (the same SVG the compare screen shows, embedded as vectors),
 //! each scenario's key figures, sizing, rack plan, exit terms and warnings, the assumption
 //! ledger with every figure's sources, date and confidence, and the monthly ledger as an
-//! appendix; page numbers on every page; DejaVu Sans embedded, so the text can be searched and
-//! copied. The last page ends with empty signature boxes at [`signature_slots`], which the
-//! signer (`planner-sign`) fills with visible PAdES signatures.
+//! appendix; page numbers on every page; DejaVu Sans embedded (and WenQuanYi Micro Hei for CJK
+//! text, when there is some), so the text can be searched and copied. Text the memo cannot print
+//! as written (a script written right to left or needing shaping, a character no embedded font
+//! has) is refused with [`MemoError::Unset`], naming the field and the characters.
+//! The last page ends with empty signature boxes at [`signature_slots`], which the signer
+//! (`planner-sign`) fills with visible PAdES signatures.
 //!
 //! Like the rest of the reports, this crate does no IO and reads no clock: the date and time
 //! printed and written into the document information come in with the input.
 //!
 //! - [`content`]: what the memo says, as blocks (testable without a PDF);
 //! - [`layout`]: pagination and drawing with printpdf;
-//! - [`fonts`]: the embedded faces, text measuring and wrapping.
+//! - [`fonts`]: the embedded faces, text measuring and wrapping;
+//! - [`scripts`]: what the memo cannot print, found before layout.
 
 pub mod content;
 pub mod fonts;
 pub mod layout;
+pub mod scripts;
 
 use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
@@ -41,6 +46,9 @@ pub enum MemoError {
     Date(String),
     #[error("the PDF could not be written: {0}")]
     Write(String),
+    /// Text the memo would drop or garble: each text named, with its characters.
+    #[error("{}", scripts::describe(.0))]
+    Unset(Vec<scripts::UnsetText>),
 }
 
 /// Everything a memo is made from.
@@ -99,7 +107,15 @@ pub fn memo_pdf(input: &MemoInput<'_>) -> Result<Memo, MemoError> {
         )));
     }
     let fonts = fonts::Fonts::load()?;
+    let unset = scripts::check(input, &fonts);
+    if !unset.is_empty() {
+        return Err(MemoError::Unset(unset));
+    }
     let blocks = content::blocks(input)?;
+    let unset = scripts::check_blocks(&blocks, &fonts);
+    if !unset.is_empty() {
+        return Err(MemoError::Unset(unset));
+    }
     let charts = blocks
         .iter()
         .filter(|b| matches!(b, layout::Block::Chart { .. }))

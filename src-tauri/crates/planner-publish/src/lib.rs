@@ -24,7 +24,7 @@ use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
 use planner_core::workspace::{self as core_ws, ViewState};
-use planner_memo::{MemoCompliance, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
+use planner_memo::{MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
 use planner_store::files::write_atomic;
@@ -295,6 +295,28 @@ fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance
     })
 }
 
+/// Why the memo was not laid out, for the user. Text the memo cannot print is named field by
+/// field: the message lists every text with its characters and ends with what to do (built whole
+/// here, not cut like a message carrying text from elsewhere: the memo crate clips what it
+/// quotes), and the draft's own fields also get a detail (`memo.decision`, ...) for the form to
+/// show under the field.
+fn memo_error(e: MemoError) -> PlannerError {
+    let message = format!("The memo could not be made: {e}.");
+    match &e {
+        MemoError::Unset(texts) => invalid(
+            message,
+            texts
+                .iter()
+                .filter_map(|t| {
+                    let field = t.field.as_deref()?;
+                    Some(ErrorDetail::field(&format!("memo.{field}"), &t.message()))
+                })
+                .collect(),
+        ),
+        _ => PlannerError::new(ErrorCode::InvalidInput, message),
+    }
+}
+
 /// Lays out, signs when asked, and writes the memo; returns its records.
 fn make(
     src: &Sources<'_>,
@@ -316,7 +338,7 @@ fn make(
         created_unix: now_ms.div_euclid(1000),
         compliance: src.compliance,
     })
-    .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("The memo could not be made: {e}.")))?;
+    .map_err(memo_error)?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
     let generated = MemoRecord {
         event: MemoEvent::Generated,
