@@ -58,6 +58,9 @@ fn main() -> ExitCode {
     }
 }
 
+/// The one build both README commands make: `cargo xtask run` and `cargo xtask test` share it.
+const BUILD_ARGS: &[&str] = &["build", "--workspace", "--all-targets", "--locked"];
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -69,9 +72,9 @@ fn run(app_args: &[String]) -> Step {
     ensure_apt(APT_BUILD)?;
     ensure_ui_packages(&root)?;
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
-    sh(Command::new("cargo")
-        .args(["build", "-p", "compute-planner", "-p", "planner-cli", "--locked"])
-        .current_dir(&root))?;
+    // The same build as `cargo xtask test` (every package and target, so the same features
+    // unify): running the app after the tests, or the tests after the app, compiles nothing again.
+    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
     if env::var_os("DISPLAY").is_none() && env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, or headless as `xvfb-run -a cargo xtask run`".to_owned());
     }
@@ -142,9 +145,7 @@ fn test() -> Step {
             "warnings",
         ])
         .current_dir(&root))?;
-    sh(Command::new("cargo")
-        .args(["build", "--workspace", "--all-targets", "--locked"])
-        .current_dir(&root))?;
+    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
 
     // Everything, including the end-to-end tests (marked #[ignore] so that a plain `cargo test`
     // without a display stays usable), under a virtual X server. WebDriver sessions share one
