@@ -60,7 +60,7 @@ describe("D-1 checklist", () => {
     expect(screen.queryByTestId("checklist-item-ec-iaas-due-diligence")).toBeNull();
     expect(screen.getByTestId("checklist-item-ec-diffusion-not-relied-on")).toBeTruthy();
     // A family the template has no sourced item for is shown with its gap note.
-    expect(screen.getByTestId("family-gap-disposal").textContent).toContain("no sourced item for disposal");
+    expect(screen.getByTestId("family-gap-disposal").textContent).toContain("give no item for disposal");
     await waitFor(() => expect(screen.getByTestId("compliance-badge-scenario-hybrid").dataset.cleared).toBe("no"));
     expect(screen.getByTestId("tab-compliance-count").textContent).toBe("0/2 cleared");
 

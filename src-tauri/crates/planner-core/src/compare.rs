@@ -323,7 +323,7 @@ pub fn compare_all(eval: &Evaluation) -> Vec<Comparison> {
 mod tests {
     use super::*;
 
-    /// DOMAIN.md worked figure 3: an RTX 4090 built for 2,200, electricity 770 a year at
+    /// A worked example (a student's card): an RTX 4090 built for 2,200, electricity 770 a year at
     /// 24 h/day (scaled to the hours used), resold for 600 after two years, against renting at
     /// 0.18/h: buying pays off only above ~23.8 h/day, and rent would need ~0.53/h to break even
     /// at 5 h/day.

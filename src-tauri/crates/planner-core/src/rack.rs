@@ -12,7 +12,8 @@ use serde::Serialize;
 /// Server draw per unit of GPU TDP when no catalog system gives it: DGX H100, 10.2 kW for 5.6 kW of GPUs.
 pub const SERVER_OVERHEAD_FACTOR: Decimal = dec!(1.8);
 
-/// Above this density liquid cooling is mandatory (DOMAIN.md).
+/// Above this density liquid cooling is mandatory: air cannot move enough heat out of a rack
+/// past about 50 kW (about 7,850 CFM at that load).
 pub const LIQUID_MANDATORY_KW: Decimal = dec!(50);
 
 /// The cooling technology as the rack plan needs it.
@@ -154,7 +155,7 @@ mod tests {
         }
     }
 
-    /// DOMAIN.md worked figure 5: eight 700 W GPUs put a server at ~10–15 kW; at 50 kW a rack is
+    /// A worked example: eight 700 W GPUs put a server at ~10–15 kW; at 50 kW a rack is
     /// at the limit of air (~7,850 CFM); direct-to-chip liquid carries 130 kW.
     #[test]
     fn worked_figure_5_rack_density() {

@@ -5,8 +5,8 @@
 //! training with mixed-precision Adam needs about 16 bytes per parameter (fp16 weights and
 //! gradients, fp32 master weights, momentum and variance); LoRA keeps the frozen base at its
 //! precision and trains adapters of about 1% of the parameters at 16 bytes each; QLoRA stores the
-//! base in 4 bits. Activations are not counted: the figures are the floor, as DOMAIN.md states
-//! them ("three 80 GB GPUs at least").
+//! base in 4 bits. Activations are not counted: the figures are the floor ("three 80 GB GPUs at
+//! least"), which is how sizing is quoted before a job is profiled.
 
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -154,7 +154,7 @@ pub struct FabricSpeed {
     pub rdma: bool,
 }
 
-/// The slowest fabric DOMAIN.md deems fit for splitting a training job across servers: 400G
+/// The slowest fabric fit for splitting a training job across servers: 400G
 /// InfiniBand or RoCEv2 (rail-optimised fat tree). 200G RDMA is accepted with a warning.
 pub const TRAINING_FABRIC_GBPS: u32 = 400;
 
@@ -207,7 +207,7 @@ pub fn split_advice(
 mod tests {
     use super::*;
 
-    /// DOMAIN.md worked figure 4: 13B parameters at 16 bytes is about 208 GB for full
+    /// A worked example: 13B parameters at 16 bytes is about 208 GB for full
     /// fine-tuning: three 80 GB GPUs at least.
     #[test]
     fn worked_figure_4_memory_for_full_fine_tuning() {

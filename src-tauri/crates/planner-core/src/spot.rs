@@ -4,8 +4,8 @@
 //! write, and `r` hours to restart after an interruption, a job needs about
 //! `1 + c/τ + λ(τ/2 + r)` paid hours per useful hour: the checkpoint writes, plus on each
 //! interruption half an interval of lost work and the restart. The interval that minimises it is
-//! Young's approximation `τ* = √(2c/λ)` (refined by Daly; the first-order form is what DOMAIN.md
-//! states and what the planner uses).
+//! Young's approximation `τ* = √(2c/λ)` (refined by Daly; the planner uses the first-order form,
+//! which is accurate while the checkpoint write is short against the time between interruptions).
 
 use rust_decimal::Decimal;
 
@@ -52,7 +52,7 @@ mod tests {
     use super::*;
     use rust_decimal::dec;
 
-    /// DOMAIN.md worked figure 8: one interruption per 4 hours, a 3-minute checkpoint write and a
+    /// A worked example: one interruption per 4 hours, a 3-minute checkpoint write and a
     /// 10-minute restart give an interval of about 38 minutes and an overhead of about 1.20.
     #[test]
     fn worked_figure_8_young_daly() {

@@ -181,7 +181,7 @@ impl Workload {
 mod tests {
     use super::*;
 
-    /// DOMAIN.md worked figure 6: at equal hours, a card 30% dearer with twice the MFU has about
+    /// A worked example: at equal hours, a card 30% dearer with twice the MFU has about
     /// 35% lower cost per useful PFLOP-hour.
     #[test]
     fn worked_figure_6_cost_per_useful_compute() {

@@ -41,7 +41,7 @@ fn the_shipped_template_loads_with_every_family_and_the_21_sourced_items() {
             "exit-terms"
         ]
     );
-    assert_eq!(t.items.len(), 21, "REFERENCE.md section 7 has 21 items");
+    assert_eq!(t.items.len(), 21, "the shipped D-1 template has 21 items");
     for item in &t.items {
         assert!(!item.guidance.trim().is_empty(), "{} has guidance", item.id);
         assert!(!item.provenance.sources.is_empty(), "{} has a source", item.id);

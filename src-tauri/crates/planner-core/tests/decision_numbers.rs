@@ -26,7 +26,7 @@ fn run(text: &str) -> Evaluation {
     common::run_with(&common::shipped_catalog(), text)
 }
 
-/// DOMAIN.md worked figure 3 as a scenario: an RTX 4090 built for 2,200, electricity 770 a year
+/// The student's-card worked example as a scenario: an RTX 4090 built for 2,200, electricity 770 a year
 /// at 24 h/day (0.5 kW at PUE 1 and 770 / 4,380 per kWh), resold for 600 after two years (a
 /// residual share of 600 / 2,200), against renting at 0.18/h, over 24 months of 365-day years.
 /// With the figure's own assumptions (an idle card draws nothing, it is up every hour) buying
@@ -45,7 +45,7 @@ fn rtx_4090(idle_and_availability: Option<(&str, &str)>) -> String {
   "scenarios": [
     {{ "id": "buy", "name": "Build a 4090 box", "layers": [
       {{ "id": "box", "kind": "owned", "accelerator": "nvidia-rtx-4090", "gpus": 1, "gpus_per_server": 1,
-        "price_per_gpu": {{ "value": "2200", "reason": "DOMAIN.md worked figure 3: build" }},
+        "price_per_gpu": {{ "value": "2200", "reason": "worked example: build cost" }},
         "power_kw_per_gpu": {{ "value": "0.5", "reason": "770 a year at 24 h/day" }},
         "residual_share": "0.2727272727272727272727272727"{extra} }}],
       "facility": {{ "region": "us", "cooling": "perimeter-air", "kw_per_rack_limit": "10",
@@ -53,7 +53,7 @@ fn rtx_4090(idle_and_availability: Option<(&str, &str)>) -> String {
         "tariff_per_kwh": {{ "value": "0.17579908675799086757990867580", "reason": "770 / (0.5 kW × 8,760 h)" }} }} }},
     {{ "id": "rent", "name": "Rent a 4090", "layers": [
       {{ "id": "market", "kind": "on-demand", "accelerator": "nvidia-rtx-4090",
-        "price_per_gpu_hour": {{ "value": "0.18", "reason": "DOMAIN.md worked figure 3: rent" }} }}] }}
+        "price_per_gpu_hour": {{ "value": "0.18", "reason": "worked example: rent price" }} }}] }}
   ]
 }}"#
     )

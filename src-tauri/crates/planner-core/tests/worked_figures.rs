@@ -1,4 +1,4 @@
-//! The worked figures of DOMAIN.md that need the whole engine (figures 3, 4, 5, 6 and 8 are unit
+//! The planning worked examples that need the whole engine (figures 3, 4, 5, 6 and 8 are unit
 //! tests beside the code that computes them: compare.rs, sizing.rs, rack.rs, workload.rs, spot.rs).
 //! Each computes its answer from inputs; none types the answer in.
 
@@ -47,10 +47,10 @@ fn worked_figure_2_electricity_per_month() {
       "scenarios": [{ "id": "own", "name": "own", "layers": [{ "id": "gpu", "kind": "owned",
           "accelerator": "nvidia-h100-sxm", "gpus": 1, "gpus_per_server": 1, "availability": "1",
           "price_per_gpu": { "value": "0", "reason": "only electricity matters here" },
-          "power_kw_per_gpu": { "value": "0.55", "reason": "DOMAIN.md figure 2: average draw" } }],
+          "power_kw_per_gpu": { "value": "0.55", "reason": "worked example 2: average draw" } }],
         "facility": { "region": "us", "cooling": "contained-air", "kw_per_rack_limit": "20",
           "pue": { "value": "1", "reason": "figure 2 counts the GPU's draw only" },
-          "tariff_per_kwh": { "value": "0.16", "reason": "DOMAIN.md figure 2" } } }]
+          "tariff_per_kwh": { "value": "0.16", "reason": "worked example 2: tariff" } } }]
     }"#;
     let e = common::run(text);
     let t = &e.scenarios[0].totals;
