@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Case, case, draft, memo, pdftotext, report, root, tool};
+use common::{Case, case, draft, memo, pdftotext, render_page, report, root, tool};
 use planner_core::memo::Paper;
 use planner_memo::{MemoError, MemoInput, memo_pdf};
 use rust_decimal::Decimal;
@@ -167,27 +167,7 @@ fn a_four_scenario_memo_has_five_vector_charts_embedded_fonts_and_passes_qpdf() 
     // The first page and a scenario page, rendered and kept for a person to look at.
     for page in ["1", "2", "3"] {
         let prefix = artifacts.join(format!("memo-page-{page}"));
-        let out = tool(
-            "pdftoppm",
-            &[
-                "-png",
-                "-r",
-                "80",
-                "-singlefile",
-                "-f",
-                page,
-                "-l",
-                page,
-                &p,
-                &prefix.to_string_lossy(),
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "pdftoppm: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let png = std::fs::metadata(prefix.with_extension("png")).unwrap();
+        let png = std::fs::metadata(render_page(&path, page, &prefix)).unwrap();
         assert!(png.len() > 10_000, "page {page} rendered to only {} bytes", png.len());
     }
 }

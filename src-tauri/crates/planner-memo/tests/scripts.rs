@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Case, case, draft, memo, pdftotext, report, root, tool};
+use common::{Case, case, draft, memo, pdftotext, render_page, report, root, tool};
 use planner_core::memo::{MemoDraft, Paper};
 use planner_memo::fonts::{Face, Fonts};
 use planner_memo::layout::MARGIN_X;
@@ -138,26 +138,7 @@ fn cjk_scenario_names_are_drawn_in_the_text_and_the_charts() {
     let p = path.to_string_lossy();
     for page in ["1", "3"] {
         let prefix = artifacts.join(format!("memo-cjk-page-{page}"));
-        let out = tool(
-            "pdftoppm",
-            &[
-                "-png",
-                "-r",
-                "80",
-                "-singlefile",
-                "-f",
-                page,
-                "-l",
-                page,
-                &p,
-                &prefix.to_string_lossy(),
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "pdftoppm: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        render_page(&path, page, &prefix);
     }
     let qpdf = tool("qpdf", &["--check", &p]);
     assert!(

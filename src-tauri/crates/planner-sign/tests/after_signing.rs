@@ -164,6 +164,28 @@ fn a_comment_or_bytes_after_the_last_revision_are_modifications() {
     );
 }
 
+/// pyHanko signs `input` into `output` in `dir` with the PKCS#12 file `p12`, whose passphrase
+/// is in `pass.txt` there (pyHanko, unlike this crate, signs with an expired certificate).
+fn pyhanko_signs(dir: &Path, p12: &str, input: &str, output: &str) {
+    let out = common::pyhanko(
+        &[
+            "sign",
+            "addsig",
+            "--field",
+            "Signature1",
+            "--use-pades",
+            "pkcs12",
+            "--passfile",
+            "pass.txt",
+            input,
+            output,
+            p12,
+        ],
+        dir,
+    );
+    assert!(out.status.success(), "pyHanko could not sign:\n{}", text(&out));
+}
+
 /// An identity whose certificate was valid for one day in 2020.
 fn expired() -> Identity {
     let from = Timestamp::new(2020, 1, 1, 0, 0, 0).unwrap();
@@ -209,23 +231,7 @@ fn a_signature_by_an_expired_certificate_fails_verification() {
     std::fs::write(dir.path().join("pass.txt"), "test passphrase").unwrap();
     std::fs::write(dir.path().join("old.pem"), id.certificate_pem()).unwrap();
     std::fs::write(dir.path().join("plain.pdf"), sample_pdf(1)).unwrap();
-    let out = common::pyhanko(
-        &[
-            "sign",
-            "addsig",
-            "--field",
-            "Signature1",
-            "--use-pades",
-            "pkcs12",
-            "--passfile",
-            "pass.txt",
-            "plain.pdf",
-            "expired.pdf",
-            "old.p12",
-        ],
-        dir.path(),
-    );
-    assert!(out.status.success(), "pyHanko could not sign:\n{}", text(&out));
+    pyhanko_signs(dir.path(), "old.p12", "plain.pdf", "expired.pdf");
     let signed = std::fs::read(dir.path().join("expired.pdf")).unwrap();
     common::keep(dir.path(), "expired");
 
@@ -294,23 +300,7 @@ fn an_expired_certificate_from_a_trusted_ca_fails_here_in_pdfsig_and_in_pyhanko(
     assert!(made.status.success(), "{}", text(&made));
     std::fs::write(dir.path().join("pass.txt"), "test passphrase").unwrap();
     std::fs::write(dir.path().join("plain.pdf"), sample_pdf(2)).unwrap();
-    let out = common::pyhanko(
-        &[
-            "sign",
-            "addsig",
-            "--field",
-            "Signature1",
-            "--use-pades",
-            "pkcs12",
-            "--passfile",
-            "pass.txt",
-            "plain.pdf",
-            "expired.pdf",
-            "old.p12",
-        ],
-        dir.path(),
-    );
-    assert!(out.status.success(), "pyHanko could not sign:\n{}", text(&out));
+    pyhanko_signs(dir.path(), "old.p12", "plain.pdf", "expired.pdf");
     common::keep(dir.path(), "expired-from-ca");
     let signed = std::fs::read(dir.path().join("expired.pdf")).unwrap();
 

@@ -79,3 +79,30 @@ pub fn pdftotext(path: &Path) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Renders page `page` of the PDF at `pdf` to `<prefix>.png` at 80 dpi with pdftoppm (for a
+/// person to look at) and returns the PNG's path; a failed render fails the test.
+pub fn render_page(pdf: &Path, page: &str, prefix: &Path) -> PathBuf {
+    let p = pdf.to_string_lossy();
+    let out = tool(
+        "pdftoppm",
+        &[
+            "-png",
+            "-r",
+            "80",
+            "-singlefile",
+            "-f",
+            page,
+            "-l",
+            page,
+            &p,
+            &prefix.to_string_lossy(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "pdftoppm: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    prefix.with_extension("png")
+}
