@@ -79,8 +79,7 @@ impl AppState {
     }
 
     /// Makes `ws` the open workspace and puts it first in the recent list.
-    fn install(&self, mut ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
-        ws.set_signature_verifier(planner_publish::verify_signoff_signature);
+    fn install(&self, ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
         let info = self.info(&ws)?;
         if let Some(dir) = &self.config_dir {
             // The recent list is a convenience: failing to save it must not fail the open.

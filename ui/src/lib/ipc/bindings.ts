@@ -1623,12 +1623,8 @@ export type LogCheck_Deserialize = {
 	/**  The last entry's hash (64 zeros when the log is empty). */
 	head: string,
 	evidence_files: number,
-	/**
-	 *  Sign-offs signed with a key, and whether their signatures were checked (they are when the
-	 *  program that verifies links the signing code, as the app and `planner` do).
-	 */
+	/**  Sign-offs signed with a key; every one's signature was checked. */
 	signed_signoffs: number,
-	signatures_checked: boolean,
 	/**
 	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
 	 *  and every evidence file it names is stored with that digest.
@@ -1642,12 +1638,8 @@ export type LogCheck_Serialize = {
 	/**  The last entry's hash (64 zeros when the log is empty). */
 	head: string,
 	evidence_files: number,
-	/**
-	 *  Sign-offs signed with a key, and whether their signatures were checked (they are when the
-	 *  program that verifies links the signing code, as the app and `planner` do).
-	 */
+	/**  Sign-offs signed with a key; every one's signature was checked. */
 	signed_signoffs: number,
-	signatures_checked: boolean,
 	/**
 	 *  `None`: every entry links to the one before, hashes to its hash, is a well-formed change
 	 *  and every evidence file it names is stored with that digest.

@@ -1053,7 +1053,6 @@ export class FakeBackend implements Backend {
       head: s.checklistLog.length === 0 ? "0".repeat(64) : fakeSha(JSON.stringify(s.checklistLog)),
       evidence_files: files.size,
       signed_signoffs: s.checklistLog.filter((e) => e.signoff?.signature).length,
-      signatures_checked: true,
       problem: this.options.logProblem ?? null,
     };
   }

@@ -42,9 +42,6 @@ pub const EVIDENCE_LIMIT: u64 = 50 * 1024 * 1024;
 /// Signs a sign-off's content with the reviewer's key.
 pub type SignOffSigner<'a> = &'a dyn Fn(&[u8]) -> Result<SignOffSignature, PlannerError>;
 
-/// Checks a sign-off's signature over its content; `Err` says what is wrong, in words.
-pub type SignatureVerifier = fn(&[u8], &SignOffSignature) -> Result<(), String>;
-
 const HEAD_KEY: &str = "checklist_head";
 const TEMPLATE_NAME_KEY: &str = "checklist_template_file";
 const TEMPLATE_TEXT_KEY: &str = "checklist_template";
@@ -165,10 +162,8 @@ pub struct LogCheck {
     /// The last entry's hash (64 zeros when the log is empty).
     pub head: String,
     pub evidence_files: u32,
-    /// Sign-offs signed with a key, and whether their signatures were checked (they are when the
-    /// program that verifies links the signing code, as the app and `planner` do).
+    /// Sign-offs signed with a key; every one's signature was checked.
     pub signed_signoffs: u32,
-    pub signatures_checked: bool,
     /// `None`: every entry links to the one before, hashes to its hash, is a well-formed change
     /// and every evidence file it names is stored with that digest.
     pub problem: Option<LogProblem>,
@@ -291,11 +286,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Checks what the hash chain cannot: each entry is a checklist change of the action it is filed
 /// under, and every evidence file it names is stored with its digest and size.
-fn check_entry(
-    conn: &Connection,
-    e: &AuditEntry,
-    verifier: Option<SignatureVerifier>,
-) -> rusqlite::Result<Option<String>> {
+fn check_entry(conn: &Connection, e: &AuditEntry) -> rusqlite::Result<Option<String>> {
     let change: ChecklistChange = match serde_json::from_value(e.payload.clone()) {
         Ok(c) => c,
         Err(err) => return Ok(Some(format!("its payload is not a checklist change ({err})"))),
@@ -307,7 +298,7 @@ fn check_entry(
             change.action()
         )));
     }
-    if let (ChecklistChange::SignOff { signoff }, Some(verify)) = (&change, verifier)
+    if let ChecklistChange::SignOff { signoff } = &change
         && let Some(sig) = &signoff.signature
     {
         let Some(subject) = subject_of_key(&e.subject) else {
@@ -316,7 +307,8 @@ fn check_entry(
                 e.subject
             )));
         };
-        if let Err(why) = verify(&checklist::signoff_content(&subject, signoff), sig) {
+        if let Err(why) = super::signoff::verify_signoff_signature(&checklist::signoff_content(&subject, signoff), sig)
+        {
             return Ok(Some(format!("its sign-off signature does not verify: {why}")));
         }
     }
@@ -351,11 +343,7 @@ fn check_entry(
 }
 
 /// Verifies the log in `conn`; `path` names the file in messages.
-fn check_log(
-    conn: &Connection,
-    path: &str,
-    verifier: Option<SignatureVerifier>,
-) -> rusqlite::Result<(Vec<AuditEntry>, LogCheck)> {
+fn check_log(conn: &Connection, path: &str) -> rusqlite::Result<(Vec<AuditEntry>, LogCheck)> {
     let raw = read_raw(conn)?;
     let entries = to_entries(&raw);
     let head: Option<String> = conn
@@ -369,7 +357,7 @@ fn check_log(
     });
     let mut problem = None;
     for (i, e) in entries.iter().enumerate().take(limit) {
-        if let Some(p) = check_entry(conn, e, verifier)? {
+        if let Some(p) = check_entry(conn, e)? {
             problem = Some(problem_at(Some(e), i as u64 + 1, p, path));
             break;
         }
@@ -415,7 +403,6 @@ fn check_log(
         .count();
     let check = LogCheck {
         signed_signoffs: u32::try_from(signed).unwrap_or(u32::MAX),
-        signatures_checked: verifier.is_some(),
         entries: u32::try_from(entries.len()).unwrap_or(u32::MAX),
         head: last,
         evidence_files: u32::try_from(evidence_files).unwrap_or(0),
@@ -537,14 +524,9 @@ impl Workspace {
         })
     }
 
-    /// Sets how signed sign-offs are checked (the store does not link the signing code).
-    pub fn set_signature_verifier(&mut self, verifier: SignatureVerifier) {
-        self.signature_verifier = Some(verifier);
-    }
-
     /// Verifies the whole checklist log and names the first broken entry.
     pub fn verify_checklist_log(&self) -> Result<LogCheck, PlannerError> {
-        check_log(&self.conn, &self.shown(), self.signature_verifier)
+        check_log(&self.conn, &self.shown())
             .map(|(_, c)| c)
             .map_err(|e| self.err(&e))
     }
@@ -580,8 +562,7 @@ impl Workspace {
         subject: &Subject,
     ) -> Result<ChecklistView, PlannerError> {
         self.check_subject(subject)?;
-        let (entries, check) =
-            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
+        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
         let list = replay(&entries, subject);
         let (hints, hints_note) = match subject {
             Subject::Scenario(id) => {
@@ -661,8 +642,7 @@ impl Workspace {
     /// The status of every scenario (in list order) and of every vendor with a record (by name).
     /// A broken log clears nothing.
     pub fn checklist_statuses(&self, template: &ChecklistTemplate) -> Result<Vec<SubjectStatus>, PlannerError> {
-        let (entries, check) =
-            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
+        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
         let trusted = check.problem.is_none();
         let mut out: Vec<SubjectStatus> = self
             .scenario_summaries()?
@@ -688,8 +668,7 @@ impl Workspace {
     /// that apply whose answer in force is pass or not applicable, when the subject is cleared;
     /// 0 when it is not (or the log is broken).
     pub fn compliance_share(&self, template: &ChecklistTemplate, subject: &Subject) -> Result<Decimal, PlannerError> {
-        let (entries, check) =
-            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
+        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
         let list = replay(&entries, subject);
         if check.problem.is_some() || !list.clearance(template).cleared {
             return Ok(Decimal::ZERO);
@@ -854,8 +833,7 @@ impl Workspace {
                 "name the reviewer who signs off: a sign-off is attributed to a person",
             ));
         }
-        let (entries, check) =
-            check_log(&self.conn, &self.shown(), self.signature_verifier).map_err(|e| self.err(&e))?;
+        let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
         if let Some(p) = check.problem {
             return Err(PlannerError::new(ErrorCode::WorkspaceInvalid, p.message));
         }
@@ -929,13 +907,12 @@ impl Workspace {
         self.check_writable("record a checklist change in it")?;
         let shown = self.shown();
         let path = self.path.clone();
-        let verifier = self.signature_verifier;
         let e = |err: rusqlite::Error| super::db_error(&path, &err);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
-        let (entries, check) = check_log(&tx, &shown, verifier).map_err(e)?;
+        let (entries, check) = check_log(&tx, &shown).map_err(e)?;
         if let Some(p) = check.problem {
             return Err(PlannerError::new(
                 ErrorCode::WorkspaceInvalid,

@@ -25,6 +25,7 @@
 mod checklists;
 mod history;
 pub mod schema;
+mod signoff;
 mod types;
 mod vendors;
 
@@ -41,10 +42,11 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 
 pub use checklists::{
     AnswerInput, ChecklistView, EVIDENCE_LIMIT, EvidenceFile, FamilyView, ItemView, LogCheck, LogProblem,
-    SignatureVerifier, SubjectStatus, log_time,
+    SubjectStatus, log_time,
 };
 pub use history::JOURNAL_LIMIT;
 pub use schema::SCHEMA_VERSION;
+pub use signoff::verify_signoff_signature;
 pub use types::{
     Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, QuotesImported, ScenarioSummary,
     WorkspaceInfo,
@@ -330,9 +332,6 @@ pub struct Workspace {
     settings: WorkspaceSettings,
     workloads: Vec<WorkloadSpec>,
     revision: u32,
-    /// Checks the signature of a signed checklist sign-off (set by whoever links the signing
-    /// code: the shell, the CLI); `None`: signatures are reported as not checked.
-    signature_verifier: Option<checklists::SignatureVerifier>,
     /// Why the file is open read-only (`None`: it can be written).
     read_only: Option<String>,
     /// The compare view chosen while read-only: kept in memory, since the file cannot take it.
@@ -704,7 +703,6 @@ impl Workspace {
             .query_row("SELECT COALESCE(MAX(seq), 0) FROM edits", [], |r| r.get::<_, i64>(0))
             .map_err(e)?;
         Ok(Workspace {
-            signature_verifier: None,
             read_only: None,
             view_in_memory: None,
             scratch: None,
