@@ -58,6 +58,9 @@ const LIMITS: &[&str] = &["-timeout=1", "-rss_limit_mb=200", "-max_len=1048576"]
 /// (`planner_fuzz::PASSPHRASE`).
 const PASSPHRASE: &str = "fuzz-passphrase";
 
+/// The small catalog of the engine's tests, which the samples validate against.
+const ENGINE_CATALOG: &str = "src-tauri/crates/planner-core/tests/fixtures/engine-catalog";
+
 /// How long each target runs when nothing is said.
 const DEFAULT_SECONDS: u64 = 60;
 
@@ -194,7 +197,7 @@ fn make_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
         "catalogs",
         "tests/fixtures/catalog-min",
         "tests/fixtures/catalog-errors",
-        "src-tauri/crates/planner-core/tests/fixtures/engine-catalog",
+        ENGINE_CATALOG,
     ] {
         let target = at("catalog_toml");
         // Same file names in different folders: keep each.
@@ -299,13 +302,18 @@ fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
             .arg(ws.join("small.cpw"))
             .args(["--title", "Fuzz seed"]),
     )?;
-    crate::sh(
-        cli("catalogs")
-            .args(["workspace", "new"])
-            .arg(ws.join("student.cpw"))
-            .arg("--from")
-            .arg(root.join("catalogs/samples/student-lora-rtx4090.json")),
-    )?;
+    // Workspaces with scenarios, on the engine tests' small catalog: a workspace holds its
+    // catalog snapshot, and every open loads it, so the shipped catalog (100 KB of TOML) would
+    // slow each run tenfold and leave the fuzzer mutating the snapshot's text.
+    for sample in ["student-lora-rtx4090", "enterprise-hybrid"] {
+        crate::sh(
+            cli(ENGINE_CATALOG)
+                .args(["workspace", "new"])
+                .arg(ws.join(format!("{sample}.cpw")))
+                .arg("--from")
+                .arg(root.join(format!("catalogs/samples/{sample}.json"))),
+        )?;
+    }
     let identity = seeds.join("pkcs12/planner-identity.p12");
     crate::sh(
         cli("catalogs")
