@@ -54,9 +54,14 @@ const COVERAGE_FLAGS: &[&str] = &[
 /// The limits every input is held to (issue #14): one second, 200 MB, inputs up to 1 MiB.
 const LIMITS: &[&str] = &["-timeout=1", "-rss_limit_mb=200", "-max_len=1048576"];
 
-/// The passphrase of the seed identities; the pkcs12 target opens them with it
+/// The passphrase of the OpenSSL seed identities; the pkcs12 target opens every input with it
 /// (`planner_fuzz::PASSPHRASE`).
 const PASSPHRASE: &str = "fuzz-passphrase";
+/// The passphrase of the identity the `planner` command line makes (and signs the seed PDFs
+/// with). It differs on purpose: that file asks for 400,000 PBKDF2 iterations, two thirds of a
+/// second in the instrumented build, so the target reads it up to the MAC check (the wrong
+/// passphrase path) and the OpenSSL seeds, with 1,000 iterations, take the decryption path.
+const CLI_PASSPHRASE: &str = "the planner's own passphrase";
 
 /// The small catalog of the engine's tests, which the samples validate against.
 const ENGINE_CATALOG: &str = "src-tauri/crates/planner-core/tests/fixtures/engine-catalog";
@@ -290,7 +295,7 @@ fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
         let mut c = Command::new(&planner);
         c.arg("--catalog")
             .arg(root.join(catalog))
-            .env("PLANNER_FUZZ_PASSPHRASE", PASSPHRASE)
+            .env("PLANNER_FUZZ_PASSPHRASE", CLI_PASSPHRASE)
             .stdout(Stdio::null())
             .current_dir(root);
         c

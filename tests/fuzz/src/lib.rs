@@ -120,5 +120,6 @@ pub fn scratch_file(name: &str, data: &[u8]) -> PathBuf {
     path
 }
 
-/// The passphrase of the seed PKCS#12 identities (xtask makes them with it).
+/// The passphrase the pkcs12 target opens every input with: that of the OpenSSL seed
+/// identities xtask makes (the `planner`-made seed has another, see xtask's fuzz.rs).
 pub const PASSPHRASE: &str = "fuzz-passphrase";
