@@ -2,8 +2,10 @@
 //!
 //! - `cargo xtask run`: installs what is missing, builds the UI and the app, and opens the window.
 //! - `cargo xtask test`: installs what is missing and runs every test: formatting, lints, UI type
-//!   checks and unit tests, Rust unit and integration tests, and the end-to-end tests of the real
-//!   app under Xvfb through WebDriver.
+//!   checks and unit tests, Rust unit and integration tests, the end-to-end tests of the real
+//!   app under Xvfb through WebDriver, and a bounded fuzzing run of every importer.
+//! - `cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]`: fuzzes the importers
+//!   (see `fuzz.rs`).
 //!
 //! "What is missing" means Debian packages (with sudo when not root), the UI's npm packages,
 //! `tauri-driver`, and the Python reference libraries the tests compare against. Every step's
@@ -13,6 +15,7 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod fuzz;
 mod measure;
 
 /// Packages to build the desktop shell (WebKitGTK and friends).
@@ -45,8 +48,9 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("test") => test(),
         Some("measure") => measure::measure(&root(), &args[1..]),
+        Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
         _ => Err(
-            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask measure [-- APP ARGS]".to_owned(),
+            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
         ),
     };
     match result {
@@ -184,6 +188,9 @@ fn test() -> Step {
         ));
     }
     println!("xtask: the user's app folders are as they were before the tests");
+    // Coverage-guided fuzzing of every importer (issue #14), bounded for CI: each of the eight
+    // targets for 40 s, two at a time (about 3 minutes); longer runs are `cargo xtask fuzz`.
+    fuzz::fuzz(&root, &["--seconds".to_owned(), "40".to_owned()])?;
     println!("xtask: every test passed");
     Ok(())
 }
@@ -229,7 +236,7 @@ pub(crate) fn target_dir(root: &Path) -> PathBuf {
 }
 
 /// Runs a command with inherited output; a non-zero exit is an error naming the command.
-fn sh(cmd: &mut Command) -> Step {
+pub(crate) fn sh(cmd: &mut Command) -> Step {
     let shown = format!("{:?}", cmd).replace('"', "");
     println!("xtask: $ {shown}");
     let started = std::time::Instant::now();
@@ -300,7 +307,7 @@ fn ensure_ui_packages(root: &Path) -> Step {
 
 /// Installs PyPI packages (`packages` is one name or several separated by spaces) when
 /// `python3 -c "import MODULE"` fails.
-fn ensure_python_module(module: &str, packages: &str) -> Step {
+pub(crate) fn ensure_python_module(module: &str, packages: &str) -> Step {
     if succeeds(Command::new("python3").args(["-c", &format!("import {module}")])) {
         return Ok(());
     }

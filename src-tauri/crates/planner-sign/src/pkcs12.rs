@@ -32,6 +32,11 @@ const PKCS12_PBE_PREFIX: &str = "1.2.840.113549.1.12.1.";
 const PBKDF2_ITERATIONS: u32 = 200_000;
 /// MAC iterations, as OpenSSL 3.
 const MAC_ITERATIONS: u32 = 2048;
+/// The most key-derivation iterations a file may ask for, its MAC and every encrypted part
+/// together. The count is the file's to choose and each iteration costs a hash, so without a
+/// bound a hostile file of a few hundred bytes keeps the app busy for hours (issue #14). Our
+/// own files ask for 2 × 200,000 + 2048, OpenSSL 3's for 3 × 2048.
+const MAX_KDF_ITERATIONS: u64 = 1_000_000;
 
 #[derive(Sequence)]
 struct Pfx {
@@ -246,8 +251,50 @@ fn legacy_check(oid: &ObjectIdentifier) -> Result<(), SignError> {
     Ok(())
 }
 
-fn pbes2_decrypt(alg_der: &[u8], passphrase: &str, data: &[u8]) -> Result<Vec<u8>, SignError> {
+/// What the key derivations of a file have asked for so far, held to [`MAX_KDF_ITERATIONS`].
+struct KdfBudget {
+    spent: u64,
+}
+
+impl KdfBudget {
+    /// Counts `iterations` for `part` ("its integrity check (MAC)", "the key bag", ...), refusing
+    /// the file once the total passes the bound.
+    fn spend(&mut self, part: &str, iterations: u64) -> Result<(), SignError> {
+        self.spent = self.spent.saturating_add(iterations);
+        if self.spent > MAX_KDF_ITERATIONS {
+            return Err(bad(format!(
+                "{part} asks for {iterations} key-derivation iterations ({} in all with the parts read before), and at most {MAX_KDF_ITERATIONS} are read (OpenSSL 3 writes 2048 a part); export it again with OpenSSL 3 defaults",
+                self.spent
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts the key derivation of an encryption scheme before it runs. PBKDF2 (PBES2) and
+    /// PBES1 are counted by their iterations; scrypt, whose parameters also set how much memory
+    /// it takes, is refused (neither OpenSSL 3 nor this program writes it).
+    fn spend_on(&mut self, part: &str, scheme: &pkcs5::EncryptionScheme) -> Result<(), SignError> {
+        match scheme {
+            pkcs5::EncryptionScheme::Pbes1(alg) => self.spend(part, u64::from(alg.parameters.iteration_count)),
+            pkcs5::EncryptionScheme::Pbes2(params) => match &params.kdf {
+                pkcs5::pbes2::Kdf::Pbkdf2(p) => self.spend(part, u64::from(p.iteration_count)),
+                pkcs5::pbes2::Kdf::Scrypt(_) => Err(bad(format!(
+                    "{part} is encrypted with a key derived by scrypt, which is not supported; export it again with OpenSSL 3 defaults (AES-256 with PBKDF2)"
+                ))),
+                _ => Err(bad(format!(
+                    "{part} is encrypted with a key derivation that is not supported; export it again with OpenSSL 3 defaults (AES-256 with PBKDF2)"
+                ))),
+            },
+            _ => Err(bad(format!(
+                "{part} is encrypted with a scheme that is not supported; export it again with OpenSSL 3 defaults (AES-256 with PBKDF2)"
+            ))),
+        }
+    }
+}
+
+fn pbes2_decrypt(alg_der: &[u8], passphrase: &str, data: &[u8], budget: &mut KdfBudget) -> Result<Vec<u8>, SignError> {
     let scheme = pkcs5::EncryptionScheme::from_der(alg_der).map_err(|e| bad(format!("unsupported encryption: {e}")))?;
+    budget.spend_on("an encrypted part", &scheme)?;
     scheme.decrypt(passphrase, data).map_err(|_| SignError::WrongPassphrase)
 }
 
@@ -267,7 +314,7 @@ fn local_key_id(attrs: &Option<SetOfVec<Attribute>>) -> Option<Vec<u8>> {
         .map(|o| o.as_bytes().to_vec())
 }
 
-fn read_bags(contents: &[u8], passphrase: &str, found: &mut Found) -> Result<(), SignError> {
+fn read_bags(contents: &[u8], passphrase: &str, found: &mut Found, budget: &mut KdfBudget) -> Result<(), SignError> {
     let bags: Vec<SafeBag> = Vec::from_der(contents).map_err(|e| bad(format!("a bag list is damaged: {e}")))?;
     for bag in bags {
         let id = local_key_id(&bag.bag_attributes);
@@ -283,6 +330,7 @@ fn read_bags(contents: &[u8], passphrase: &str, found: &mut Found) -> Result<(),
             if let Some(oid) = epki.encryption_algorithm.pbes1().map(|p| p.encryption.oid()) {
                 legacy_check(&oid)?;
             }
+            budget.spend_on("the key bag", &epki.encryption_algorithm)?;
             let key = epki
                 .encryption_algorithm
                 .decrypt(passphrase, epki.encrypted_data.as_bytes())
@@ -319,6 +367,7 @@ pub(crate) fn read(bytes: &[u8], passphrase: &str) -> Result<Identity, SignError
         .content
         .decode_as()
         .map_err(|e| bad(format!("its content is damaged: {e}")))?;
+    let mut budget = KdfBudget { spent: 0 };
     if let Some(mac_data) = &pfx.mac_data {
         if mac_data.mac.algorithm.oid != ID_SHA256 {
             return Err(bad(format!(
@@ -326,10 +375,12 @@ pub(crate) fn read(bytes: &[u8], passphrase: &str) -> Result<Identity, SignError
                 crate::identity::oid_name(&mac_data.mac.algorithm.oid)
             )));
         }
+        let iterations = mac_data.iterations.unwrap_or(1);
+        budget.spend("its integrity check (MAC)", u64::from(iterations))?;
         let expected = mac(
             passphrase,
             mac_data.mac_salt.as_bytes(),
-            mac_data.iterations.unwrap_or(1),
+            iterations,
             auth_safe.as_bytes(),
         )?;
         if expected != mac_data.mac.digest.as_bytes() {
@@ -345,7 +396,7 @@ pub(crate) fn read(bytes: &[u8], passphrase: &str) -> Result<Identity, SignError
                 .content
                 .decode_as()
                 .map_err(|e| bad(format!("a data part is damaged: {e}")))?;
-            read_bags(data.as_bytes(), passphrase, &mut found)?;
+            read_bags(data.as_bytes(), passphrase, &mut found, &mut budget)?;
         } else if info.content_type == ID_ENCRYPTED_DATA {
             let ed: EncryptedData = info
                 .content
@@ -356,8 +407,8 @@ pub(crate) fn read(bytes: &[u8], passphrase: &str) -> Result<Identity, SignError
             let Some(content) = &ed.enc_content_info.encrypted_content else {
                 continue;
             };
-            let plain = pbes2_decrypt(&alg.to_der()?, passphrase, content.as_bytes())?;
-            read_bags(&plain, passphrase, &mut found)?;
+            let plain = pbes2_decrypt(&alg.to_der()?, passphrase, content.as_bytes(), &mut budget)?;
+            read_bags(&plain, passphrase, &mut found, &mut budget)?;
         } else {
             return Err(bad(format!(
                 "it has a part of type {} that is not supported (public-key privacy)",

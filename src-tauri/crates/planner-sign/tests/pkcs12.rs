@@ -443,3 +443,90 @@ fn rsa4096_chain_fits_and_validates_against_the_ca() {
     assert!(text(&out).contains("The signature is judged VALID."), "{}", text(&out));
     assert!(verify(&resigned).unwrap().all_intact());
 }
+
+/// Reads a hostile fixture (see tests/fixtures/README.md) and returns the refusal, failing if
+/// it took a second or more.
+fn refused_quickly(name: &str) -> String {
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)).unwrap();
+    let started = std::time::Instant::now();
+    let result = Identity::from_pkcs12(&bytes, "fuzz-passphrase");
+    let took = started.elapsed();
+    assert!(took.as_secs_f64() < 1.0, "{name} took {took:?}");
+    match result {
+        Err(e @ SignError::BadPkcs12(_)) => e.to_string(),
+        Err(e) => panic!("{name}: refused for another reason: {e}"),
+        Ok(_) => panic!("{name} was accepted"),
+    }
+}
+
+/// Found by fuzzing (issue #14): the iteration counts of the key derivation are the file's to
+/// choose, and were followed however large; scrypt's parameters also set its memory.
+#[test]
+fn hostile_key_derivation_is_refused_at_once_in_words() {
+    let mac = refused_quickly("pkcs12-mac-iterations.p12");
+    assert!(
+        mac.contains("integrity check (MAC) asks for 2147483647 key-derivation iterations")
+            && mac.contains("at most 1000000")
+            && mac.contains("export it again with OpenSSL 3 defaults"),
+        "{mac}"
+    );
+    let pbkdf2 = refused_quickly("pkcs12-pbkdf2-iterations.p12");
+    assert!(
+        pbkdf2.contains("the key bag asks for 100000000 key-derivation iterations"),
+        "{pbkdf2}"
+    );
+    let scrypt = refused_quickly("pkcs12-scrypt.p12");
+    assert!(
+        scrypt.contains("the key bag is encrypted with a key derived by scrypt, which is not supported"),
+        "{scrypt}"
+    );
+}
+
+/// The bound leaves room for what is written in practice: our own files (2 × 200,000 + 2048
+/// iterations) and OpenSSL's with ten times its default.
+#[test]
+fn the_iteration_bound_admits_our_files_and_openssls() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = Identity::create("Bound Check", "Compute Planner", None, t0(), 30).unwrap();
+    let ours = id.to_pkcs12("a passphrase", "Bound Check").unwrap();
+    assert!(Identity::from_pkcs12(&ours, "a passphrase").is_ok());
+    openssl(
+        dir.path(),
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-keyout",
+            "k.pem",
+            "-out",
+            "c.pem",
+            "-days",
+            "30",
+            "-nodes",
+            "-subj",
+            "/CN=Bound/O=Check",
+        ],
+    );
+    openssl(
+        dir.path(),
+        &[
+            "pkcs12",
+            "-export",
+            "-iter",
+            "20480",
+            "-inkey",
+            "k.pem",
+            "-in",
+            "c.pem",
+            "-out",
+            "o.p12",
+            "-passout",
+            "pass:a passphrase",
+        ],
+    );
+    let theirs = std::fs::read(dir.path().join("o.p12")).unwrap();
+    assert!(Identity::from_pkcs12(&theirs, "a passphrase").is_ok());
+}
