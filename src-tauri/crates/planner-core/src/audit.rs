@@ -40,8 +40,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::checklist::{Answer, SignOff, Subject, hex};
-
 /// The `prev_hash` of the first entry.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -55,7 +53,7 @@ pub struct AuditEntry {
     pub at: String,
     pub actor: String,
     pub action: String,
-    /// What it is about, e.g. `scenario:s1` ([`Subject::key`]).
+    /// What it is about, e.g. `scenario:s1` (the checklist's `Subject::key`).
     pub subject: String,
     pub payload: Value,
     pub prev_hash: String,
@@ -72,39 +70,9 @@ pub struct NewEntry {
     pub payload: Value,
 }
 
-/// The checklist changes the log records, as typed payloads.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "change", rename_all = "kebab-case")]
-pub enum ChecklistChange {
-    /// An item's answer was set (status, note, evidence).
-    Answer { answer: Answer },
-    /// The checklist was signed off.
-    SignOff { signoff: SignOff },
-    /// A sign-off was withdrawn.
-    RevokeSignOff { reason: String },
-}
-
-impl ChecklistChange {
-    /// The action name: `answer`, `sign-off` or `revoke-sign-off`.
-    pub fn action(&self) -> &'static str {
-        match self {
-            ChecklistChange::Answer { .. } => "answer",
-            ChecklistChange::SignOff { .. } => "sign-off",
-            ChecklistChange::RevokeSignOff { .. } => "revoke-sign-off",
-        }
-    }
-
-    /// The entry that records this change on `subject`.
-    pub fn entry(&self, subject: &Subject, actor: &str, at: &str) -> NewEntry {
-        NewEntry {
-            at: at.to_owned(),
-            actor: actor.to_owned(),
-            action: self.action().to_owned(),
-            subject: subject.key(),
-            payload: serde_json::to_value(self).unwrap_or(Value::Null),
-        }
-    }
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Writes `value` in the canonical form described in the module doc.

@@ -39,8 +39,9 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::audit::{NewEntry, hex};
+use crate::catalog::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList, open_toml};
-use crate::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::scenario::Scenario;
 use crate::workload::{DataClassification, Workload};
 
@@ -713,8 +714,39 @@ pub fn answers_digest(answers: &[Answer]) -> String {
     hex(&Sha256::digest(crate::audit::canonical_json(&value).as_bytes()))
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The checklist changes the log records, as typed payloads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "change", rename_all = "kebab-case")]
+pub enum ChecklistChange {
+    /// An item's answer was set (status, note, evidence).
+    Answer { answer: Answer },
+    /// The checklist was signed off.
+    SignOff { signoff: SignOff },
+    /// A sign-off was withdrawn.
+    RevokeSignOff { reason: String },
+}
+
+impl ChecklistChange {
+    /// The action name: `answer`, `sign-off` or `revoke-sign-off`.
+    pub fn action(&self) -> &'static str {
+        match self {
+            ChecklistChange::Answer { .. } => "answer",
+            ChecklistChange::SignOff { .. } => "sign-off",
+            ChecklistChange::RevokeSignOff { .. } => "revoke-sign-off",
+        }
+    }
+
+    /// The entry that records this change on `subject`.
+    pub fn entry(&self, subject: &Subject, actor: &str, at: &str) -> NewEntry {
+        NewEntry {
+            at: at.to_owned(),
+            actor: actor.to_owned(),
+            action: self.action().to_owned(),
+            subject: subject.key(),
+            payload: serde_json::to_value(self).unwrap_or(serde_json::Value::Null),
+        }
+    }
 }
 
 /// Whether a subject is cleared, and why not.

@@ -13,12 +13,13 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
+pub use crate::commitment::{lease_payment, reserved_payment};
 use crate::dispatch::{Allocation, Rate, Routes, allocate};
-use crate::finance::{LoanPeriod, amortisation, annuity_payment, monthly_rate, npv, straight_line_monthly};
+use crate::finance::{LoanPeriod, amortisation, monthly_rate, npv, straight_line_monthly};
 use crate::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
 use crate::network::{NetworkPlan, plan_network};
 use crate::rack::{RackInput, RackPlan, plan_racks};
-use crate::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
+use crate::scenario::{Assumption, CloudEnergy, Financing, Layer, Plan, Scenario, Tier};
 use crate::scenario_file::LayerKind;
 use crate::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
 use crate::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
@@ -109,9 +110,9 @@ pub struct ScenarioResult {
     pub warnings: Vec<String>,
     pub assumptions: Vec<Assumption>,
     /// The cost of leaving each layer that carries an exit clause, at every month of the horizon
-    /// ([`crate::exit::layer_exit_costs`]); nothing of it is in the ledger.
-    pub exit_costs: Vec<crate::exit::LayerExitCosts>,
-    /// What buying against renting needs from this scenario ([`crate::compare`]).
+    /// ([`crate::commitment::layer_exit_costs`]); nothing of it is in the ledger.
+    pub exit_costs: Vec<crate::commitment::LayerExitCosts>,
+    /// What buying against renting needs from this scenario (the `compare` module).
     pub buy_rent: BuyRentBasis,
 }
 
@@ -226,33 +227,6 @@ fn routes(plan: &Plan, s: &Scenario) -> Routes {
         visits: order.into_iter().map(|(_, _, w, l, r)| (w, l, r)).collect(),
         workloads: plan.workloads.len(),
         layers: s.layers.len(),
-    }
-}
-
-/// What a reserved layer pays in calendar month `month`: its committed GPUs × the month's hours ×
-/// the price per GPU-hour, whether the hours are used or not. The one formula for the monthly
-/// ledger, the commitments after the horizon and the exit clauses' commitment schedules.
-pub fn reserved_payment(l: &Layer, month: YearMonth) -> Decimal {
-    Decimal::from(l.gpus.unwrap_or(0)) * month.hours() * l.price_per_gpu_hour
-}
-
-/// The level monthly payment of leased hardware, or `None` when the hardware is not leased.
-///
-/// Leases are paid in advance: the first payment falls due in the delivery month and the last
-/// one month before the term ends (an annuity due), which is how the ledger books them. The
-/// payment is therefore the arrears annuity on the hardware price divided by `1 + r`, so the
-/// payments discounted at the lease's own rate from the delivery month equal the price: a 7%
-/// lease costs 7%, not more.
-pub fn lease_payment(o: &Owned) -> Option<Decimal> {
-    match o.financing {
-        Financing::Lease {
-            monthly_rate,
-            term_months,
-        } => Some(
-            annuity_payment(o.hardware_per_gpu * Decimal::from(o.gpus), monthly_rate, term_months)
-                / (Decimal::ONE + monthly_rate),
-        ),
-        _ => None,
     }
 }
 
@@ -853,7 +827,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         exit_costs: s
             .layers
             .iter()
-            .filter_map(|l| crate::exit::layer_exit_costs(plan, l))
+            .filter_map(|l| crate::commitment::layer_exit_costs(plan, l))
             .collect(),
         buy_rent: BuyRentBasis {
             scenario_fixed,

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
+use crate::problem::Problem;
 use crate::scenario_file::FxRate;
-use crate::validate::Problem;
 
 /// Where [`REFERENCE_PER_EUR`] comes from.
 pub const REFERENCE_SOURCE: &str = "ECB euro foreign exchange reference rates";

@@ -21,23 +21,26 @@
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
+pub mod assumption;
 pub mod audit;
 pub mod calendar;
 pub mod catalog;
 pub mod checklist;
+pub mod commitment;
 pub mod compare;
 pub mod decision;
 pub mod dispatch;
 pub mod error;
 pub mod evaluate;
 pub mod exit;
+pub mod exit_clause;
 pub mod finance;
 pub mod fx;
 pub mod ledger;
 pub mod limits;
 pub mod memo;
 pub mod network;
-pub mod provenance;
+pub mod problem;
 pub mod quote;
 pub mod rack;
 pub mod scenario;
@@ -48,4 +51,7 @@ pub mod spot;
 pub mod validate;
 pub mod vendors;
 pub mod workload;
+pub mod workload_kind;
 pub mod workspace;
+/// The provenance of catalog figures lives with the catalog; this is its old path.
+pub use catalog::provenance;

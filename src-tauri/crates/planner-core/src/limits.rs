@@ -27,8 +27,8 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde_json::Value;
 
+use crate::problem::Problem;
 use crate::scenario_file::ScenarioFile;
-use crate::validate::Problem;
 
 /// The most money a single figure of a file may be (a price, a fee, a yearly cost).
 pub const MAX_MONEY: Decimal = dec!(1000000000000);
@@ -236,7 +236,7 @@ fn number(d: Decimal, path: &str, key: &str, out: &mut Vec<Problem>) {
             path: path.to_owned(),
             message: format!(
                 "{} is beyond what the planner evaluates here ({} at most, {}); see Limits in the README",
-                crate::error::clip(&d.normalize().to_string()),
+                crate::problem::clip(&d.normalize().to_string()),
                 b.max.normalize(),
                 b.what
             ),

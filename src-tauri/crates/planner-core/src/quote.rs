@@ -22,8 +22,8 @@ use rust_decimal::dec;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
+use crate::catalog::provenance::AsOf;
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
-use crate::provenance::AsOf;
 use crate::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
 use crate::workspace::WorkspaceSettings;
 
@@ -1141,19 +1141,19 @@ mod tests {
             memory_type: String::new(),
             scale_up: String::new(),
             form_factor: String::new(),
-            spec_provenance: crate::provenance::Provenance {
+            spec_provenance: crate::catalog::provenance::Provenance {
                 sources: Vec::new(),
                 as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
-                confidence: crate::provenance::Confidence::Estimate,
+                confidence: crate::catalog::provenance::Confidence::Estimate,
                 note: None,
             },
-            memory_gb: crate::provenance::Figure {
+            memory_gb: crate::catalog::provenance::Figure {
                 low: Decimal::from(80),
                 high: Decimal::from(80),
-                provenance: crate::provenance::Provenance {
+                provenance: crate::catalog::provenance::Provenance {
                     sources: Vec::new(),
                     as_of: "2026".parse().unwrap_or_else(|_| unreachable!()),
-                    confidence: crate::provenance::Confidence::Estimate,
+                    confidence: crate::catalog::provenance::Confidence::Estimate,
                     note: None,
                 },
             },

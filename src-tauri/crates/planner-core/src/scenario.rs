@@ -6,11 +6,11 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+pub use crate::assumption::{Assumption, Origin};
 use crate::calendar::YearMonth;
 use crate::network::FabricCost;
-use crate::provenance::Confidence;
 use crate::rack::CoolingLimit;
-use crate::scenario_file::{LayerKind, PricePoint};
+use crate::scenario_file::LayerKind;
 use crate::workload::Workload;
 
 /// Everything `evaluate` needs.
@@ -115,8 +115,8 @@ pub struct Layer {
     /// A fee paid in the month the layer is exited.
     pub exit_fee: Option<(u32, Decimal)>,
     /// The contract's exit clause (reserved capacity and leased hardware): what leaving costs at
-    /// any month, priced by [`crate::exit`]; nothing is booked unless a variant exits.
-    pub exit_clause: Option<crate::exit::ExitClause>,
+    /// any month, priced by the `commitment` module; nothing is booked unless a variant exits.
+    pub exit_clause: Option<crate::exit_clause::ExitClause>,
     pub owned: Option<Owned>,
     pub region: Option<String>,
     /// Rented layers: how their energy and emissions are estimated (`None`: not estimated, and
@@ -194,38 +194,4 @@ pub struct Facility {
     pub colocation_per_kw_month: Decimal,
     pub power_distribution_per_rack: Decimal,
     pub cooling_upgrade_per_rack: Decimal,
-}
-
-/// Where a figure used by a scenario comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "origin", rename_all = "kebab-case")]
-pub enum Origin {
-    /// A catalog figure at the chosen point of its range.
-    Catalog {
-        entry: String,
-        field: String,
-        point: PricePoint,
-        low: Decimal,
-        high: Decimal,
-        currency: Option<String>,
-        as_of: String,
-        confidence: Confidence,
-        /// The figure's sources as a reader cites them: "title (date)".
-        sources: Vec<String>,
-    },
-    /// A value the user set, and why.
-    Override { reason: String },
-}
-
-/// One figure a scenario relies on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Assumption {
-    /// The field in the scenario file the figure fills.
-    pub path: String,
-    /// The value used, in the plan's currency where it is money.
-    pub value: Decimal,
-    #[serde(flatten)]
-    pub origin: Origin,
 }

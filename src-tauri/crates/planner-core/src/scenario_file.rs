@@ -17,8 +17,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
-use crate::validate::Problem;
-use crate::workload::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
+use crate::problem::Problem;
+use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// The scenario-file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -55,7 +55,7 @@ pub enum PricePoint {
 /// is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
 /// The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
 /// units of the file's currency) is still read; an entry uses one form or the other. Rates far
-/// from the market (an inverted quote) are refused; see [`crate::fx`].
+/// from the market (an inverted quote) are refused; see the `fx` module.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
@@ -429,7 +429,7 @@ pub struct LayerSpec {
     /// Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
     /// fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit_clause: Option<crate::exit::ExitClause>,
+    pub exit_clause: Option<crate::exit_clause::ExitClause>,
 }
 
 /// The room owned hardware runs in.
@@ -493,8 +493,8 @@ pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
         };
         // serde quotes the offending value; a huge one is cut, not echoed whole (issue #14).
         Problem {
-            path: crate::error::clip_message(&path).into_owned(),
-            message: crate::error::clip_message(&message).into_owned(),
+            path: crate::problem::clip_message(&path).into_owned(),
+            message: crate::problem::clip_message(&message).into_owned(),
         }
     })
 }

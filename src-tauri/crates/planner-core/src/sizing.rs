@@ -12,7 +12,8 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-use crate::workload::{Precision, TuningMethod, WorkloadKind};
+pub use crate::workload_kind::ModelShape;
+use crate::workload_kind::{TuningMethod, WorkloadKind};
 
 /// Bytes per parameter for full training with mixed-precision Adam.
 pub const FULL_TRAINING_BYTES_PER_PARAM: Decimal = dec!(16);
@@ -20,18 +21,6 @@ pub const FULL_TRAINING_BYTES_PER_PARAM: Decimal = dec!(16);
 pub const LORA_TRAINABLE_SHARE: Decimal = dec!(0.01);
 /// Bytes per parameter of a 4-bit QLoRA base including quantisation constants (~0.127 bit/param).
 pub const QLORA_BASE_BYTES_PER_PARAM: Decimal = dec!(0.516);
-
-/// The shape of a model, for memory sizing. The KV-cache fields are needed for inference only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ModelShape {
-    pub parameters: Decimal,
-    pub precision: Precision,
-    pub layers: Option<u32>,
-    pub kv_heads: Option<u32>,
-    pub head_dim: Option<u32>,
-    pub context_tokens: Option<u32>,
-    pub batch: Option<u32>,
-}
 
 /// Memory a task needs, in GB (10^9 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -206,6 +195,7 @@ pub fn split_advice(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload_kind::Precision;
 
     /// A worked example: 13B parameters at 16 bytes is about 208 GB for full
     /// fine-tuning: three 80 GB GPUs at least.

@@ -17,13 +17,13 @@ use std::collections::HashMap;
 
 use rust_decimal::Decimal;
 use rust_decimal::dec;
-use serde::Serialize;
 
+use crate::catalog::provenance::Figure;
 use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
 use crate::finance::monthly_rate;
 use crate::network::FabricCost;
-use crate::provenance::Figure;
+pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
 use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
 use crate::scenario::{Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
 use crate::scenario_file::{
@@ -36,8 +36,6 @@ use crate::workload::{
     FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
 };
 
-/// The longest horizon the engine evaluates, in months.
-pub const MAX_HORIZON_MONTHS: u32 = 120;
 /// The longest operating lease accepted, in months.
 pub const MAX_LEASE_MONTHS: u32 = 60;
 /// Default share of hours owned hardware is up.
@@ -49,14 +47,6 @@ pub const DEFAULT_IDLE_POWER_SHARE: Decimal = dec!(0.3);
 /// The catalog region whose grid intensity a rented layer's energy is counted at when its offer
 /// states no region (or there is no offer).
 pub const CLOUD_FALLBACK_REGION: &str = "world";
-
-/// One thing wrong with the input: the JSON path of the field and what to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Problem {
-    pub path: String,
-    pub message: String,
-}
 
 /// Turns problems into the boundary error, one detail per problem with its field path.
 pub fn to_error(problems: &[Problem], file: Option<&str>) -> PlannerError {
@@ -175,7 +165,7 @@ impl Resolver<'_> {
         let message = message.into();
         self.problems.push(Problem {
             path: path.into(),
-            message: crate::error::clip_message(&message).into_owned(),
+            message: crate::problem::clip_message(&message).into_owned(),
         });
     }
 
@@ -1171,7 +1161,7 @@ impl Resolver<'_> {
             (e.month, e.fee)
         });
         let exit_clause = l.exit_clause.as_ref().map(|c| {
-            for problem in crate::exit::validate_clause(c, &format!("{p}.exit_clause")) {
+            for problem in crate::exit_clause::validate_clause(c, &format!("{p}.exit_clause")) {
                 self.push(problem.path, problem.message);
             }
             if l.exit.is_some() {

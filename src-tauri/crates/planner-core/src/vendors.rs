@@ -21,9 +21,9 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
+use crate::catalog::provenance::AsOf;
 use crate::decision::decision_view;
 use crate::error::PlannerError;
-use crate::provenance::AsOf;
 use crate::quote::{Quote, QuoteKind};
 use crate::scenario_file::{ScenarioSpec, WorkloadSpec};
 use crate::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};

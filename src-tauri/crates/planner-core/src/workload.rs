@@ -9,86 +9,13 @@
 
 use rust_decimal::Decimal;
 use rust_decimal::dec;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::assumption::Assumption;
+pub use crate::workload_kind::{DataClassification, ModelShape, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// FLOPs in one PFLOP-hour: 10^15 FLOP/s for 3,600 s.
 pub const FLOP_PER_PFLOP_HOUR: Decimal = dec!(3600000000000000000);
-
-/// What the compute is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
-pub enum WorkloadKind {
-    PreTraining,
-    FineTuning,
-    Inference,
-    Experimentation,
-}
-
-/// How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
-pub enum TuningMethod {
-    Full,
-    Lora,
-    Qlora,
-}
-
-/// How the workload tolerates cost unpredictability, SLA misses and interruption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
-pub enum WorkloadClass {
-    /// Production inference, RAG: predictable, no interruption.
-    Steady,
-    /// Seasonal training, event spikes.
-    Variable,
-    /// Trials, data preparation: spot welcome.
-    Exploratory,
-}
-
-/// Numeric precision of weights and arithmetic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
-pub enum Precision {
-    Fp32,
-    Bf16,
-    Fp16,
-    Fp8,
-    Int8,
-    Int4,
-}
-
-impl Precision {
-    /// Bytes per weight.
-    pub fn bytes(self) -> Decimal {
-        match self {
-            Precision::Fp32 => dec!(4),
-            Precision::Bf16 | Precision::Fp16 => dec!(2),
-            Precision::Fp8 | Precision::Int8 => dec!(1),
-            Precision::Int4 => dec!(0.5),
-        }
-    }
-
-    /// Whether the accelerator's 8-bit tensor throughput applies (else its BF16/FP16 figure).
-    pub fn uses_8bit_peak(self) -> bool {
-        matches!(self, Precision::Fp8 | Precision::Int8 | Precision::Int4)
-    }
-}
-
-/// How sensitive the workload's data is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
-pub enum DataClassification {
-    Public,
-    Internal,
-    Confidential,
-    Restricted,
-}
 
 /// Model FLOPs per token: 6N to train every weight (2N forward, 4N backward), about 4N for
 /// LoRA/QLoRA (the backward pass still propagates activation gradients, 2N, but computes no
@@ -141,13 +68,13 @@ pub struct Workload {
     /// Model FLOPs utilisation the workload reaches on the hardware it is sized for.
     pub mfu: Decimal,
     /// The model's shape, for the memory check, when the file gives a model.
-    pub shape: Option<crate::sizing::ModelShape>,
+    pub shape: Option<ModelShape>,
     /// What one useful PFLOP-hour of this workload left unserved costs the decision: the
     /// on-demand price of the cheapest catalog offer that could serve it (zero when none could).
     pub shadow_price_per_pflop_h: Decimal,
     /// Where the shadow price comes from (the offer's catalog figure), for every scenario's
     /// assumption list.
-    pub shadow_source: Option<crate::scenario::Assumption>,
+    pub shadow_source: Option<Assumption>,
 }
 
 impl Workload {

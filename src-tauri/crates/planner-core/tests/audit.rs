@@ -3,10 +3,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use planner_core::audit::{
-    AuditEntry, BreakReason, ChecklistChange, GENESIS, NewEntry, append, canonical_entry, canonical_json, entry_hash,
-    verify, verify_head,
+    AuditEntry, BreakReason, GENESIS, NewEntry, append, canonical_entry, canonical_json, entry_hash, verify,
+    verify_head,
 };
-use planner_core::checklist::{Answer, Checklist, ItemStatus, Subject};
+use planner_core::checklist::{Answer, Checklist, ChecklistChange, ItemStatus, Subject};
 use serde_json::json;
 
 fn new(i: u64) -> NewEntry {

@@ -26,7 +26,7 @@ use planner_report::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
 use planner_report::export::{FIGURES, FigureKind};
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use crate::layout::{Block, Column, Row, Style, Table};
+use crate::blocks::{Block, Column, Row, Style, Table};
 use crate::{MemoError, MemoInput};
 
 /// Charts are drawn at the width of the compare screen's column and scaled to the content width

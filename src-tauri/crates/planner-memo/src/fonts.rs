@@ -13,7 +13,7 @@
 //!
 //! What no typeface can set, and scripts that need shaping printpdf does not do (right to left,
 //! joining or reordering letters), is found by [`Fonts::unsettable`] so the memo can refuse it
-//! by name instead of printing empty boxes or garbled text (see [`crate::scripts`]).
+//! by name instead of printing empty boxes or garbled text (see the `scripts` module).
 
 use std::collections::BTreeMap;
 
@@ -96,7 +96,7 @@ impl Fonts {
             bold: FontRef::try_from_slice(BOLD).map_err(|_| MemoError::Font("DejaVu Sans Bold"))?,
             cjk: FontRef::try_from_slice_and_index(CJK, CJK_INDEX)
                 .map_err(|_| MemoError::Font("WenQuanYi Micro Hei"))?,
-            svg: crate::layout::svg_font_map(REGULAR, BOLD),
+            svg: svg_font_map(REGULAR, BOLD),
         })
     }
 
@@ -132,7 +132,7 @@ impl Fonts {
     /// Why `c` cannot be set in the memo, or `None` when it can. White space can always be: the
     /// wrapping turns it into line breaks and spaces.
     pub fn unsettable(&self, c: char) -> Option<Unsettable> {
-        if let Some(script) = crate::scripts::refused_script(c) {
+        if let Some(script) = refused_script(c) {
             return Some(Unsettable::Script(script));
         }
         if c.is_whitespace() || self.typeface(c, Face::Regular).is_some() {
@@ -271,6 +271,93 @@ fn pieces(word: &str) -> Vec<&str> {
     }
     out.push(&word[start..]);
     out
+}
+
+/// The fonts a chart's SVG text may name, by family, for the SVG converter.
+pub fn svg_font_map(regular: &[u8], bold: &[u8]) -> BTreeMap<String, Vec<u8>> {
+    BTreeMap::from([
+        ("DejaVu Sans".to_owned(), regular.to_vec()),
+        ("DejaVu Sans Bold".to_owned(), bold.to_vec()),
+    ])
+}
+
+/// Blocks of code points the memo refuses, with the script's name: scripts written right to left
+/// and scripts that need shaping (joining, stacking or reordering letters), which printpdf does
+/// not do, and the invisible controls of bidirectional text. Sorted, not overlapping.
+pub(crate) const REFUSED: &[(u32, u32, &str)] = &[
+    (0x0590, 0x05FF, "Hebrew"),
+    (0x0600, 0x06FF, "Arabic"),
+    (0x0700, 0x074F, "Syriac"),
+    (0x0750, 0x077F, "Arabic"),
+    (0x0780, 0x07BF, "Thaana"),
+    (0x07C0, 0x07FF, "NKo"),
+    (0x0800, 0x083F, "Samaritan"),
+    (0x0840, 0x085F, "Mandaic"),
+    (0x0860, 0x086F, "Syriac"),
+    (0x0870, 0x08FF, "Arabic"),
+    (0x0900, 0x097F, "Devanagari"),
+    (0x0980, 0x09FF, "Bengali"),
+    (0x0A00, 0x0A7F, "Gurmukhi"),
+    (0x0A80, 0x0AFF, "Gujarati"),
+    (0x0B00, 0x0B7F, "Oriya"),
+    (0x0B80, 0x0BFF, "Tamil"),
+    (0x0C00, 0x0C7F, "Telugu"),
+    (0x0C80, 0x0CFF, "Kannada"),
+    (0x0D00, 0x0D7F, "Malayalam"),
+    (0x0D80, 0x0DFF, "Sinhala"),
+    (0x0E00, 0x0E7F, "Thai"),
+    (0x0E80, 0x0EFF, "Lao"),
+    (0x0F00, 0x0FFF, "Tibetan"),
+    (0x1000, 0x109F, "Myanmar"),
+    (0x1100, 0x11FF, "Hangul Jamo"),
+    (0x1700, 0x177F, "Philippine scripts"),
+    (0x1780, 0x17FF, "Khmer"),
+    (0x1800, 0x18AF, "Mongolian"),
+    (0x1900, 0x194F, "Limbu"),
+    (0x1950, 0x197F, "Tai Le"),
+    (0x1980, 0x19DF, "New Tai Lue"),
+    (0x19E0, 0x19FF, "Khmer"),
+    (0x1A00, 0x1A1F, "Buginese"),
+    (0x1A20, 0x1AAF, "Tai Tham"),
+    (0x1B00, 0x1B7F, "Balinese"),
+    (0x1B80, 0x1BBF, "Sundanese"),
+    (0x1BC0, 0x1BFF, "Batak"),
+    (0x1C00, 0x1C4F, "Lepcha"),
+    (0x1CD0, 0x1CFF, "Vedic"),
+    (0x200E, 0x200F, "right-to-left mark"),
+    (0x202A, 0x202E, "bidirectional control"),
+    (0x2066, 0x2069, "bidirectional control"),
+    (0xA800, 0xA82F, "Syloti Nagri"),
+    (0xA840, 0xA87F, "Phags-pa"),
+    (0xA880, 0xA8DF, "Saurashtra"),
+    (0xA8E0, 0xA8FF, "Devanagari"),
+    (0xA900, 0xA92F, "Kayah Li"),
+    (0xA930, 0xA95F, "Rejang"),
+    (0xA960, 0xA97F, "Hangul Jamo"),
+    (0xA980, 0xA9DF, "Javanese"),
+    (0xA9E0, 0xA9FF, "Myanmar"),
+    (0xAA00, 0xAA5F, "Cham"),
+    (0xAA60, 0xAA7F, "Myanmar"),
+    (0xAA80, 0xAADF, "Tai Viet"),
+    (0xAAE0, 0xAAFF, "Meetei Mayek"),
+    (0xABC0, 0xABFF, "Meetei Mayek"),
+    (0xD7B0, 0xD7FF, "Hangul Jamo"),
+    (0xFB1D, 0xFB4F, "Hebrew"),
+    (0xFB50, 0xFDFF, "Arabic"),
+    (0xFE70, 0xFEFE, "Arabic"),
+    (0x10800, 0x10FFF, "a right-to-left historic script"),
+    (0x11000, 0x11FFF, "a historic Indic script"),
+    (0x1E800, 0x1EFFF, "a right-to-left script"),
+];
+
+/// The script `c` belongs to when the memo refuses that script, else `None`.
+pub fn refused_script(c: char) -> Option<&'static str> {
+    let cp = u32::from(c);
+    let i = REFUSED.partition_point(|(_, end, _)| *end < cp);
+    REFUSED
+        .get(i)
+        .filter(|(start, end, _)| (*start..=*end).contains(&cp))
+        .map(|(_, _, name)| *name)
 }
 
 #[cfg(test)]

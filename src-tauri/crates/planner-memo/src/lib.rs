@@ -21,6 +21,7 @@
 //! - [`fonts`]: the embedded faces, text measuring and wrapping;
 //! - [`scripts`]: what the memo cannot print, found before layout.
 
+pub mod blocks;
 pub mod content;
 pub mod fonts;
 pub mod layout;

@@ -17,8 +17,9 @@
 use std::fmt::Write as _;
 
 use crate::MemoInput;
+use crate::blocks::Block;
+pub use crate::fonts::refused_script;
 use crate::fonts::{Fonts, Unsettable};
-use crate::layout::Block;
 
 /// The most different characters quoted for one text.
 const QUOTED_CHARS: usize = 12;
@@ -28,85 +29,6 @@ const NAMED_TEXTS: usize = 4;
 const NAMED_SCRIPTS: usize = 4;
 /// The most characters of an id or name quoted in a label.
 const LABEL_CHARS: usize = 40;
-
-/// Blocks of code points the memo refuses, with the script's name: scripts written right to left
-/// and scripts that need shaping (joining, stacking or reordering letters), which printpdf does
-/// not do, and the invisible controls of bidirectional text. Sorted, not overlapping.
-const REFUSED: &[(u32, u32, &str)] = &[
-    (0x0590, 0x05FF, "Hebrew"),
-    (0x0600, 0x06FF, "Arabic"),
-    (0x0700, 0x074F, "Syriac"),
-    (0x0750, 0x077F, "Arabic"),
-    (0x0780, 0x07BF, "Thaana"),
-    (0x07C0, 0x07FF, "NKo"),
-    (0x0800, 0x083F, "Samaritan"),
-    (0x0840, 0x085F, "Mandaic"),
-    (0x0860, 0x086F, "Syriac"),
-    (0x0870, 0x08FF, "Arabic"),
-    (0x0900, 0x097F, "Devanagari"),
-    (0x0980, 0x09FF, "Bengali"),
-    (0x0A00, 0x0A7F, "Gurmukhi"),
-    (0x0A80, 0x0AFF, "Gujarati"),
-    (0x0B00, 0x0B7F, "Oriya"),
-    (0x0B80, 0x0BFF, "Tamil"),
-    (0x0C00, 0x0C7F, "Telugu"),
-    (0x0C80, 0x0CFF, "Kannada"),
-    (0x0D00, 0x0D7F, "Malayalam"),
-    (0x0D80, 0x0DFF, "Sinhala"),
-    (0x0E00, 0x0E7F, "Thai"),
-    (0x0E80, 0x0EFF, "Lao"),
-    (0x0F00, 0x0FFF, "Tibetan"),
-    (0x1000, 0x109F, "Myanmar"),
-    (0x1100, 0x11FF, "Hangul Jamo"),
-    (0x1700, 0x177F, "Philippine scripts"),
-    (0x1780, 0x17FF, "Khmer"),
-    (0x1800, 0x18AF, "Mongolian"),
-    (0x1900, 0x194F, "Limbu"),
-    (0x1950, 0x197F, "Tai Le"),
-    (0x1980, 0x19DF, "New Tai Lue"),
-    (0x19E0, 0x19FF, "Khmer"),
-    (0x1A00, 0x1A1F, "Buginese"),
-    (0x1A20, 0x1AAF, "Tai Tham"),
-    (0x1B00, 0x1B7F, "Balinese"),
-    (0x1B80, 0x1BBF, "Sundanese"),
-    (0x1BC0, 0x1BFF, "Batak"),
-    (0x1C00, 0x1C4F, "Lepcha"),
-    (0x1CD0, 0x1CFF, "Vedic"),
-    (0x200E, 0x200F, "right-to-left mark"),
-    (0x202A, 0x202E, "bidirectional control"),
-    (0x2066, 0x2069, "bidirectional control"),
-    (0xA800, 0xA82F, "Syloti Nagri"),
-    (0xA840, 0xA87F, "Phags-pa"),
-    (0xA880, 0xA8DF, "Saurashtra"),
-    (0xA8E0, 0xA8FF, "Devanagari"),
-    (0xA900, 0xA92F, "Kayah Li"),
-    (0xA930, 0xA95F, "Rejang"),
-    (0xA960, 0xA97F, "Hangul Jamo"),
-    (0xA980, 0xA9DF, "Javanese"),
-    (0xA9E0, 0xA9FF, "Myanmar"),
-    (0xAA00, 0xAA5F, "Cham"),
-    (0xAA60, 0xAA7F, "Myanmar"),
-    (0xAA80, 0xAADF, "Tai Viet"),
-    (0xAAE0, 0xAAFF, "Meetei Mayek"),
-    (0xABC0, 0xABFF, "Meetei Mayek"),
-    (0xD7B0, 0xD7FF, "Hangul Jamo"),
-    (0xFB1D, 0xFB4F, "Hebrew"),
-    (0xFB50, 0xFDFF, "Arabic"),
-    (0xFE70, 0xFEFE, "Arabic"),
-    (0x10800, 0x10FFF, "a right-to-left historic script"),
-    (0x11000, 0x11FFF, "a historic Indic script"),
-    (0x1E800, 0x1EFFF, "a right-to-left script"),
-];
-
-/// The script `c` belongs to when the memo refuses that script, else `None`.
-pub fn refused_script(c: char) -> Option<&'static str> {
-    let cp = u32::from(c);
-    let i = REFUSED.partition_point(|(_, end, _)| *end < cp);
-    REFUSED
-        .get(i)
-        .filter(|(start, end, _)| (*start..=*end).contains(&cp))
-        .map(|(_, _, name)| *name)
-}
 
 /// One text the memo cannot print as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -356,6 +278,7 @@ pub fn check_blocks(blocks: &[Block], fonts: &Fonts) -> Vec<UnsetText> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fonts::REFUSED;
 
     #[test]
     fn the_refused_blocks_are_sorted_and_found() {

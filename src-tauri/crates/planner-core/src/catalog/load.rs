@@ -23,7 +23,7 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 use super::issue::{CatalogError, CatalogIssue, IssueKind, LineIndex, tagged, untag};
 use super::model::*;
-use crate::provenance::{AsOf, Confidence, Figure, Provenance, Source};
+use super::provenance::{AsOf, Confidence, Figure, Provenance, Source};
 
 /// The catalog file format this build reads. A file declaring a higher `format` is refused.
 pub const FORMAT_VERSION: u32 = 1;
@@ -496,10 +496,10 @@ impl<'t> Ctx<'t> {
             file: self.file.to_owned(),
             line,
             column,
-            field: crate::error::clip(field).into_owned(),
+            field: crate::problem::clip(field).into_owned(),
             kind,
             // Messages quote values from the file; a long one is cut, not echoed whole.
-            message: crate::error::clip_message(&message.into()).into_owned(),
+            message: crate::problem::clip_message(&message.into()).into_owned(),
         });
     }
 

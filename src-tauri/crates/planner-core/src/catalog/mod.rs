@@ -1,11 +1,14 @@
 //! Catalogs: the sourced reference data (accelerators, cloud offers, facility, fabrics, regions).
 //!
 //! Catalog files are TOML, one kind per file, documented in `catalogs/README.md`. This module
-//! parses and checks their text; reading them from disk is the store's job.
+//! parses and checks their text; reading them from disk is the store's job. [`provenance`] holds
+//! where each figure comes from (sources, date, confidence), which the catalog and everything that
+//! cites a figure share.
 
 mod issue;
 mod load;
 mod model;
+pub mod provenance;
 
 pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};

@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::provenance::{Figure, Provenance};
+use super::provenance::{Figure, Provenance};
 
 /// The accelerator quadrant, plus the two groups that sit outside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

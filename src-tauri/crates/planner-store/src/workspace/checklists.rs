@@ -20,7 +20,8 @@
 
 use std::collections::BTreeMap;
 
-use planner_core::audit::{self, AuditEntry, BreakReason, ChecklistChange};
+use planner_core::audit::{self, AuditEntry, BreakReason};
+use planner_core::checklist::ChecklistChange;
 use planner_core::checklist::{
     self, Answer, Checklist, ChecklistTemplate, Clearance, Evidence, Hint, ItemStatus, SignOff, SignOffSignature,
     Subject,

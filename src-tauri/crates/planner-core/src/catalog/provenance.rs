@@ -169,10 +169,7 @@ impl<'de> Deserialize<'de> for AsOf {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse().map_err(|e: AsOfError| {
-            serde::de::Error::custom(crate::catalog::tagged(
-                crate::catalog::IssueKind::InvalidDate,
-                &e.to_string(),
-            ))
+            serde::de::Error::custom(super::tagged(super::IssueKind::InvalidDate, &e.to_string()))
         })
     }
 }

@@ -1,0 +1,292 @@
+//! Architecture invariants, checked on the source tree (issue #15, "no import cycles"):
+//!
+//! - the workspace's packages depend on one another in one stated, one-way order
+//!   ([`LAYERS`]), as `cargo metadata` reports their path dependencies;
+//! - inside every crate under `src-tauri` (and the app crate itself), no top-level module imports
+//!   one that imports it back: the graph of `crate::x` / `crate::{x, ..}` / `super::x` references
+//!   between top-level modules has no cycle.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace's packages from the bottom up. A package may depend only on packages in a layer
+/// below its own (never on one in its layer or above), so the order is one-way and a change at the
+/// bottom is the only kind that reaches everything. Dev-dependencies follow the same rule.
+const LAYERS: &[&[&str]] = &[
+    // The domain: no IO, no clock, no Tauri; depends on no other package.
+    &["planner-core"],
+    // Building blocks on the domain (signing needs nothing of it).
+    &["planner-sign", "planner-report", "planner-store"],
+    // The memo PDF uses the report's figures and charts.
+    &["planner-memo"],
+    // Publishing: the IO around memo and signature, recorded in the workspace.
+    &["planner-publish"],
+    // The two front ends.
+    &["planner-cli", "compute-planner"],
+    // Tests and build tooling on top.
+    &["planner-tests", "xtask"],
+];
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn layer_of(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&name))
+}
+
+#[test]
+fn packages_depend_only_on_packages_below_them() {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    let names: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let mut wrong = Vec::new();
+    for p in packages {
+        let name = p["name"].as_str().expect("package name");
+        let Some(own) = layer_of(name) else {
+            wrong.push(format!(
+                "{name} is in no layer of LAYERS; add it where its dependencies put it"
+            ));
+            continue;
+        };
+        for d in p["dependencies"].as_array().expect("dependencies") {
+            let dep = d["name"].as_str().expect("dependency name");
+            if d["path"].is_null() || !names.contains(dep) {
+                continue;
+            }
+            match layer_of(dep) {
+                Some(l) if l < own => {}
+                _ => wrong.push(format!(
+                    "{name} (layer {own}) depends on {dep} (layer {}): a package may depend only on packages below it",
+                    layer_of(dep).map_or("none".to_owned(), |l| l.to_string())
+                )),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "package order broken:\n{}", wrong.join("\n"));
+}
+
+/// The text of a source file without its unit tests: everything from `#[cfg(test)]` followed by
+/// `mod tests` to the end of the file (the convention here is one such module, at the end).
+fn without_tests(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("#[cfg(test)]") {
+        let at = from + i;
+        let rest = text[at + "#[cfg(test)]".len()..].trim_start();
+        if let Some(after) = rest.strip_prefix("mod tests")
+            && after.trim_start().starts_with('{')
+        {
+            return &text[..at];
+        }
+        from = at + 1;
+    }
+    text
+}
+
+fn ident_at(s: &str) -> &str {
+    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The names referenced as `prefix` + name (and, for `crate::{a, b::c}`, each name in the group).
+fn referenced<'t>(text: &'t str, prefix: &str, groups: bool, out: &mut BTreeSet<&'t str>) {
+    for (i, _) in text.match_indices(prefix) {
+        let rest = &text[i + prefix.len()..];
+        if groups && let Some(group) = rest.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            // The first name of each item: `a`, `b` in `{a, b::c}`.
+            for item in inner.split(',') {
+                out.insert(ident_at(item.trim()));
+            }
+        } else {
+            out.insert(ident_at(rest));
+        }
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The graph of a crate's top-level modules: for each, the top-level modules it references.
+fn module_graph(krate: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let src = krate.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let top_of = |p: &Path| -> (String, bool) {
+        let rel = p.strip_prefix(&src).expect("under src");
+        let first = rel
+            .components()
+            .next()
+            .expect("a component")
+            .as_os_str()
+            .to_string_lossy()
+            .into_owned();
+        let top = first.strip_suffix(".rs").map_or(first.clone(), str::to_owned);
+        (top, rel.components().count() == 1)
+    };
+    let names: BTreeSet<String> = files
+        .iter()
+        .map(|p| top_of(p).0)
+        .filter(|t| t != "lib" && t != "main")
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = names.iter().map(|n| (n.clone(), BTreeSet::new())).collect();
+    for p in &files {
+        let (top, at_top) = top_of(p);
+        if !names.contains(&top) {
+            continue;
+        }
+        let text = std::fs::read_to_string(p).expect("readable source");
+        let text = without_tests(&text);
+        let mut refs = BTreeSet::new();
+        referenced(text, "crate::", true, &mut refs);
+        if at_top {
+            // In `src/x.rs`, `super::y` is the crate root's `y`.
+            referenced(text, "super::", false, &mut refs);
+        }
+        for r in refs {
+            if r != top && names.contains(r) {
+                graph.get_mut(&top).expect("known module").insert(r.to_owned());
+            }
+        }
+    }
+    graph
+}
+
+/// The strongly connected components with more than one module (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct State<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        found: Vec<BTreeSet<String>>,
+    }
+    fn visit<'g>(s: &mut State<'g>, v: &'g str) {
+        let i = s.index.len();
+        s.index.insert(v, i);
+        s.low.insert(v, i);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in &s.graph[v] {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let lw = s.low[w];
+                let lv = s.low.get_mut(v).expect("visited");
+                *lv = (*lv).min(lw);
+            } else if s.on_stack.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low.get_mut(v).expect("visited");
+                *lv = (*lv).min(iw);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = BTreeSet::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                comp.insert(w.to_owned());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                s.found.push(comp);
+            }
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let root = workspace_root().join("src-tauri");
+    let mut crates = vec![root.clone()];
+    let mut members: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("src-tauri/crates")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("src").is_dir())
+        .collect();
+    members.sort();
+    crates.extend(members);
+    let mut report = Vec::new();
+    for krate in &crates {
+        let graph = module_graph(krate);
+        for comp in cycles(&graph) {
+            let mut lines = vec![format!(
+                "{}: import cycle between {}",
+                krate
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                comp.iter().cloned().collect::<Vec<_>>().join(", ")
+            )];
+            for m in &comp {
+                let to: Vec<&str> = graph[m]
+                    .iter()
+                    .filter(|t| comp.contains(*t))
+                    .map(String::as_str)
+                    .collect();
+                lines.push(format!("    {m} -> {}", to.join(", ")));
+            }
+            report.push(lines.join("\n"));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "modules import each other (move what they share into a module below both):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_a_cycle_and_skips_unit_tests() {
+    let text = "use crate::a;\nfn f() { crate::{b, c::d}; }\n#[cfg(test)]\nmod tests {\n    use crate::e;\n}\n";
+    let mut refs = BTreeSet::new();
+    referenced(without_tests(text), "crate::", true, &mut refs);
+    assert_eq!(refs, BTreeSet::from(["a", "b", "c"]));
+    let graph: BTreeMap<String, BTreeSet<String>> =
+        [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.into_iter().map(str::to_owned).collect()))
+            .collect();
+    let found = cycles(&graph);
+    assert_eq!(
+        found,
+        vec![BTreeSet::from(["a".to_owned(), "b".to_owned(), "c".to_owned()])]
+    );
+}
