@@ -17,8 +17,11 @@ use std::process::Command;
 const LAYERS: &[&[&str]] = &[
     // The domain: no IO, no clock, no Tauri; depends on no other package.
     &["planner-core"],
-    // Building blocks on the domain (signing needs nothing of it).
-    &["planner-sign", "planner-report", "planner-store"],
+    // Signatures (PDF and detached CMS): pure, and needs nothing of the domain.
+    &["planner-sign"],
+    // Building blocks on the domain: figures and charts; the workspace file, which verifies
+    // signed sign-offs with planner-sign.
+    &["planner-report", "planner-store"],
     // The memo PDF uses the report's figures and charts.
     &["planner-memo"],
     // Publishing: the IO around memo and signature, recorded in the workspace.
