@@ -24,6 +24,7 @@ use planner_publish::identities::{Identities, IdentitySummary};
 use planner_publish::{PdfCheck, Published, Signer};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
+use planner_sign::Identity;
 use planner_store::Workspace;
 use planner_store::files::QuoteTemplate;
 use planner_store::recent::{self, RecentFile};
@@ -78,6 +79,25 @@ impl AppState {
         ws.info(self.shipped_catalog().as_ref())
     }
 
+    /// The open workspace (if any), why the launch workspace failed (if it did), and the
+    /// recent list.
+    fn session(&self) -> Result<Session, PlannerError> {
+        let launch_error = self
+            .launch_error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        let workspace = match self.slot().as_ref() {
+            Some(ws) => Some(self.info(ws)?),
+            None => None,
+        };
+        Ok(Session {
+            workspace,
+            launch_error,
+            recent: self.config_dir.as_deref().map(recent::read_recent).unwrap_or_default(),
+        })
+    }
+
     /// Makes `ws` the open workspace and puts it first in the recent list.
     fn install(&self, ws: Workspace) -> Result<WorkspaceInfo, PlannerError> {
         let info = self.info(&ws)?;
@@ -130,23 +150,7 @@ async fn get_catalog(state: State<'_, AppState>) -> Result<Catalog, PlannerError
 #[tauri::command]
 #[specta::specta]
 async fn session(state: State<'_, AppState>) -> Result<Session, PlannerError> {
-    let launch_error = state
-        .launch_error
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
-    let workspace = {
-        let slot = state.slot();
-        match slot.as_ref() {
-            Some(ws) => Some(state.info(ws)?),
-            None => None,
-        }
-    };
-    Ok(Session {
-        workspace,
-        launch_error,
-        recent: state.config_dir.as_deref().map(recent::read_recent).unwrap_or_default(),
-    })
+    state.session()
 }
 
 /// Creates a workspace at `path` titled `title`, starting next month, with a snapshot of the
@@ -463,20 +467,11 @@ async fn sign_off_checklist(
     note: String,
     sign: Option<SignWith>,
 ) -> Result<ChecklistView, PlannerError> {
-    let identity = match &sign {
-        Some(s) => Some(identities(&state)?.open(&s.identity, &s.passphrase)?),
-        None => None,
-    };
+    let identity = open_identity(&state, sign.as_ref())?;
+    let by = planner_publish::SignOffBy::new(&reviewer, &note, identity.as_ref());
     with_ws(&state, |ws| {
         let (template, shipped) = checklist_context(&state, ws)?;
-        match &identity {
-            Some(id) => {
-                ws.sign_off_checklist_signed(&template, &shipped, &subject, &reviewer, &note, now_ms(), &|c| {
-                    planner_publish::sign_signoff(id, c)
-                })?
-            }
-            None => ws.sign_off_checklist(&template, &shipped, &subject, &reviewer, &note, now_ms())?,
-        };
+        planner_publish::sign_off(ws, &template, &shipped, &subject, &by, now_ms())?;
         ws.checklist_view(&template, &subject)
     })
 }
@@ -522,6 +517,12 @@ pub struct SignWith {
     pub reason: String,
 }
 
+/// The signing identity `sign` names, unlocked with its passphrase; `None` when there is none.
+fn open_identity(state: &AppState, sign: Option<&SignWith>) -> Result<Option<Identity>, PlannerError> {
+    sign.map(|s| identities(state)?.open(&s.identity, &s.passphrase))
+        .transpose()
+}
+
 fn identities(state: &AppState) -> Result<Identities, PlannerError> {
     state
         .config_dir
@@ -544,10 +545,7 @@ async fn export_memo(
     path: String,
     sign: Option<SignWith>,
 ) -> Result<Published, PlannerError> {
-    let identity = match &sign {
-        Some(s) => Some(identities(&state)?.open(&s.identity, &s.passphrase)?),
-        None => None,
-    };
+    let identity = open_identity(&state, sign.as_ref())?;
     let signer = identity.as_ref().zip(sign.as_ref()).map(|(identity, s)| Signer {
         identity,
         reason: &s.reason,

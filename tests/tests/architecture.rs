@@ -293,3 +293,68 @@ fn the_checker_sees_a_cycle_and_skips_unit_tests() {
         vec![BTreeSet::from(["a".to_owned(), "b".to_owned(), "c".to_owned()])]
     );
 }
+
+/// The body length (lines between the opening and the closing brace) of every function marked
+/// `#[tauri::command]` in `text`, by name.
+fn command_bodies(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() != "#[tauri::command]" {
+            i += 1;
+            continue;
+        }
+        // The signature runs to the first line that ends with `{`.
+        let Some(open) = (i..lines.len()).find(|&k| lines[k].trim_end().ends_with('{')) else {
+            break;
+        };
+        let name = (i..=open)
+            .find_map(|k| lines[k].split("fn ").nth(1))
+            .map_or("?", |rest| ident_at(rest))
+            .to_owned();
+        let mut depth = 0i64;
+        let mut close = open;
+        for (k, line) in lines.iter().enumerate().skip(open) {
+            depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+            if depth == 0 {
+                close = k;
+                break;
+            }
+        }
+        out.push((name, close.saturating_sub(open + 1)));
+        i = close + 1;
+    }
+    out
+}
+
+/// Architecture invariant: the shell's commands are adapters. Every `#[tauri::command]` body is
+/// at most 10 lines (as `cargo fmt` lays it out): it unpacks the arguments, calls the store, the
+/// publisher or the engine, and returns; rules live below the shell.
+#[test]
+fn every_command_body_is_at_most_ten_lines() {
+    let mut files = Vec::new();
+    rust_files(&workspace_root().join("src-tauri/src"), &mut files);
+    let mut commands = 0;
+    let mut long = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read source");
+        for (name, lines) in command_bodies(&text) {
+            commands += 1;
+            if lines > 10 {
+                long.push(format!("{name} ({lines} lines) in {}", f.display()));
+            }
+        }
+    }
+    assert!(commands >= 40, "found only {commands} commands: the scan is broken");
+    assert!(long.is_empty(), "commands longer than 10 lines:\n{}", long.join("\n"));
+}
+
+#[test]
+fn the_command_scan_measures_bodies() {
+    let text = "#[tauri::command]\n#[specta::specta]\nasync fn short(a: u8) -> u8 {\n    a\n}\n\n#[tauri::command]\nfn long(\n    a: u8,\n) -> Result<(), ()> {\n    if a > 1 {\n        return Err(());\n    }\n    Ok(())\n}\n";
+    assert_eq!(
+        command_bodies(text),
+        vec![("short".to_owned(), 1), ("long".to_owned(), 4)]
+    );
+}

@@ -16,8 +16,9 @@ pub mod identities;
 
 use std::path::Path;
 
+use planner_core::audit::AuditEntry;
 use planner_core::catalog::Catalog;
-use planner_core::checklist::{SignOffSignature, Subject};
+use planner_core::checklist::{ChecklistTemplate, SignOffSignature, Subject};
 use planner_core::decision::DecisionView;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
@@ -70,6 +71,43 @@ pub fn sign_signoff(identity: &Identity, content: &[u8]) -> Result<SignOffSignat
         signer: signer_label(identity),
         certificate_sha256: identity.certificate().sha256_fingerprint,
     })
+}
+
+/// Who signs a checklist off: the reviewer's name and note, and the identity that signs the
+/// sign-off (`None`: recorded unsigned).
+#[derive(Debug, Clone, Copy)]
+pub struct SignOffBy<'a> {
+    pub reviewer: &'a str,
+    pub note: &'a str,
+    pub identity: Option<&'a Identity>,
+}
+
+impl<'a> SignOffBy<'a> {
+    pub fn new(reviewer: &'a str, note: &'a str, identity: Option<&'a Identity>) -> SignOffBy<'a> {
+        SignOffBy {
+            reviewer,
+            note,
+            identity,
+        }
+    }
+}
+
+/// Signs off `subject`'s checklist as its answers stand, signed with `by.identity` when there is
+/// one; returns the log entry.
+pub fn sign_off(
+    ws: &mut Workspace,
+    template: &ChecklistTemplate,
+    template_file: &(String, String),
+    subject: &Subject,
+    by: &SignOffBy<'_>,
+    at_ms: i64,
+) -> Result<AuditEntry, PlannerError> {
+    match by.identity {
+        Some(id) => ws.sign_off_checklist_signed(template, template_file, subject, by.reviewer, by.note, at_ms, &|c| {
+            sign_signoff(id, c)
+        }),
+        None => ws.sign_off_checklist(template, template_file, subject, by.reviewer, by.note, at_ms),
+    }
 }
 
 /// A UTC time as the signer takes it.
