@@ -75,6 +75,12 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The SHA-256 digest of `bytes` in lowercase hex: how the chain, evidence files and memo
+/// records name content.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
 /// Writes `value` in the canonical form described in the module doc.
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();

@@ -9,6 +9,22 @@ use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// The civil date (year, month 1 to 12, day 1 to 31) of a day counted from 1970-01-01 (day 0),
+/// in the proleptic Gregorian calendar, negative days included (H. Hinnant's algorithm).
+pub fn civil_from_days(days: i64) -> (i64, u8, u8) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // In range by construction: month 1 to 12, day 1 to 31.
+    (year, u8::try_from(month).unwrap_or(1), u8::try_from(day).unwrap_or(1))
+}
+
 /// A calendar month, written `YYYY-MM`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct YearMonth {
@@ -105,6 +121,22 @@ impl JsonSchema for YearMonth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_from_days_agrees_with_known_dates() {
+        // Day numbers from 1970-01-01, as `date -d @<days*86400>` gives them.
+        for (days, date) in [
+            (0, (1970, 1, 1)),
+            (-1, (1969, 12, 31)),
+            (11_016, (2000, 2, 29)),
+            (19_723, (2024, 1, 1)),
+            (20_780, (2026, 11, 23)),
+            (-25_567, (1900, 1, 1)),
+            (2_932_896, (9999, 12, 31)),
+        ] {
+            assert_eq!(civil_from_days(days), date, "day {days}");
+        }
+    }
 
     #[test]
     fn months_roll_over_years_and_know_their_length() {

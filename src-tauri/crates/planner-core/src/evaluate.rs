@@ -269,7 +269,6 @@ fn cloud_kwh(
     gpu_hours * e.kw_per_gpu * e.pue
 }
 
-#[allow(clippy::too_many_lines)]
 fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioResult {
     let horizon = plan.horizon_months;
     let routes = routes(plan, s);

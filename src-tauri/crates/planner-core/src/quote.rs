@@ -265,22 +265,9 @@ pub fn excel_serial_date(serial: Decimal) -> Option<AsOf> {
     if !(61..=110_937).contains(&days) {
         return None;
     }
-    // Days since 1899-12-30, then the civil-from-days algorithm (H. Hinnant) on days since
-    // 1970-01-01 (serial 25569).
-    let z = days - 25_569 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    AsOf::ymd(
-        u16::try_from(year).ok()?,
-        u8::try_from(month).ok()?,
-        u8::try_from(day).ok()?,
-    )
+    // Days since 1899-12-30; serial 25569 is 1970-01-01.
+    let (year, month, day) = crate::calendar::civil_from_days(days - 25_569);
+    AsOf::ymd(u16::try_from(year).ok()?, month, day)
 }
 
 fn is_currency_code(c: &str) -> bool {
@@ -788,7 +775,6 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
 /// Reads a quote table into quotes, or refuses it whole with every problem located to its row
 /// and column. `catalog` resolves accelerator ids; `settings` gives the workspace's currency and
 /// exchange rates.
-#[allow(clippy::too_many_lines)]
 pub fn parse_quotes(
     table: &QuoteTable,
     catalog: &Catalog,

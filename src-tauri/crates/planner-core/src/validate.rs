@@ -999,7 +999,6 @@ impl Resolver<'_> {
         }
     }
 
-    #[allow(clippy::too_many_lines)]
     fn layer(
         &mut self,
         p: &str,

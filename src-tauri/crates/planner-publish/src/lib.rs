@@ -31,7 +31,6 @@ use planner_store::Workspace;
 use planner_store::files::write_atomic;
 use planner_store::workspace::{UtcTime, catalog_version};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// Who signs, and why.
 #[derive(Debug, Clone, Copy)]
@@ -53,9 +52,7 @@ pub struct Published {
 }
 
 /// SHA-256 of `bytes`, lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use planner_core::audit::sha256_hex;
 
 /// Signs a checklist sign-off's content ([`planner_core::checklist::signoff_content`]) with
 /// `identity`: a detached CMS signature with the certificate inside.

@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 
+use planner_core::audit::sha256_hex;
 use planner_core::audit::{self, AuditEntry, BreakReason};
 use planner_core::checklist::ChecklistChange;
 use planner_core::checklist::{
@@ -32,7 +33,6 @@ use planner_core::workspace::to_scenario_file;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::{Workspace, now_ms};
 
@@ -279,10 +279,6 @@ fn problem_at(entry: Option<&AuditEntry>, position: u64, problem: String, path: 
         problem,
         message,
     }
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Checks what the hash chain cannot: each entry is a checklist change of the action it is filed

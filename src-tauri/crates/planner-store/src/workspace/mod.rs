@@ -91,22 +91,13 @@ impl UtcTime {
         let secs = ms.div_euclid(1000);
         let days = secs.div_euclid(86_400);
         let rem = secs.rem_euclid(86_400);
-        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = doy - (153 * mp + 2) / 5 + 1;
-        let m = if mp < 10 { mp + 3 } else { mp - 9 };
-        let y = yoe + era * 400 + i64::from(m <= 2);
-        // Every part is in range by construction (month 1..=12, day 1..=31, rem < 86,400).
+        let (year, month, day) = planner_core::calendar::civil_from_days(days);
+        // Every part is in range by construction (rem < 86,400).
         let part = |v: i64| u8::try_from(v).unwrap_or(0);
         UtcTime {
-            year: y,
-            month: part(m),
-            day: part(d),
+            year,
+            month,
+            day,
             hour: part(rem / 3600),
             minute: part((rem % 3600) / 60),
             second: part(rem % 60),
