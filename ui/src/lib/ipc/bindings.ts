@@ -1180,7 +1180,7 @@ export type Flip = {
  *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
  *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
  *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
- *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ *  from the market (an inverted quote) are refused; see the `fx` module.
  */
 export type FxRate = FxRate_Serialize | FxRate_Deserialize;
 
@@ -1189,7 +1189,7 @@ export type FxRate = FxRate_Serialize | FxRate_Deserialize;
  *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
  *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
  *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
- *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ *  from the market (an inverted quote) are refused; see the `fx` module.
  */
 export type FxRate_Deserialize = {
 	/**  The currency one unit of which is priced (market form). */
@@ -1209,7 +1209,7 @@ export type FxRate_Deserialize = {
  *  is the file's currency (`{"base": "EUR", "quote": "USD", "rate": "1.08"}` = 1 EUR = 1.08 USD).
  *  The older form `{"currency": "USD", "rate": "0.926"}` (one unit of `currency` is worth `rate`
  *  units of the file's currency) is still read; an entry uses one form or the other. Rates far
- *  from the market (an inverted quote) are refused; see [`crate::fx`].
+ *  from the market (an inverted quote) are refused; see the `fx` module.
  */
 export type FxRate_Serialize = {
 	/**  The currency one unit of which is priced (market form). */
