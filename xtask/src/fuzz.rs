@@ -283,11 +283,9 @@ for f in sorted(src.glob("*.csv")):
 /// Workspaces, a signing identity and signed PDFs made with the `planner` command line, the
 /// way a person makes them.
 fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
-    crate::sh(
-        Command::new("cargo")
-            .args(["build", "--quiet", "-p", "planner-cli", "--locked"])
-            .current_dir(root),
-    )?;
+    // The same build as `cargo xtask test` and `run` (a no-op after them): building the CLI
+    // alone would unify features differently and compile much of the tree again.
+    crate::sh(Command::new("cargo").args(crate::BUILD_ARGS).current_dir(root))?;
     let planner = crate::target_dir(root).join("debug/planner");
     let work = seeds.join("made");
     fresh_dir(&work)?;

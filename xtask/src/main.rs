@@ -63,7 +63,7 @@ fn main() -> ExitCode {
 }
 
 /// The one build both README commands make: `cargo xtask run` and `cargo xtask test` share it.
-const BUILD_ARGS: &[&str] = &["build", "--workspace", "--all-targets", "--locked"];
+pub(crate) const BUILD_ARGS: &[&str] = &["build", "--workspace", "--all-targets", "--locked"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
