@@ -123,3 +123,27 @@ pub fn scratch_file(name: &str, data: &[u8]) -> PathBuf {
 /// The passphrase the pkcs12 target opens every input with: that of the OpenSSL seed
 /// identities xtask makes (the `planner`-made seed has another, see xtask's fuzz.rs).
 pub const PASSPHRASE: &str = "fuzz-passphrase";
+
+/// An RFP quote file named `name` (its extension chooses the reader) with the bytes `data`, read
+/// as `planner quotes check` and the app's import read it: the table, then the quotes checked
+/// against the shipped catalog and a new USD workspace's settings, each turned into the supply
+/// layer it becomes.
+pub fn read_quote_file(name: &str, data: &[u8]) {
+    let path = scratch_file(name, data);
+    let settings = quote_settings();
+    let _ = planner_store::quotes::read_quote_table(&path);
+    match planner_store::quotes::read_quotes_in(&path, catalog(), &settings) {
+        Ok(read) => {
+            if let Some(sheet) = &read.sheet {
+                let _ = sheet.describe();
+            }
+            for q in &read.quotes {
+                let _ = q.to_layer_spec(&q.layer_id(), &settings);
+            }
+            let _ = serde_json::to_string(&read.quotes);
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+}
