@@ -784,20 +784,18 @@ impl Workspace {
 
     /// The compare view as saved, cleaned of scenarios that no longer exist.
     pub fn view(&self) -> Result<ViewState, PlannerError> {
-        if let Some(view) = &self.view_in_memory {
-            let mut stmt = self
-                .conn
-                .prepare_cached("SELECT 1 FROM scenarios WHERE id = ?1")
-                .map_err(|e| self.err(&e))?;
-            return Ok(view.clone().cleaned(|id| stmt.exists([id]).unwrap_or(false)));
-        }
-        let body: Option<String> = self
-            .conn
-            .query_row("SELECT body FROM view_state WHERE id = 1", [], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.err(&e))?;
-        // A view that cannot be read is only a view: start from the default rather than refuse.
-        let view: ViewState = body.and_then(|b| serde_json::from_str(&b).ok()).unwrap_or_default();
+        let view = match &self.view_in_memory {
+            Some(view) => view.clone(),
+            None => {
+                let body: Option<String> = self
+                    .conn
+                    .query_row("SELECT body FROM view_state WHERE id = 1", [], |r| r.get(0))
+                    .optional()
+                    .map_err(|e| self.err(&e))?;
+                // A view that cannot be read is only a view: start from the default rather than refuse.
+                body.and_then(|b| serde_json::from_str(&b).ok()).unwrap_or_default()
+            }
+        };
         let mut stmt = self
             .conn
             .prepare_cached("SELECT 1 FROM scenarios WHERE id = ?1")
