@@ -26,6 +26,8 @@ const LAYERS: &[&[&str]] = &[
     &["planner-memo"],
     // Publishing: the IO around memo and signature, recorded in the workspace.
     &["planner-publish"],
+    // The application layer: every use case over a Host; no Tauri.
+    &["planner-app"],
     // The two front ends.
     &["planner-cli", "compute-planner"],
     // Tests and build tooling on top.
@@ -79,6 +81,35 @@ fn packages_depend_only_on_packages_below_them() {
         }
     }
     assert!(wrong.is_empty(), "package order broken:\n{}", wrong.join("\n"));
+}
+
+/// The workspace's packages as `cargo metadata --no-deps` lists them.
+fn packages() -> Vec<serde_json::Value> {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata failed");
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    meta["packages"].as_array().expect("packages").clone()
+}
+
+/// Architecture invariant: only the desktop shell (`compute-planner`) depends on Tauri; the use
+/// cases in `planner-app` and everything below them run without a window.
+#[test]
+fn only_the_shell_depends_on_tauri() {
+    let mut wrong = Vec::new();
+    for p in packages() {
+        let name = p["name"].as_str().expect("package name").to_owned();
+        for d in p["dependencies"].as_array().expect("dependencies") {
+            let dep = d["name"].as_str().expect("dependency name");
+            if dep.starts_with("tauri") && name != "compute-planner" {
+                wrong.push(format!("{name} depends on {dep}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "Tauri outside the shell:\n{}", wrong.join("\n"));
 }
 
 /// The text of a source file without its unit tests: everything from `#[cfg(test)]` followed by
@@ -329,8 +360,8 @@ fn command_bodies(text: &str) -> Vec<(String, usize)> {
 }
 
 /// Architecture invariant: the shell's commands are adapters. Every `#[tauri::command]` body is
-/// at most 10 lines (as `cargo fmt` lays it out): it unpacks the arguments, calls the store, the
-/// publisher or the engine, and returns; rules live below the shell.
+/// at most 10 lines (as `cargo fmt` lays it out): it unpacks the arguments, calls the use case of
+/// `planner_app` with the same name, and returns; rules live below the shell.
 #[test]
 fn every_command_body_is_at_most_ten_lines() {
     let mut files = Vec::new();

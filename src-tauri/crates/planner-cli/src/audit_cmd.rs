@@ -8,9 +8,9 @@ use planner_core::error::{ErrorCode, PlannerError};
 use planner_store::Workspace;
 
 /// Verifies the chain; `Ok((text, intact))`. A broken log is a result (exit 1), not an error.
-pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
-    let ws = Workspace::open(path)?;
-    let check = ws.verify_checklist_log()?;
+pub fn verify(catalog_dir: &Path, path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
+    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let check = planner_app::compliance::verify_log(&host)?;
     let intact = check.problem.is_none();
     if json {
         let text = serde_json::to_string_pretty(&check)

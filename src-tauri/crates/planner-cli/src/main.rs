@@ -16,6 +16,7 @@ mod audit_cmd;
 mod catalog_cmd;
 mod evaluate;
 mod exit_cmd;
+mod host;
 mod memo_cmd;
 mod quotes_cmd;
 mod workspace_cmd;
@@ -305,9 +306,9 @@ fn main() -> ExitCode {
                 workspace_cmd::new(&cli.catalog, &out, title.as_deref(), from.as_deref())
             }
             WorkspaceCommand::Show { file } => workspace_cmd::show(&cli.catalog, &file),
-            WorkspaceCommand::Export { file, out } => workspace_cmd::export(&file, out.as_deref()),
+            WorkspaceCommand::Export { file, out } => workspace_cmd::export(&cli.catalog, &file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
-            WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(&file, &out),
+            WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(&cli.catalog, &file, &out),
         },
         Command::Memo {
             file,
@@ -377,7 +378,7 @@ fn main() -> ExitCode {
             exit_cmd::curve(&c, &file, &scenario, &layer, &args, json)
         }),
         Command::Audit { command } => match command {
-            AuditCommand::Verify { file, json } => match audit_cmd::verify(&file, json) {
+            AuditCommand::Verify { file, json } => match audit_cmd::verify(&cli.catalog, &file, json) {
                 Ok((text, intact)) => {
                     print!("{text}");
                     return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };

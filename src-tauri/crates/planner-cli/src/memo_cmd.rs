@@ -8,7 +8,7 @@ use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, Paper};
 use planner_publish::PdfCheck;
 use planner_publish::identities::new_identity;
-use planner_publish::{Signer, publish_from_file, publish_from_workspace, sign_file, verify_file};
+use planner_publish::{Signer, publish_from_file, publish_from_workspace, sign_file};
 use planner_sign::Identity;
 use planner_store::Workspace;
 use planner_store::workspace::now_ms;
@@ -262,7 +262,7 @@ pub fn verification_text(check: &PdfCheck) -> String {
 
 /// `planner verify FILE`: the report, and whether every signature is intact (the exit code).
 pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
-    let check = verify_file(path)?;
+    let check = planner_app::memo::verify_pdf(path)?;
     let text = if json {
         serde_json::to_string_pretty(&check)
             .map_err(|e| PlannerError::new(ErrorCode::Io, format!("could not write JSON: {e}")))?

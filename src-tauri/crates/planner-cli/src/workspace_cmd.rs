@@ -54,9 +54,7 @@ pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Pa
 
 /// What a workspace holds, as text.
 pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
-    let ws = Workspace::open(path)?;
-    let shipped = planner_store::load_catalog_dir(catalog_dir).ok();
-    let info = ws.info(shipped.as_ref())?;
+    let (host, info) = crate::host::open(catalog_dir, path)?;
     let s = &info.settings;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n{}", s.title, path.display());
@@ -96,7 +94,7 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
     if let Some(label) = &info.history.undo_label {
         let _ = writeln!(out, "last edit: {label}");
     }
-    let memos = ws.memos()?;
+    let memos = planner_app::memo::records(&host)?;
     let _ = writeln!(out, "{} memo record(s):", memos.len());
     for m in &memos {
         let what = match m.event {
@@ -118,23 +116,22 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
 }
 
 /// The workspace as a scenario file (JSON).
-pub fn export(path: &Path, out: Option<&Path>) -> Result<String, PlannerError> {
-    let ws = Workspace::open(path)?;
-    let json = scenario_file::to_json(&ws.export(None)?);
+pub fn export(catalog_dir: &Path, path: &Path, out: Option<&Path>) -> Result<String, PlannerError> {
+    let (host, _) = crate::host::open(catalog_dir, path)?;
     match out {
         Some(out) => {
-            planner_store::files::write_atomic(out, json.as_bytes())?;
+            planner_app::scenarios::export_file(&host, out, None)?;
             Ok(format!("wrote {}\n", out.display()))
         }
-        None => Ok(json + "\n"),
+        None => Ok(scenario_file::to_json(&planner_app::scenarios::export(&host, None)?) + "\n"),
     }
 }
 
 /// A compacted copy of a workspace at `out`, which must not exist.
-pub fn save_as(path: &Path, out: &Path) -> Result<String, PlannerError> {
-    let ws = Workspace::open(path)?;
-    let copy = ws.save_as(out)?;
-    let note = match copy.read_only() {
+pub fn save_as(catalog_dir: &Path, path: &Path, out: &Path) -> Result<String, PlannerError> {
+    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let copy = planner_app::session::save_as(&host, out)?;
+    let note = match &copy.read_only {
         Some(why) => format!(" (the copy is read-only too: {why})"),
         None => String::new(),
     };

@@ -1,0 +1,150 @@
+//! What a use case may reach outside the domain: the folders, the clock and the open workspace.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_store::Workspace;
+
+/// Everything a use case needs from where it runs. The desktop app runs on a [`DesktopHost`],
+/// tests on a [`TestHost`]; both hold the open workspace in [`Slots`].
+pub trait Host: Sync {
+    /// The folder of the shipped catalog (with the checklist and quote templates beside it).
+    fn catalog_dir(&self) -> &Path;
+    /// The app's configuration folder (recent files, signing identities), if it has one.
+    fn config_dir(&self) -> Option<&Path>;
+    /// Now, in milliseconds since the Unix epoch (UTC).
+    fn now_ms(&self) -> i64;
+    /// The open workspace and why the launch workspace failed.
+    fn slots(&self) -> &Slots;
+}
+
+/// The open workspace (at most one) and why the workspace named at launch did not open.
+#[derive(Debug, Default)]
+pub struct Slots {
+    workspace: Mutex<Option<Workspace>>,
+    launch_error: Mutex<Option<PlannerError>>,
+}
+
+impl Slots {
+    /// The open workspace, locked. A lock poisoned by an earlier panic is taken over: the
+    /// workspace's state is on disk, in transactions, so nothing half-done is in memory.
+    pub fn workspace(&self) -> MutexGuard<'_, Option<Workspace>> {
+        self.workspace.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Why the workspace named at launch could not be opened, if it could not.
+    pub fn launch_error(&self) -> Option<PlannerError> {
+        self.launch_error.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    pub(crate) fn set_launch_error(&self, error: PlannerError) {
+        *self.launch_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+    }
+}
+
+/// The refusal of a use case that needs an open workspace when none is.
+pub(crate) fn no_workspace() -> PlannerError {
+    PlannerError::new(
+        ErrorCode::NoWorkspace,
+        "No workspace is open: create one or open one from the start screen.",
+    )
+}
+
+/// Runs `f` on the open workspace, or refuses when none is open.
+pub fn with_workspace<H: Host + ?Sized, T>(
+    host: &H,
+    f: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
+) -> Result<T, PlannerError> {
+    let mut slot = host.slots().workspace();
+    let ws = slot.as_mut().ok_or_else(no_workspace)?;
+    f(ws)
+}
+
+/// The last part of `path` (what a history entry or an import names), or the whole path.
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The desktop app's host: the system clock.
+#[derive(Debug)]
+pub struct DesktopHost {
+    catalog_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    slots: Slots,
+}
+
+impl DesktopHost {
+    pub fn new(catalog_dir: PathBuf, config_dir: Option<PathBuf>) -> DesktopHost {
+        DesktopHost {
+            catalog_dir,
+            config_dir,
+            slots: Slots::default(),
+        }
+    }
+}
+
+impl Host for DesktopHost {
+    fn catalog_dir(&self) -> &Path {
+        &self.catalog_dir
+    }
+
+    fn config_dir(&self) -> Option<&Path> {
+        self.config_dir.as_deref()
+    }
+
+    fn now_ms(&self) -> i64 {
+        planner_store::workspace::now_ms()
+    }
+
+    fn slots(&self) -> &Slots {
+        &self.slots
+    }
+}
+
+/// A host for tests: given folders and a clock that stands still until moved.
+#[derive(Debug)]
+pub struct TestHost {
+    catalog_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    now: AtomicI64,
+    slots: Slots,
+}
+
+impl TestHost {
+    /// A host reading the catalog in `catalog_dir`, keeping its configuration in `config_dir`,
+    /// whose clock reads `now_ms`.
+    pub fn new(catalog_dir: &Path, config_dir: Option<&Path>, now_ms: i64) -> TestHost {
+        TestHost {
+            catalog_dir: catalog_dir.to_path_buf(),
+            config_dir: config_dir.map(Path::to_path_buf),
+            now: AtomicI64::new(now_ms),
+            slots: Slots::default(),
+        }
+    }
+
+    /// Moves the clock forward by `ms`.
+    pub fn advance(&self, ms: i64) {
+        self.now.fetch_add(ms, Ordering::SeqCst);
+    }
+}
+
+impl Host for TestHost {
+    fn catalog_dir(&self) -> &Path {
+        &self.catalog_dir
+    }
+
+    fn config_dir(&self) -> Option<&Path> {
+        self.config_dir.as_deref()
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.now.load(Ordering::SeqCst)
+    }
+
+    fn slots(&self) -> &Slots {
+        &self.slots
+    }
+}

@@ -1,0 +1,55 @@
+//! RFP quotes and the vendor scorecard.
+
+use std::path::Path;
+
+use planner_core::error::PlannerError;
+use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
+use planner_store::files::QuoteTemplate;
+use planner_store::workspace::QuotesImported;
+
+use crate::compliance;
+use crate::host::{Host, file_name, with_workspace};
+
+/// The open workspace's vendor scorecard as entered (edits go through the scenarios'
+/// `apply_edit`).
+pub fn scorecard_draft(host: &impl Host) -> Result<ScorecardDraft, PlannerError> {
+    with_workspace(host, |ws| ws.scorecard())
+}
+
+/// The scorecard screen: each vendor's cost from the engine over the compare horizon, its
+/// compliance from its D-1 checklist (absent for a vendor never reviewed), the ranking and its
+/// stability.
+pub fn scorecard(host: &impl Host) -> Result<ScorecardView, PlannerError> {
+    with_workspace(host, |ws| {
+        let (template, _) = compliance::template(host, ws)?;
+        let compliance = ws.vendor_compliance(&template)?;
+        ws.scorecard_view(&compliance)
+    })
+}
+
+/// Reads an RFP quote file (CSV or XLSX) and shows each quote on the workspace's footing;
+/// nothing is written. A file with any problem is refused with every problem located (file,
+/// row, column, template column).
+pub fn preview_quotes(host: &impl Host, path: &Path) -> Result<QuotePreview, PlannerError> {
+    with_workspace(host, |ws| {
+        let read = planner_store::read_quotes_in(path, ws.catalog(), ws.settings())?;
+        let mut preview = planner_core::vendors::preview(&path.display().to_string(), &read.quotes, ws.settings())?;
+        preview.sheet = read.sheet.map(|s| s.describe());
+        Ok(preview)
+    })
+}
+
+/// Imports an RFP quote file: one scenario per vendor made from the scenario `base` with the
+/// vendor's quotes as its layers, and the vendors on the scorecard, in one undo step. A file
+/// with any problem imports nothing.
+pub fn import_quotes(host: &impl Host, path: &Path, base: &str) -> Result<QuotesImported, PlannerError> {
+    with_workspace(host, |ws| {
+        let quotes = planner_store::read_quotes(path, ws.catalog(), ws.settings())?;
+        ws.import_quotes(&quotes, base, &file_name(path))
+    })
+}
+
+/// The RFP quote template shipped with the app (beside the catalog it reads).
+pub fn quote_template(host: &impl Host) -> Result<QuoteTemplate, PlannerError> {
+    planner_store::files::read_quote_template(host.catalog_dir())
+}

@@ -1,0 +1,240 @@
+//! Every use case of the app run on a `TestHost`, without a window: the same functions the
+//! shell's commands and the CLI call, on the bundled catalog and sample plan.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use planner_app::identities::SignWith;
+use planner_app::{Host, TestHost, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
+use planner_core::checklist::{ItemStatus, Subject};
+use planner_core::error::ErrorCode;
+use planner_core::workspace::ViewState;
+use planner_report::charts::Theme;
+use planner_store::workspace::{AnswerInput, Edit, EditRequest};
+
+/// 2026-11-23T12:00:00Z.
+const NOW_MS: i64 = 1_795_435_200_000;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+/// A host on the shipped catalog with a fresh configuration folder, and a workspace holding
+/// the enterprise hybrid sample, open.
+fn opened(dir: &Path) -> TestHost {
+    let config = dir.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let host = TestHost::new(&repo().join("catalogs"), Some(&config), NOW_MS);
+    session::create(&host, &dir.join("plan.cpws"), "Use cases").unwrap();
+    scenarios::import_file(&host, &repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
+    let selected = scenarios::export(&host, None)
+        .unwrap()
+        .scenarios
+        .iter()
+        .map(|s| s.id.clone())
+        .collect();
+    compare::set_view(
+        &host,
+        &ViewState {
+            selected,
+            baseline: None,
+            horizon_months: None,
+        },
+    )
+    .unwrap();
+    host
+}
+
+#[test]
+fn without_a_workspace_every_workspace_use_case_says_to_open_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = TestHost::new(&repo().join("catalogs"), None, NOW_MS);
+    let s = session::session(&host).unwrap();
+    assert!(s.workspace.is_none());
+    assert!(s.recent.is_empty());
+    for code in [
+        scenarios::undo(&host).err().map(|e| e.code),
+        compare::screen(&host, Theme::Light).err().map(|e| e.code),
+        memo::draft(&host).err().map(|e| e.code),
+        compliance::statuses(&host).err().map(|e| e.code),
+        vendors::scorecard(&host).err().map(|e| e.code),
+        catalog::snapshot(&host).err().map(|e| e.code),
+    ] {
+        assert_eq!(code, Some(ErrorCode::NoWorkspace));
+    }
+    // Identities need a configuration folder; this host has none.
+    assert_eq!(identities::list(&host).unwrap_err().code, ErrorCode::Io);
+    drop(dir);
+}
+
+#[test]
+fn a_session_creates_edits_compares_exports_and_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let s = session::session(&host).unwrap();
+    let info = s.workspace.expect("a workspace is open");
+    assert_eq!(info.settings.title, "Use cases");
+    assert_eq!(s.recent.len(), 1, "creating puts the file in the recent list");
+    assert_eq!(s.recent[0].title, "Use cases");
+    let ids: Vec<String> = info.scenarios.iter().map(|s| s.id.clone()).collect();
+    assert!(ids.len() >= 2, "the sample holds several scenarios: {ids:?}");
+
+    // An edit, its undo and its redo.
+    let mut spec = scenarios::get(&host, &ids[0]).unwrap();
+    let old_name = spec.name.clone();
+    spec.name = "Renamed by the test".to_owned();
+    let applied = scenarios::apply_edit(
+        &host,
+        &EditRequest {
+            edit: Edit::PutScenario { scenario: spec.clone() },
+            label: "Rename".to_owned(),
+            coalesce: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(applied.label, "Rename");
+    assert_eq!(scenarios::get(&host, &ids[0]).unwrap().name, "Renamed by the test");
+    assert_eq!(scenarios::undo(&host).unwrap().unwrap().label, "Rename");
+    assert_eq!(scenarios::get(&host, &ids[0]).unwrap().name, old_name);
+    scenarios::redo(&host).unwrap().unwrap();
+
+    // The compare screen shows the selected scenarios; one scenario's own figures evaluate.
+    let screen = compare::screen(&host, Theme::Light).unwrap();
+    let shown = screen.comparison.view.as_ref().expect("the selection evaluates");
+    assert_eq!(shown.scenarios.len(), info.view.selected.len());
+    let detail = scenarios::detail(&host, &spec).unwrap();
+    assert!(detail.problems.is_empty(), "{:?}", detail.problems);
+    assert!(detail.figures.expect("figures").total_cash > rust_decimal::Decimal::ZERO);
+
+    // Exports land on disk.
+    let csv = dir.path().join("compare.csv");
+    compare::export(&host, &csv, compare::ExportFormat::Csv).unwrap();
+    assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 1);
+    let json = dir.path().join("plan.json");
+    scenarios::export_file(&host, &json, None).unwrap();
+    let exported = planner_store::files::read_scenario_file(&json).unwrap();
+    assert_eq!(exported.scenarios.len(), ids.len());
+
+    // Save as continues in the copy; closing and reopening keeps the edit.
+    let copy = dir.path().join("copy.cpws");
+    let copied = session::save_as(&host, &copy).unwrap();
+    assert_eq!(copied.scenarios.len(), ids.len());
+    session::close(&host);
+    assert!(session::session(&host).unwrap().workspace.is_none());
+    session::open(&host, &copy).unwrap();
+    assert_eq!(scenarios::get(&host, &ids[0]).unwrap().name, "Renamed by the test");
+}
+
+#[test]
+fn a_reviewer_clears_a_scenario_with_a_signed_sign_off_and_the_log_verifies_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let id = identities::create(&host, "Rita Reviewer", "Example Org", None, "pass phrase 1").unwrap();
+    assert_eq!(identities::list(&host).unwrap().len(), 1);
+    let first = session::session(&host).unwrap().workspace.unwrap().scenarios[0]
+        .id
+        .clone();
+    let subject = Subject::Scenario(first.clone());
+
+    let before = compliance::statuses(&host).unwrap();
+    let status = before.iter().find(|s| s.subject == subject).unwrap();
+    assert!(!status.cleared);
+    assert!(status.summary.contains("no sign-off"), "{}", status.summary);
+
+    let view = compliance::checklist(&host, &subject).unwrap();
+    for item in &view.items {
+        let answer = AnswerInput {
+            item: item.id.clone(),
+            status: ItemStatus::Pass,
+            note: "checked".to_owned(),
+            reviewer: "Rita Reviewer".to_owned(),
+        };
+        compliance::answer(&host, &subject, &answer, &[]).unwrap();
+    }
+    let sign = SignWith {
+        identity: id.id.clone(),
+        passphrase: "pass phrase 1".to_owned(),
+        reason: String::new(),
+    };
+    let signed = compliance::sign_off(&host, &subject, "Rita Reviewer", "all pass", Some(&sign)).unwrap();
+    assert!(signed.clearance.cleared);
+    let after = compliance::statuses(&host).unwrap();
+    let status = after.iter().find(|s| s.subject == subject).unwrap();
+    assert!(status.cleared);
+    assert_eq!(
+        status.signed_at.as_deref(),
+        Some("2026-11-23T12:00:00Z"),
+        "stamped with the host's clock"
+    );
+    let log = compliance::verify_log(&host).unwrap();
+    assert!(log.problem.is_none());
+    assert_eq!(log.signed_signoffs, 1);
+
+    host.advance(60_000);
+    let revoked = compliance::revoke(&host, &subject, "Rita Reviewer", "re-check").unwrap();
+    assert!(!revoked.clearance.cleared);
+}
+
+#[test]
+fn a_memo_is_written_signed_recorded_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let id = identities::create(&host, "Ann Author", "Example Org", None, "pass phrase 2").unwrap();
+    let mut draft = memo::draft(&host).unwrap();
+    draft.author = "Ann Author".to_owned();
+    draft.decision = "Adopt the hybrid plan.".to_owned();
+    scenarios::apply_edit(
+        &host,
+        &EditRequest {
+            edit: Edit::Memo { memo: draft },
+            label: "Memo".to_owned(),
+            coalesce: None,
+        },
+    )
+    .unwrap();
+    let pdf = dir.path().join("memo.pdf");
+    let sign = SignWith {
+        identity: id.id,
+        passphrase: "pass phrase 2".to_owned(),
+        reason: "Author".to_owned(),
+    };
+    memo::export(&host, &pdf, Some(&sign)).unwrap();
+    let check = memo::verify_pdf(&pdf).unwrap();
+    assert!(check.all_intact);
+    assert_eq!(check.unsigned_tail, 0);
+    let records = memo::records(&host).unwrap();
+    assert!(
+        records
+            .iter()
+            .any(|r| r.signer.as_deref().is_some_and(|s| s.contains("Ann Author")))
+    );
+
+    // One byte changed after signing is caught.
+    let mut bytes = std::fs::read(&pdf).unwrap();
+    let at = bytes.len() / 3;
+    bytes[at] ^= 0x01;
+    std::fs::write(&pdf, &bytes).unwrap();
+    assert!(!memo::verify_pdf(&pdf).map(|c| c.all_intact).unwrap_or(false));
+}
+
+#[test]
+fn quotes_preview_then_import_as_vendor_scenarios_on_the_scorecard() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let file = repo().join("catalogs/templates/rfp-quotes.csv");
+    let preview = vendors::preview_quotes(&host, &file).unwrap();
+    assert_eq!(preview.quotes.len(), 3);
+    let base = session::session(&host).unwrap().workspace.unwrap().scenarios[0]
+        .id
+        .clone();
+    let imported = vendors::import_quotes(&host, &file, &base).unwrap();
+    assert_eq!(imported.quotes, 3);
+    assert_eq!(
+        imported.vendors,
+        vec!["Example Cloud".to_owned(), "Example Hardware".to_owned()]
+    );
+    let card = vendors::scorecard(&host).unwrap();
+    assert_eq!(card.vendors.len(), 2);
+    assert!(vendors::quote_template(&host).unwrap().header.starts_with("vendor,"));
+    assert_eq!(host.catalog_dir(), repo().join("catalogs"));
+}

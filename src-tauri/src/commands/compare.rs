@@ -1,0 +1,39 @@
+//! Compare commands: the comparison screen and its exports.
+
+use std::path::Path;
+
+use planner_app::compare::{self, ExportFormat};
+use planner_core::error::PlannerError;
+use planner_core::workspace::ViewState;
+use planner_report::charts::Theme;
+use planner_report::screen::CompareScreen;
+
+use super::Host;
+
+/// Saves what the compare screen shows (not an undo step).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_view(host: Host<'_>, view: ViewState) -> Result<ViewState, PlannerError> {
+    compare::set_view(&*host, &view)
+}
+
+/// The comparison of the selected scenarios with its charts, drawn for `theme`.
+#[tauri::command]
+#[specta::specta]
+pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, PlannerError> {
+    compare::screen(&*host, theme)
+}
+
+/// Exports the comparison on screen (XLSX with every ledger, or CSV).
+#[tauri::command]
+#[specta::specta]
+pub async fn export_comparison(host: Host<'_>, path: String, format: ExportFormat) -> Result<(), PlannerError> {
+    compare::export(&*host, Path::new(&path), format)
+}
+
+/// Exports one scenario's monthly ledger as CSV.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_ledger(host: Host<'_>, path: String, scenario: String) -> Result<(), PlannerError> {
+    compare::export_ledger(&*host, Path::new(&path), &scenario)
+}

@@ -1,0 +1,93 @@
+//! Scenario and workload commands: edits with undo and redo, one scenario's figures, exits and
+//! sizing, scenario files.
+
+use std::path::Path;
+
+use planner_app::scenarios;
+use planner_core::error::PlannerError;
+use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::workspace::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
+use planner_store::workspace::{Applied, EditRequest, Imported};
+
+use super::Host;
+
+/// One scenario, whole, for the editor.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_scenario(host: Host<'_>, id: String) -> Result<ScenarioSpec, PlannerError> {
+    scenarios::get(&*host, &id)
+}
+
+/// Applies and saves one edit.
+#[tauri::command]
+#[specta::specta]
+pub async fn apply_edit(host: Host<'_>, request: EditRequest) -> Result<Applied, PlannerError> {
+    scenarios::apply_edit(&*host, &request)
+}
+
+/// Takes back the last edit; `None` when there is nothing to undo.
+#[tauri::command]
+#[specta::specta]
+pub async fn undo(host: Host<'_>) -> Result<Option<Applied>, PlannerError> {
+    scenarios::undo(&*host)
+}
+
+/// Applies again the last edit undone; `None` when there is nothing to redo.
+#[tauri::command]
+#[specta::specta]
+pub async fn redo(host: Host<'_>) -> Result<Option<Applied>, PlannerError> {
+    scenarios::redo(&*host)
+}
+
+/// One scenario evaluated on its own, for the editor's figures, plans and assumptions.
+#[tauri::command]
+#[specta::specta]
+pub async fn scenario_detail(host: Host<'_>, scenario: ScenarioSpec) -> Result<ScenarioDetail, PlannerError> {
+    scenarios::detail(&*host, &scenario)
+}
+
+/// The cost of leaving each layer of a scenario that carries an exit clause, at every month of
+/// the horizon (the scenario as the editor holds it, like `scenario_detail`).
+#[tauri::command]
+#[specta::specta]
+pub async fn exit_costs(host: Host<'_>, scenario: ScenarioSpec) -> Result<ScenarioExits, PlannerError> {
+    scenarios::exit_costs(&*host, &scenario)
+}
+
+/// Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying.
+#[tauri::command]
+#[specta::specta]
+pub async fn exit_variant(
+    host: Host<'_>,
+    scenario: ScenarioSpec,
+    layer: String,
+    month: u32,
+) -> Result<ExitVariantOutcome, PlannerError> {
+    scenarios::exit_variant(&*host, &scenario, &layer, month)
+}
+
+/// A workload's memory fit on an accelerator of the workspace's catalog.
+#[tauri::command]
+#[specta::specta]
+pub async fn size_workload(
+    host: Host<'_>,
+    workload: WorkloadSpec,
+    accelerator: String,
+    gpus_per_server: u32,
+) -> Result<Option<SizingPreview>, PlannerError> {
+    scenarios::size_workload(&*host, &workload, &accelerator, gpus_per_server)
+}
+
+/// Adds the workloads and scenarios of a scenario JSON file (one undo step).
+#[tauri::command]
+#[specta::specta]
+pub async fn import_scenarios(host: Host<'_>, path: String) -> Result<Imported, PlannerError> {
+    scenarios::import_file(&*host, Path::new(&path))
+}
+
+/// Writes the workspace (or the scenarios `ids`) as a scenario JSON file.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_scenarios(host: Host<'_>, path: String, ids: Option<Vec<String>>) -> Result<(), PlannerError> {
+    scenarios::export_file(&*host, Path::new(&path), ids.as_deref())
+}
