@@ -2,8 +2,8 @@
 // before it is sent, how a signature check reads in words, and the verify flow shared by the
 // start screen and the memo screen.
 
-import { BackendError, type Backend } from "./backend";
-import type { IdentitySummary, MemoDraft, PdfCheck, SignatureReport } from "./workspace-types";
+import { BackendError, type Backend } from "../backend";
+import type { IdentitySummary, MemoDraft, PdfCheck, SignatureReport } from "../workspace-types";
 
 /** The shortest passphrase the back end accepts for a new identity (planner-publish MIN_PASSPHRASE). */
 export const MIN_PASSPHRASE = 8;
