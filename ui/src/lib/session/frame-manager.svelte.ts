@@ -8,6 +8,7 @@ import { errorText } from "../errors";
 import type { TabId } from "../tabs";
 import type { Notice, WorkspaceStore } from "../workspace.svelte";
 import type { WorkspaceInfo } from "../workspace-types";
+import { SettingsManager } from "../settings/settings-manager.svelte";
 import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
 
 /** The screen of one tab, with its manager. */
@@ -31,7 +32,8 @@ export class WorkspaceFrameManager {
   screen: TabScreen;
   /** The new-workspace dialog while it is shown. */
   newWorkspace: NewWorkspaceManager | null = $state.raw(null);
-  showSettings = $state(false);
+  /** The settings panel while it is shown. */
+  settings: SettingsManager | null = $state.raw(null);
   showHelp = $state(false);
   /** A file action (open, save as, import, export, close) is under way. */
   busy = $state(false);
@@ -126,6 +128,14 @@ export class WorkspaceFrameManager {
   }
 
   // ---- Dialogs ----
+
+  openSettings(): void {
+    if (!this.settings) this.settings = new SettingsManager(this.store);
+  }
+
+  closeSettings(): void {
+    this.settings = null;
+  }
 
   openNewWorkspace(): void {
     this.newWorkspace = new NewWorkspaceManager(this.backend, (created) => {
