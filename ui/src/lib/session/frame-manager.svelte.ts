@@ -6,6 +6,7 @@ import type { Backend } from "../backend";
 import { CatalogManager } from "../catalog/catalog-manager.svelte";
 import { errorText } from "../errors";
 import type { TabId } from "../tabs";
+import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
 import type { Notice, WorkspaceStore } from "../workspace.svelte";
 import type { WorkspaceInfo } from "../workspace-types";
 import { SettingsManager } from "../settings/settings-manager.svelte";
@@ -13,7 +14,7 @@ import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
 
 /** The screen of one tab, with its manager. */
 export type TabScreen =
-  | { tab: "workloads" }
+  | { tab: "workloads"; manager: WorkloadsManager }
   | { tab: "scenarios" }
   | { tab: "compare" }
   | { tab: "catalog"; manager: CatalogManager }
@@ -59,6 +60,8 @@ export class WorkspaceFrameManager {
 
   private open(tab: TabId): TabScreen {
     switch (tab) {
+      case "workloads":
+        return { tab, manager: new WorkloadsManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
       default:
