@@ -9,13 +9,14 @@ import type { TabId } from "../tabs";
 import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
 import type { Notice, WorkspaceStore } from "../workspace.svelte";
 import type { WorkspaceInfo } from "../workspace-types";
+import { ScenariosManager } from "../scenarios/scenarios-manager.svelte";
 import { SettingsManager } from "../settings/settings-manager.svelte";
 import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
 
 /** The screen of one tab, with its manager. */
 export type TabScreen =
   | { tab: "workloads"; manager: WorkloadsManager }
-  | { tab: "scenarios" }
+  | { tab: "scenarios"; manager: ScenariosManager }
   | { tab: "compare" }
   | { tab: "catalog"; manager: CatalogManager }
   | { tab: "memo" }
@@ -62,6 +63,8 @@ export class WorkspaceFrameManager {
     switch (tab) {
       case "workloads":
         return { tab, manager: new WorkloadsManager(this.store) };
+      case "scenarios":
+        return { tab, manager: new ScenariosManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
       default:
