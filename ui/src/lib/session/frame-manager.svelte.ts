@@ -4,6 +4,7 @@
 
 import type { Backend } from "../backend";
 import { CatalogManager } from "../catalog/catalog-manager.svelte";
+import { CompareManager } from "../compare/compare-manager.svelte";
 import { errorText } from "../errors";
 import type { TabId } from "../tabs";
 import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
@@ -17,7 +18,7 @@ import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
 export type TabScreen =
   | { tab: "workloads"; manager: WorkloadsManager }
   | { tab: "scenarios"; manager: ScenariosManager }
-  | { tab: "compare" }
+  | { tab: "compare"; manager: CompareManager }
   | { tab: "catalog"; manager: CatalogManager }
   | { tab: "memo" }
   | { tab: "compliance" }
@@ -65,6 +66,8 @@ export class WorkspaceFrameManager {
         return { tab, manager: new WorkloadsManager(this.store) };
       case "scenarios":
         return { tab, manager: new ScenariosManager(this.store) };
+      case "compare":
+        return { tab, manager: new CompareManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
       default:
