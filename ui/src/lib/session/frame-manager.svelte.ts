@@ -10,6 +10,7 @@ import type { TabId } from "../tabs";
 import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
 import type { Notice, WorkspaceStore } from "../workspace.svelte";
 import type { WorkspaceInfo } from "../workspace-types";
+import { MemoManager } from "../memo/memo-manager.svelte";
 import { ScenariosManager } from "../scenarios/scenarios-manager.svelte";
 import { SettingsManager } from "../settings/settings-manager.svelte";
 import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
@@ -20,7 +21,7 @@ export type TabScreen =
   | { tab: "scenarios"; manager: ScenariosManager }
   | { tab: "compare"; manager: CompareManager }
   | { tab: "catalog"; manager: CatalogManager }
-  | { tab: "memo" }
+  | { tab: "memo"; manager: MemoManager }
   | { tab: "compliance" }
   | { tab: "vendors" };
 
@@ -68,6 +69,8 @@ export class WorkspaceFrameManager {
         return { tab, manager: new ScenariosManager(this.store) };
       case "compare":
         return { tab, manager: new CompareManager(this.store) };
+      case "memo":
+        return { tab, manager: new MemoManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
       default:
