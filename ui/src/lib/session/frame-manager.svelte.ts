@@ -5,6 +5,7 @@
 import type { Backend } from "../backend";
 import { CatalogManager } from "../catalog/catalog-manager.svelte";
 import { CompareManager } from "../compare/compare-manager.svelte";
+import { ComplianceManager } from "../compliance/compliance-manager.svelte";
 import { errorText } from "../errors";
 import type { TabId } from "../tabs";
 import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
@@ -22,7 +23,7 @@ export type TabScreen =
   | { tab: "compare"; manager: CompareManager }
   | { tab: "catalog"; manager: CatalogManager }
   | { tab: "memo"; manager: MemoManager }
-  | { tab: "compliance" }
+  | { tab: "compliance"; manager: ComplianceManager }
   | { tab: "vendors" };
 
 /** What the window asks of the session: show another workspace, or the start screen after a close. */
@@ -71,6 +72,8 @@ export class WorkspaceFrameManager {
         return { tab, manager: new CompareManager(this.store) };
       case "memo":
         return { tab, manager: new MemoManager(this.store) };
+      case "compliance":
+        return { tab, manager: new ComplianceManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
       default:
