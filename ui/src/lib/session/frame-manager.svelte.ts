@@ -8,6 +8,7 @@ import { CompareManager } from "../compare/compare-manager.svelte";
 import { ComplianceManager } from "../compliance/compliance-manager.svelte";
 import { errorText } from "../errors";
 import type { TabId } from "../tabs";
+import { VendorsManager } from "../vendors/vendors-manager.svelte";
 import { WorkloadsManager } from "../workloads/workloads-manager.svelte";
 import type { Notice, WorkspaceStore } from "../workspace.svelte";
 import type { WorkspaceInfo } from "../workspace-types";
@@ -24,7 +25,7 @@ export type TabScreen =
   | { tab: "catalog"; manager: CatalogManager }
   | { tab: "memo"; manager: MemoManager }
   | { tab: "compliance"; manager: ComplianceManager }
-  | { tab: "vendors" };
+  | { tab: "vendors"; manager: VendorsManager };
 
 /** What the window asks of the session: show another workspace, or the start screen after a close. */
 export type SessionHooks = {
@@ -33,7 +34,7 @@ export type SessionHooks = {
 };
 
 export class WorkspaceFrameManager {
-  readonly store: WorkspaceStore;
+  private readonly store: WorkspaceStore;
   screen: TabScreen;
   /** The new-workspace dialog while it is shown. */
   newWorkspace: NewWorkspaceManager | null = $state.raw(null);
@@ -74,10 +75,10 @@ export class WorkspaceFrameManager {
         return { tab, manager: new MemoManager(this.store) };
       case "compliance":
         return { tab, manager: new ComplianceManager(this.store) };
+      case "vendors":
+        return { tab, manager: new VendorsManager(this.store) };
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend) };
-      default:
-        return { tab };
     }
   }
 
