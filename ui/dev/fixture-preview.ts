@@ -3,6 +3,7 @@
 
 import { mount } from "svelte";
 import "../src/app.css";
+import { CatalogManager } from "../src/lib/catalog/catalog-manager.svelte";
 import Browser from "../src/lib/components/Browser.svelte";
 import { FakeBackend } from "../src/lib/ipc/fake-backend";
 import { applyTheme } from "../src/lib/theme";
@@ -25,4 +26,4 @@ const backend = params.has("error")
   : new FakeBackend({ catalog: FIXTURE_CATALOG });
 
 const target = document.getElementById("app");
-if (target) mount(Browser, { target, props: { backend } });
+if (target) mount(Browser, { target, props: { manager: new CatalogManager(backend) } });

@@ -1,14 +1,20 @@
 // Architecture rules of the UI, checked on every source file under ui/src:
-//  1. Only src/lib/ipc/bindings.ts imports "@tauri-apps/*".
+//  1. Only src/lib/ipc/bindings.ts imports "@tauri-apps/*" (so nothing outside src/lib/ipc/ does).
 //  2. Only src/lib/ipc/tauri-backend.ts imports runtime values from the bindings; everyone
 //     else uses `import type` (erased, so it cannot pull the Tauri runtime in).
-//  3. Only src/main.ts imports the Tauri backend; components receive a `Backend`.
+//  3. Only src/main.ts imports the Tauri backend; it hands it to the root component.
 //  4. Nothing under src imports the fake backend: it is for tests and the dev preview only,
 //     so the shipped app can never show fixture data.
+//  5. Components do no IO: no `.svelte` file uses the back end (a `backend` variable or member,
+//     `getBackend`, in its script or its markup) or imports the `Backend` or the workspace store;
+//     each gets its tab's manager. The one exception is the root, App.svelte, which receives the
+//     Backend as a prop and only hands it to the session (`new AppSession(backend)`).
+//  6. Only managers (`*.svelte.ts`, e.g. lib/<tab>/<tab>-manager.svelte.ts) and lib/ipc/ hold a
+//     `Backend`: a pure helper (lib/*.ts) cannot call the back end.
 
 import { describe, expect, it } from "vitest";
 import { resolve } from "node:path";
-import { importsOf, readSource, sourceFiles } from "./support/imports";
+import { importsOf, markupText, namedImportsOf, namesUsedIn, readSource, sourceFiles } from "./support/imports";
 
 // Vitest runs from the ui/ folder (its config root).
 const SRC = resolve(process.cwd(), "src");
@@ -34,6 +40,72 @@ export function violations(files: Record<string, string>): string[] {
       }
       if (imp.target === FAKE_BACKEND && !imp.typeOnly) {
         found.push(`${where}: the fake backend is for tests only`);
+      }
+    }
+  }
+  return found;
+}
+
+/** The root component: the only one given the Backend, to hand to the session. */
+const ROOT = "lib/components/App.svelte";
+const BACKEND_MODULE = "lib/backend";
+const STORE_MODULE = "lib/workspace"; // workspace.svelte.ts, as import targets are written without extension
+const BACKEND_NAMES = ["backend", "getBackend"] as const;
+
+/** The expressions of a component's markup (`{...}`, attribute values included), with their lines. */
+function markupExpressions(text: string): { text: string; line: number }[] {
+  const markup = markupText(text);
+  const out: { text: string; line: number }[] = [];
+  let depth = 0;
+  let start = 0;
+  let line = 1;
+  let startLine = 1;
+  for (let i = 0; i < markup.length; i += 1) {
+    const c = markup[i];
+    if (c === "\n") line += 1;
+    if (c === "{") {
+      if (depth === 0) {
+        start = i + 1;
+        startLine = line;
+      }
+      depth += 1;
+    } else if (c === "}" && depth > 0) {
+      depth -= 1;
+      if (depth === 0) out.push({ text: markup.slice(start, i), line: startLine });
+    }
+  }
+  return out;
+}
+
+/** Back-end use outside the managers: violations of rules 5 and 6 in a set of files (paths relative to src). */
+export function ioViolations(files: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    if (file.endsWith(".svelte")) {
+      for (const use of namesUsedIn(file, text, BACKEND_NAMES)) {
+        const handedOn = file === ROOT && use.name === "backend" && (use.role === "prop" || use.role === "prop-type" || use.role === "new-argument");
+        if (!handedOn) {
+          found.push(`${file}:${use.line} uses \`${use.name}\`${use.role === "member" ? " (a member)" : ""}: components do no IO; only ${ROOT} hands the Backend to the session`);
+        }
+      }
+      for (const expr of markupExpressions(text)) {
+        if (/(?<![\w$])(?:backend|getBackend)(?![\w$])/.test(expr.text)) {
+          found.push(`${file}:${expr.line} uses the back end in its markup: components do no IO; call their manager`);
+        }
+      }
+      for (const imp of namedImportsOf(file, text)) {
+        if (imp.target === BACKEND_MODULE && imp.name === "Backend" && file !== ROOT) {
+          found.push(`${file}:${imp.line} imports Backend: components get their manager, not the back end`);
+        }
+        if (imp.target === STORE_MODULE) {
+          found.push(`${file}:${imp.line} imports ${imp.name} from the workspace store: components get their tab's manager`);
+        }
+      }
+    } else if (!file.endsWith(".svelte.ts") && !file.startsWith("lib/ipc/") && file !== "main.ts") {
+      for (const imp of namedImportsOf(file, text)) {
+        if (imp.target === BACKEND_MODULE && imp.name === "Backend") {
+          found.push(`${file}:${imp.line} imports Backend: only managers (*.svelte.ts) and lib/ipc/ talk to the back end`);
+        }
       }
     }
   }
@@ -92,6 +164,50 @@ describe("architecture rules", () => {
     expect(
       violations({
         "lib/ok.ts": `import type { Catalog } from "./ipc/bindings";\nexport type { Figure } from "./ipc/bindings";\n// import { commands } from "./ipc/bindings";\nconst s = 'import { invoke } from "@tauri-apps/api/core"';\ntype X = import("./ipc/bindings").Catalog;`,
+      }),
+    ).toEqual([]);
+  });
+
+  it("components do no IO: holds for every file under ui/src", () => {
+    expect(ioViolations(files)).toEqual([]);
+    // The rule has something to hold on: the root hands the back end on, and the managers use it.
+    expect(namesUsedIn(ROOT, files[ROOT]!, ["backend"]).map((u) => u.role)).toContain("new-argument");
+    const managers = Object.keys(files).filter((f) => /^lib\/[a-z-]+\/[a-z-]+-manager\.svelte\.ts$/.test(f));
+    expect(managers.length).toBeGreaterThanOrEqual(9);
+    const components = Object.keys(files).filter((f) => f.endsWith(".svelte"));
+    expect(components.length).toBeGreaterThan(30);
+  });
+
+  it("catches each kind of back-end use outside the managers", () => {
+    const bad = ioViolations({
+      "lib/components/Calls.svelte": `<script lang="ts">\n  let { manager } = $props();\n  async function go() {\n    await manager.backend.getCatalog();\n  }\n</script>`,
+      "lib/components/Markup.svelte": `<script lang="ts">\n  let { store } = $props();\n</script>\n\n<button onclick={() => store.backend.undo()}>Undo</button>`,
+      "lib/components/Prop.svelte": `<script lang="ts">\n  import type { Backend } from "../backend";\n  let { backend }: { backend: Backend } = $props();\n</script>`,
+      "lib/components/Ctx.svelte": `<script lang="ts">\n  const b = getBackend();\n</script>`,
+      "lib/components/Store.svelte": `<script lang="ts">\n  import type { WorkspaceStore } from "../workspace.svelte";\n</script>`,
+      "lib/components/App.svelte": `<script lang="ts">\n  let { backend } = $props();\n  const session = new AppSession(backend);\n  onMount(() => backend.session());\n</script>`,
+      "lib/flows.ts": `import type { Backend } from "./backend";\nexport const open = (b: Backend) => b.chooseFile("open-workspace");`,
+    });
+    const text = bad.join("\n");
+    expect(text).toMatch(/Calls\.svelte:4 uses `backend` \(a member\)/);
+    expect(text).toMatch(/Markup\.svelte:5 uses the back end in its markup/);
+    expect(text).toMatch(/Prop\.svelte:2 imports Backend: components get their manager/);
+    expect(text).toMatch(/Prop\.svelte:3 uses `backend`/);
+    expect(text).toMatch(/Ctx\.svelte:2 uses `getBackend`/);
+    expect(text).toMatch(/Store\.svelte:2 imports WorkspaceStore from the workspace store/);
+    expect(text).toMatch(/App\.svelte:4 uses `backend`/);
+    expect(text).toMatch(/flows\.ts:1 imports Backend: only managers/);
+    // Prop.svelte: the prop and its type (2 uses) and the import; App.svelte: only the call.
+    expect(bad).toHaveLength(9);
+  });
+
+  it("allows the root to hand the back end to the session, managers to hold it, and the words in markup", () => {
+    expect(
+      ioViolations({
+        "lib/components/App.svelte": `<script lang="ts">\n  import type { Backend } from "../backend";\n  let { backend }: { backend: Backend } = $props();\n  const session = untrack(() => new AppSession(backend));\n</script>`,
+        "lib/components/Time.svelte": `<script lang="ts">\n  // backend.compare() is asked by the manager\n  let { manager } = $props();\n</script>\n<!-- {backend.x()} -->\n<p>The back end took {manager.result.backend_ms} ms; "backend" is a word here.</p>`,
+        "lib/compare/compare-manager.svelte.ts": `import type { Backend } from "../backend";\nexport class M { constructor(readonly backend: Backend) {} }`,
+        "lib/ipc/other.ts": `import { type Backend } from "../backend";`,
       }),
     ).toEqual([]);
   });

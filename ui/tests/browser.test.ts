@@ -2,6 +2,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import { CatalogManager } from "../src/lib/catalog/catalog-manager.svelte";
 import Browser from "../src/lib/components/Browser.svelte";
 import { FakeBackend } from "../src/lib/ipc/fake-backend";
 import { IpcError } from "../src/lib/backend";
@@ -9,7 +10,7 @@ import { FIXTURE_CATALOG, FIXTURE_CATALOG_INVALID } from "./fixtures/catalog";
 import { THEME_STORAGE_KEY } from "../src/lib/theme";
 
 function renderBrowser(backend = new FakeBackend({ catalog: FIXTURE_CATALOG })) {
-  return render(Browser, { props: { backend, locale: "en-US" } });
+  return render(Browser, { props: { manager: new CatalogManager(backend), locale: "en-US" } });
 }
 
 const rowIds = (container: HTMLElement, prefix: string) =>
@@ -126,7 +127,7 @@ describe("catalog browser", () => {
   });
 
   it("formats numbers in the given locale, keeping the catalog's precision", async () => {
-    render(Browser, { props: { backend: new FakeBackend({ catalog: FIXTURE_CATALOG }), locale: "de-DE" } });
+    render(Browser, { props: { manager: new CatalogManager(new FakeBackend({ catalog: FIXTURE_CATALOG })), locale: "de-DE" } });
     await screen.findByTestId("acc-row-nvidia-h100-sxm");
     expect(screen.getByTestId("fig-nvidia-h100-sxm-price_usd").textContent).toContain("25.000–40.000");
     expect(screen.getByTestId("fig-amd-mi300x-bf16_tflops").textContent).toContain("1.307,4");

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import App from "../src/lib/components/App.svelte";
 import { FakeBackend, type FakeIdentity, type FakeOptions } from "../src/lib/ipc/fake-backend";
-import { coverage, newIdentityProblems, verdict } from "../src/lib/memo";
+import { coverage, newIdentityProblems, verdict } from "../src/lib/memo/memo";
 import { themeState } from "../src/lib/theme-state.svelte";
 import type { EditRequest, MemoDraft, MemoRecord } from "../src/lib/workspace-types";
 import { WORKSPACE_CATALOG } from "./fixtures/enterprise-hybrid";

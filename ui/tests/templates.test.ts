@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Catalog } from "../src/lib/catalog-types";
 import { FIELD_KINDS, changeLayerKind, emptyLayer, layerAccelerator } from "../src/lib/layers";
 import { coolingFor, duplicateScenario, scenarioFromTemplate, serverKw } from "../src/lib/templates";
-import { newWorkload, switchDemand } from "../src/lib/workloads";
+import { newWorkload, switchDemand } from "../src/lib/workloads/workloads";
 import { WORKSPACE_CATALOG } from "./fixtures/enterprise-hybrid";
 
 const ctx = { currency: "USD", takenIds: [] as string[] };

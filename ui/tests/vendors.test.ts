@@ -8,7 +8,7 @@ import { BackendError } from "../src/lib/backend";
 import App from "../src/lib/components/App.svelte";
 import type { FakeBackend, FakeOptions } from "../src/lib/ipc/fake-backend";
 import { themeState } from "../src/lib/theme-state.svelte";
-import { columnLetters, importProblems, vendorProblems } from "../src/lib/vendors";
+import { columnLetters, importProblems, vendorProblems } from "../src/lib/vendors/vendors";
 import type { EditRequest, ScorecardDraft } from "../src/lib/workspace-types";
 import { QUOTE_PREVIEW, QUOTE_REFUSAL, SCORECARD_DRAFT, SCORECARD_VIEW } from "./fixtures/vendors";
 import { ehWorkspace, workspaceBackend } from "./support/workspace";

@@ -1,6 +1,6 @@
-// The one interface the UI uses to reach the back end. Components receive a `Backend`;
-// they never import the IPC bindings. Production uses TauriBackend (ipc/tauri-backend.ts),
-// tests use FakeBackend (ipc/fake-backend.ts).
+// The one interface the UI uses to reach the back end. The tab managers (lib/<tab>/) hold a
+// `Backend`; components never do, and nothing but lib/ipc/ imports the IPC bindings.
+// Production uses TauriBackend (ipc/tauri-backend.ts), tests use FakeBackend (ipc/fake-backend.ts).
 
 import type { Catalog, PlannerError } from "./catalog-types";
 import type {

@@ -15,11 +15,20 @@ export type ImportRef = {
   line: number;
 };
 
-/** The script blocks of a Svelte component, or the whole text of a TypeScript file. */
+/**
+ * The script blocks of a Svelte component, or the whole text of a TypeScript file. Everything
+ * else in a component is blanked out (newlines kept), so line numbers are the file's.
+ */
 export function scriptText(path: string, text: string): string {
   if (!path.endsWith(".svelte")) return text;
-  const blocks = [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? "");
-  return blocks.join("\n;\n");
+  const blank = (m: string) => m.replace(/[^\n]/g, " ");
+  let out = "";
+  let at = 0;
+  for (const m of text.matchAll(/(<script\b[^>]*>)([\s\S]*?)(<\/script>)/g)) {
+    out += blank(text.slice(at, m.index)) + blank(m[1]!) + m[2]! + ";" + blank(m[3]!).slice(1);
+    at = m.index + m[0].length;
+  }
+  return out + blank(text.slice(at));
 }
 
 /** The imports and re-exports of one file's source text. */
@@ -74,4 +83,67 @@ export function sourceFiles(root: string): string[] {
 
 export function readSource(root: string, rel: string): string {
   return readFileSync(join(root, rel), "utf8");
+}
+
+export type NamedImport = {
+  /** The name as exported by the module (`Backend` in `import { type Backend as B }`). */
+  name: string;
+  /** The imported file relative to the scanned root, without extension; null for packages. */
+  target: string | null;
+  line: number;
+};
+
+/** The names a file imports by name (`import { a, type B } from "..."`), with where from. */
+export function namedImportsOf(fileRel: string, text: string): NamedImport[] {
+  const source = ts.createSourceFile(fileRel, scriptText(fileRel, text), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out: NamedImport[] = [];
+  for (const stmt of source.statements) {
+    if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteralLike(stmt.moduleSpecifier)) continue;
+    const bindings = stmt.importClause?.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    const specifier = stmt.moduleSpecifier.text;
+    const target = specifier.startsWith(".") ? stripExt(join(dirname(fileRel), specifier)).split(sep).join("/") : null;
+    for (const el of bindings.elements) {
+      out.push({ name: (el.propertyName ?? el.name).text, target, line: source.getLineAndCharacterOfPosition(el.getStart()).line + 1 });
+    }
+  }
+  return out;
+}
+
+export type NameUse = {
+  /** The identifier as written. */
+  name: string;
+  line: number;
+  /** How it is used: a member (`x.backend`), a variable, an argument to `new`, a destructured prop, a prop's type. */
+  role: "member" | "variable" | "new-argument" | "prop" | "prop-type";
+};
+
+/** Every use of the identifiers `names` in a file's script (Svelte: its script blocks), by role. */
+export function namesUsedIn(fileRel: string, text: string, names: readonly string[]): NameUse[] {
+  const source = ts.createSourceFile(fileRel, scriptText(fileRel, text), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out: NameUse[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isIdentifier(node) && names.includes(node.text)) {
+      const parent = node.parent;
+      const role: NameUse["role"] =
+        ts.isPropertyAccessExpression(parent) && parent.name === node ? "member"
+        : ts.isNewExpression(parent) && parent.arguments?.includes(node) ? "new-argument"
+        : ts.isBindingElement(parent) && (parent.name === node || parent.propertyName === node) ? "prop"
+        : ts.isPropertySignature(parent) && parent.name === node ? "prop-type"
+        : "variable";
+      if (!ts.isImportSpecifier(parent)) out.push({ name: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, role });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** A Svelte component's markup: without its script and style blocks and its comments (lines kept). */
+export function markupText(text: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, " ");
+  return text
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, blank)
+    .replace(/<style\b[^>]*>[\s\S]*?<\/style>/g, blank)
+    .replace(/<!--[\s\S]*?-->/g, blank);
 }

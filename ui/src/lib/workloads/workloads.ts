@@ -1,10 +1,10 @@
 // Workloads: a new one from a name and kind, and the demand switch (tokens per month, or
 // GPU-hours per day on an accelerator).
 
-import type { Catalog } from "./catalog-types";
-import { emptyScenario } from "./layers";
-import { uniqueId } from "./slug";
-import type { ScenarioSpec, WorkloadKind, WorkloadSpec } from "./workspace-types";
+import type { Catalog } from "../catalog-types";
+import { emptyScenario } from "../layers";
+import { uniqueId } from "../slug";
+import type { ScenarioSpec, WorkloadKind, WorkloadSpec } from "../workspace-types";
 
 /**
  * A workload named `name` with a unique id (a slug of the name) and the engine's defaults. It has

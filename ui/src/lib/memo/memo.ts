@@ -1,9 +1,9 @@
 // The decision memo's pure logic: where a refusal's problems go, what a new identity must have
-// before it is sent, how a signature check reads in words, and the verify flow shared by the
-// start screen and the memo screen.
+// before it is sent, how a signature check reads in words. (The verify flow is in
+// verify-pdf-manager.svelte.ts.)
 
-import { BackendError, type Backend } from "./backend";
-import type { IdentitySummary, MemoDraft, PdfCheck, SignatureReport } from "./workspace-types";
+import { BackendError } from "../backend";
+import type { IdentitySummary, MemoDraft, PdfCheck, SignatureReport } from "../workspace-types";
 
 /** The shortest passphrase the back end accepts for a new identity (planner-publish MIN_PASSPHRASE). */
 export const MIN_PASSPHRASE = 8;
@@ -95,10 +95,4 @@ export function day(iso: string): string {
 export function identityLabel(i: IdentitySummary): string {
   const who = [i.common_name, i.organisation].filter((x): x is string => !!x).join(", ") || i.id;
   return `${who} (${i.origin})`;
-}
-
-/** Asks for a PDF with the system dialog and checks its signatures; null when the user cancels. */
-export async function verifyPdfFlow(backend: Backend): Promise<PdfCheck | null> {
-  const path = await backend.chooseFile("open-pdf");
-  return path === null ? null : backend.verifyPdf(path);
 }

@@ -2,8 +2,8 @@
 // scorecard's problems per vendor and field, and an RFP import refusal read as a list of located
 // problems ("row 3, column G (price_per_gpu_hour): …").
 
-import { BackendError } from "./backend";
-import type { PerAxis, ScorecardView, VendorEntry } from "./workspace-types";
+import { BackendError } from "../backend";
+import type { PerAxis, ScorecardView, VendorEntry } from "../workspace-types";
 
 export type AxisId = keyof PerAxis;
 

@@ -1,0 +1,192 @@
+// The Compare tab: pick 2 to 8 scenarios (in the order picked), pin a baseline, choose the
+// horizon; the comparison (kept by the workspace store, so it stays while a newer one is
+// computed and across tab switches) and its exports. The choice is saved in the workspace (not an
+// undo step) and the comparison is asked for again after every applied edit, saved view or theme
+// change (the charts are drawn for the theme).
+
+import { untrack } from "svelte";
+import { MAX_COMPARED, decisionRows, leavesWorkUndone, type Row } from "../compare-view";
+import { cachedHaystack, matchRows } from "../filter";
+import type { WorkspaceStore } from "../workspace.svelte";
+import type {
+  CompareScreen,
+  DecisionView,
+  PlacedProblem,
+  ScenarioFigures,
+  MonthlyChart,
+  ScenarioSummary,
+  SubjectStatus,
+  Theme,
+  ViewState,
+} from "../workspace-types";
+
+type ExportPurpose = "export-xlsx" | "export-csv";
+
+export class CompareManager {
+  private readonly store: WorkspaceStore;
+
+  query = $state("");
+  /** The scenario whose monthly chart is shown (the first one until one is picked). */
+  monthlyPick: string | null = $state(null);
+  exporting = $state(false);
+
+  readonly scenarios: ScenarioSummary[];
+  readonly byId: Map<string, ScenarioSummary>;
+  readonly shown: ScenarioSummary[];
+  /** The decision table's rows. */
+  readonly rows: Row[];
+
+  constructor(store: WorkspaceStore) {
+    this.store = store;
+    const haystack = cachedHaystack((s: ScenarioSummary) => `${s.name} ${s.id} ${s.supplies.join(" ")}`);
+    this.scenarios = $derived(store.info.scenarios);
+    this.byId = $derived(new Map(this.scenarios.map((s) => [s.id, s])));
+    this.shown = $derived(matchRows(this.scenarios, this.query, haystack));
+    this.rows = $derived(this.decision ? decisionRows(this.decision) : []);
+  }
+
+  get view(): ViewState {
+    return this.store.info.view;
+  }
+
+  /** The last comparison (kept while a newer one is computed). */
+  get result(): CompareScreen | null {
+    return this.store.compared;
+  }
+
+  get error(): unknown {
+    return this.store.compareError;
+  }
+
+  get comparing(): boolean {
+    return this.store.comparing;
+  }
+
+  get decision(): DecisionView | null {
+    return this.result?.comparison.view ?? null;
+  }
+
+  /** The horizon shown: the view's, else the workspace's. */
+  get horizon(): number {
+    return this.view.horizon_months ?? this.store.info.settings.horizon_months;
+  }
+
+  /** The scenarios that leave work undone. */
+  get undone(): ScenarioFigures[] {
+    return this.decision?.scenarios.filter(leavesWorkUndone) ?? [];
+  }
+
+  get monthly(): MonthlyChart[] {
+    return this.result?.monthly_svgs ?? [];
+  }
+
+  get monthlyShown(): MonthlyChart | null {
+    return this.monthly.find((m) => m.scenario === this.monthlyPick) ?? this.monthly[0] ?? null;
+  }
+
+  /** The problems that kept scenarios out of the comparison. */
+  get keptOut(): PlacedProblem[] {
+    return this.result?.comparison.problems ?? [];
+  }
+
+  name(id: string): string {
+    return this.byId.get(id)?.name ?? this.decision?.scenarios.find((s) => s.id === id)?.name ?? id;
+  }
+
+  /** Who a problem that kept a scenario out is about. */
+  subjectName(p: PlacedProblem): string {
+    const subject = p.subject;
+    if (subject.kind === "scenario") return this.name(subject.id);
+    if (subject.kind === "workload") return `workload ${this.store.info.workloads.find((w) => w.id === subject.id)?.name ?? subject.id}`;
+    return "settings";
+  }
+
+  clearance(id: string): SubjectStatus | null {
+    return this.store.scenarioClearance(id);
+  }
+
+  /**
+   * Asks for the comparison again when what it depends on changed: an applied edit (the
+   * revision), a saved view, or `theme`. Reads all three, so an effect calling it follows them.
+   */
+  follow(theme: Theme): void {
+    void this.store.info.history.revision;
+    void this.store.viewSaves;
+    untrack(() => {
+      if (this.store.info.view.selected.length > 0) this.store.refreshCompare(theme);
+    });
+  }
+
+  retry(theme: Theme): void {
+    this.store.refreshCompare(theme);
+  }
+
+  // ---- The view ----
+
+  private save(next: ViewState): void {
+    void this.store.setView(next);
+  }
+
+  /** Adds scenario `id` to the comparison, or takes it out. */
+  toggle(id: string): void {
+    const view = this.view;
+    const selected = view.selected.includes(id) ? view.selected.filter((x) => x !== id) : [...view.selected, id];
+    if (selected.length > MAX_COMPARED) {
+      this.store.notice = { kind: "info", text: `At most ${MAX_COMPARED} scenarios are compared side by side; remove one first.` };
+      return;
+    }
+    this.save({ ...view, selected, baseline: view.baseline && selected.includes(view.baseline) ? view.baseline : null });
+  }
+
+  /** Pins `id` as the baseline, or unpins it. */
+  pin(id: string): void {
+    const view = this.view;
+    this.save({ ...view, baseline: view.baseline === id ? null : id });
+  }
+
+  /** Moves column `id` by `by` places. */
+  move(id: string, by: number): void {
+    const view = this.view;
+    const i = view.selected.indexOf(id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= view.selected.length) return;
+    const selected = [...view.selected];
+    [selected[i], selected[j]] = [selected[j]!, selected[i]!];
+    this.save({ ...view, selected });
+  }
+
+  setHorizon(n: number): void {
+    this.save({ ...this.view, horizon_months: n });
+  }
+
+  // ---- Exports ----
+
+  private async exportTo(purpose: ExportPurpose, run: (path: string) => Promise<void>, what: string): Promise<void> {
+    if (this.exporting) return;
+    this.exporting = true;
+    try {
+      await this.store.flush();
+      const path = await this.store.backend.chooseFile(purpose);
+      if (path) {
+        await run(path);
+        this.store.notice = { kind: "info", text: `Exported ${what} to ${path}.` };
+      }
+    } catch (error) {
+      this.store.notice = { kind: "error", text: `The ${what} could not be exported.`, error };
+    } finally {
+      this.exporting = false;
+    }
+  }
+
+  exportXlsx(): Promise<void> {
+    return this.exportTo("export-xlsx", (p) => this.store.backend.exportComparison(p, "xlsx"), "comparison workbook");
+  }
+
+  exportCsv(): Promise<void> {
+    return this.exportTo("export-csv", (p) => this.store.backend.exportComparison(p, "csv"), "comparison table");
+  }
+
+  exportLedger(id: string): Promise<void> {
+    return this.exportTo("export-csv", (p) => this.store.backend.exportLedger(p, id), `monthly ledger of “${this.name(id)}”`);
+  }
+}
