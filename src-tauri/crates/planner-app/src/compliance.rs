@@ -3,13 +3,72 @@
 
 use std::path::Path;
 
-use planner_core::checklist::{ChecklistTemplate, Subject};
-use planner_core::error::PlannerError;
+use planner_core::audit::AuditEntry;
+use planner_core::checklist::{ChecklistTemplate, SignOffSignature, Subject};
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_sign::Identity;
 use planner_store::Workspace;
-use planner_store::workspace::{AnswerInput, ChecklistView, LogCheck, SubjectStatus};
+use planner_store::workspace::{AnswerInput, LogCheck};
 
 use crate::host::{Host, with_workspace};
 use crate::identities::{self, SignWith};
+
+pub mod views;
+
+pub use views::{ChecklistView, FamilyView, ItemView, SubjectStatus};
+
+/// Signs a checklist sign-off's content ([`planner_core::checklist::signoff_content`]) with
+/// `identity`: a detached CMS signature with the certificate inside.
+pub fn sign_signoff(identity: &Identity, content: &[u8]) -> Result<SignOffSignature, PlannerError> {
+    let cms = planner_sign::sign_detached(identity, content).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::InvalidInput,
+            format!("The sign-off could not be signed: {e}."),
+        )
+    })?;
+    Ok(SignOffSignature {
+        cms_hex: cms.iter().map(|b| format!("{b:02x}")).collect(),
+        signer: planner_publish::signer_label(identity),
+        certificate_sha256: identity.certificate().sha256_fingerprint,
+    })
+}
+
+/// Who signs a checklist off: the reviewer's name and note, and the identity that signs the
+/// sign-off (`None`: recorded unsigned).
+#[derive(Debug, Clone, Copy)]
+pub struct SignOffBy<'a> {
+    pub reviewer: &'a str,
+    pub note: &'a str,
+    pub identity: Option<&'a Identity>,
+}
+
+impl<'a> SignOffBy<'a> {
+    pub fn new(reviewer: &'a str, note: &'a str, identity: Option<&'a Identity>) -> SignOffBy<'a> {
+        SignOffBy {
+            reviewer,
+            note,
+            identity,
+        }
+    }
+}
+
+/// Signs off `subject`'s checklist in `ws` as its answers stand, signed with `by.identity` when
+/// there is one; returns the log entry.
+pub fn sign_off_in(
+    ws: &mut Workspace,
+    template: &ChecklistTemplate,
+    template_file: &(String, String),
+    subject: &Subject,
+    by: &SignOffBy<'_>,
+    at_ms: i64,
+) -> Result<AuditEntry, PlannerError> {
+    match by.identity {
+        Some(id) => ws.sign_off_checklist_signed(template, template_file, subject, by.reviewer, by.note, at_ms, &|c| {
+            sign_signoff(id, c)
+        }),
+        None => ws.sign_off_checklist(template, template_file, subject, by.reviewer, by.note, at_ms),
+    }
+}
 
 /// The template the open workspace's checklists are judged by (its kept copy, else the shipped
 /// one) and the shipped file as (file name, TOML text), which becomes the kept copy at the first
@@ -27,7 +86,7 @@ pub(crate) fn template(
 pub fn statuses(host: &impl Host) -> Result<Vec<SubjectStatus>, PlannerError> {
     with_workspace(host, |ws| {
         let (template, _) = template(host, ws)?;
-        ws.checklist_statuses(&template)
+        views::statuses(ws, &template)
     })
 }
 
@@ -35,7 +94,7 @@ pub fn statuses(host: &impl Host) -> Result<Vec<SubjectStatus>, PlannerError> {
 pub fn checklist(host: &impl Host, subject: &Subject) -> Result<ChecklistView, PlannerError> {
     with_workspace(host, |ws| {
         let (template, _) = template(host, ws)?;
-        ws.checklist_view(&template, subject)
+        views::checklist_view(ws, &template, subject)
     })
 }
 
@@ -53,7 +112,7 @@ pub fn answer(
     with_workspace(host, |ws| {
         let (template, shipped) = template(host, ws)?;
         ws.answer_item(&template, &shipped, subject, answer, &files)?;
-        ws.checklist_view(&template, subject)
+        views::checklist_view(ws, &template, subject)
     })
 }
 
@@ -67,12 +126,12 @@ pub fn sign_off(
     sign: Option<&SignWith>,
 ) -> Result<ChecklistView, PlannerError> {
     let identity = identities::open(host, sign)?;
-    let by = planner_publish::SignOffBy::new(reviewer, note, identity.as_ref());
+    let by = SignOffBy::new(reviewer, note, identity.as_ref());
     let now = host.now_ms();
     with_workspace(host, |ws| {
         let (template, shipped) = template(host, ws)?;
-        planner_publish::sign_off(ws, &template, &shipped, subject, &by, now)?;
-        ws.checklist_view(&template, subject)
+        sign_off_in(ws, &template, &shipped, subject, &by, now)?;
+        views::checklist_view(ws, &template, subject)
     })
 }
 
@@ -87,7 +146,7 @@ pub fn revoke(
     with_workspace(host, |ws| {
         let (template, shipped) = template(host, ws)?;
         ws.revoke_sign_off(&shipped, subject, reviewer, reason, now)?;
-        ws.checklist_view(&template, subject)
+        views::checklist_view(ws, &template, subject)
     })
 }
 

@@ -1,12 +1,21 @@
 //! The decision memo: its draft, the PDF with its signatures, and checking a signed PDF.
+//!
+//! Making a memo from a workspace is one use case: the draft's scenarios are compared on the
+//! workspace's own catalog snapshot, the D-1 status of each is read from the checklist log, the
+//! PDF is laid out (and signed) by `planner-publish`, and every record is kept in the workspace.
 
 use std::path::Path;
 
+use planner_core::checklist::Subject;
+use planner_core::decision::DecisionView;
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
-use planner_publish::{PdfCheck, Published, Signer};
+use planner_memo::MemoCompliance;
+use planner_publish::{MemoSources, PdfCheck, Published, Signer};
+use planner_store::Workspace;
 
-use crate::host::{Host, with_workspace};
+use crate::compliance::views;
+use crate::host::{Host, file_name, with_workspace};
 use crate::identities::{self, SignWith};
 
 /// The open workspace's memo draft (edits go through the scenarios' `apply_edit`).
@@ -17,6 +26,104 @@ pub fn draft(host: &impl Host) -> Result<MemoDraft, PlannerError> {
 /// Every memo written or signed from the open workspace, oldest first.
 pub fn records(host: &impl Host) -> Result<Vec<MemoRecord>, PlannerError> {
     with_workspace(host, |ws| ws.memos())
+}
+
+/// The D-1 checklist status of the memo's scenarios, judged by the template kept in the workspace
+/// (none kept: nothing has been answered, so nothing is cleared), and the log as verified now.
+fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance, PlannerError> {
+    let check = ws.verify_checklist_log()?;
+    let (log, broken) = match &check.problem {
+        Some(p) => (
+            format!(
+                "BROKEN at entry {} (seq {}): {}; nothing in it is cleared",
+                p.position, p.seq, p.problem
+            ),
+            true,
+        ),
+        None => (
+            format!(
+                "{} entr{}, {} evidence file(s), head SHA-256 {}",
+                check.entries,
+                if check.entries == 1 { "y" } else { "ies" },
+                check.evidence_files,
+                check.head
+            ),
+            false,
+        ),
+    };
+    let kept = ws.kept_checklist_template()?;
+    let template = match &kept {
+        Some(file) => Some(ws.checklist_template(file)?),
+        None => None,
+    };
+    let statuses = match &template {
+        Some(t) => views::statuses(ws, t)?,
+        None => Vec::new(),
+    };
+    let scenarios = view
+        .scenarios
+        .iter()
+        .map(|s| {
+            let status = statuses
+                .iter()
+                .find(|st| matches!(&st.subject, Subject::Scenario(id) if *id == s.id));
+            let text = status.map_or_else(|| "no checklist answer recorded".to_owned(), |st| st.summary.clone());
+            (s.id.clone(), status.is_some_and(|st| st.cleared), text)
+        })
+        .collect();
+    Ok(MemoCompliance {
+        template: template.map(|t| format!("{}, version {}", t.title, t.version)),
+        scenarios,
+        log,
+        broken,
+    })
+}
+
+/// Makes the memo of a workspace's draft (`draft`: the workspace's own, possibly with changes
+/// the caller made, such as scenarios named on the command line), writes it to `out` and records
+/// it in the workspace.
+pub fn publish(
+    ws: &mut Workspace,
+    draft: &MemoDraft,
+    out: &Path,
+    now_ms: i64,
+    signer: Option<&Signer<'_>>,
+) -> Result<Published, PlannerError> {
+    // Every memo made from a workspace is recorded in it: refuse before writing any file.
+    ws.check_writable("make a memo from it (each memo is recorded in the workspace it comes from)")?;
+    let ids = ws.memo_scenarios(draft)?;
+    planner_publish::check_draft(draft, &ids)?;
+    let (comparison, eval, specs) = ws.memo_comparison(draft)?;
+    let (view, eval) = planner_publish::evaluated(&comparison, eval.as_ref())?;
+    let compliance = memo_compliance(ws, view)?;
+    let name = file_name(ws.path());
+    let version = ws.catalog_status(None).version;
+    let sources = MemoSources {
+        view,
+        eval,
+        scenarios: &specs,
+        workspace: &name,
+        catalog_version: &version,
+        compliance: Some(&compliance),
+    };
+    let made = planner_publish::make(&sources, draft, out, now_ms, signer)?;
+    ws.record_memo(&made.generated)?;
+    if let Some(s) = &made.signed {
+        ws.record_memo(s)?;
+    }
+    Ok(made.published())
+}
+
+/// Makes the memo of `draft` (the open workspace's, possibly changed by the caller) to `out`,
+/// signed by `signer` when given, and records it in the open workspace.
+pub fn publish_draft(
+    host: &impl Host,
+    draft: &MemoDraft,
+    out: &Path,
+    signer: Option<&Signer<'_>>,
+) -> Result<Published, PlannerError> {
+    let now = host.now_ms();
+    with_workspace(host, |ws| publish(ws, draft, out, now, signer))
 }
 
 /// Writes the memo of the open workspace's draft to `path`, signed when `sign` is given, and
@@ -30,7 +137,7 @@ pub fn export(host: &impl Host, path: &Path, sign: Option<&SignWith>) -> Result<
     let now = host.now_ms();
     with_workspace(host, |ws| {
         let draft = ws.memo_draft()?;
-        planner_publish::publish_from_workspace(ws, &draft, path, now, signer.as_ref())
+        publish(ws, &draft, path, now, signer.as_ref())
     })
 }
 

@@ -8,7 +8,7 @@ use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, Paper};
 use planner_publish::PdfCheck;
 use planner_publish::identities::new_identity;
-use planner_publish::{Signer, publish_from_file, publish_from_workspace, sign_file};
+use planner_publish::{Signer, publish_from_file, sign_file};
 use planner_sign::Identity;
 use planner_store::Workspace;
 use planner_store::workspace::now_ms;
@@ -91,9 +91,9 @@ pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, Pla
         reason: &reason,
     });
     let published = if is_workspace(file) {
-        let mut ws = Workspace::open(file)?;
-        let d = draft(ws.memo_draft()?, a);
-        publish_from_workspace(&mut ws, &d, &a.out, now_ms(), signer.as_ref())?
+        let (host, _) = crate::host::open(catalog_dir, file)?;
+        let d = draft(planner_app::memo::draft(&host)?, a);
+        planner_app::memo::publish_draft(&host, &d, &a.out, signer.as_ref())?
     } else {
         let catalog = planner_store::load_catalog_dir(catalog_dir)?;
         let parsed = planner_store::files::read_scenario_file(file)?;

@@ -2,9 +2,10 @@
 //! (PAdES signatures), shared by the desktop shell and the `planner` command line so that both
 //! produce, sign, verify and record memos the same way.
 //!
-//! - [`publish_from_workspace`] evaluates a workspace's memo draft, lays the memo out, signs it
-//!   when asked, writes it atomically and records it (file, SHA-256, pages, signer) in the
-//!   workspace; [`publish_from_file`] does the same from a scenario file, without a record.
+//! - [`make`] lays a memo out from its sources (an evaluated comparison, the draft, the D-1
+//!   status), signs it when asked and writes it atomically, returning the records (file,
+//!   SHA-256, pages, signer) for the caller to keep: `planner-app` keeps them in the workspace
+//!   the memo comes from; [`publish_from_file`] makes one from a scenario file, without a record.
 //! - [`sign_file`] adds a signature (a reviewer's, after the author's) to a memo already written,
 //!   as an incremental update that leaves the earlier ones valid.
 //! - [`verify_file`] reports every signature of any PDF.
@@ -16,15 +17,13 @@ pub mod identities;
 
 use std::path::Path;
 
-use planner_core::audit::AuditEntry;
 use planner_core::catalog::Catalog;
-use planner_core::checklist::{ChecklistTemplate, SignOffSignature, Subject};
 use planner_core::decision::DecisionView;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
-use planner_core::workspace::{self as core_ws, ViewState};
+use planner_core::workspace::{self as core_ws, Comparison, ViewState};
 use planner_memo::{MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
@@ -54,59 +53,6 @@ pub struct Published {
 /// SHA-256 of `bytes`, lowercase hex.
 pub use planner_core::audit::sha256_hex;
 
-/// Signs a checklist sign-off's content ([`planner_core::checklist::signoff_content`]) with
-/// `identity`: a detached CMS signature with the certificate inside.
-pub fn sign_signoff(identity: &Identity, content: &[u8]) -> Result<SignOffSignature, PlannerError> {
-    let cms = planner_sign::sign_detached(identity, content).map_err(|e| {
-        PlannerError::new(
-            ErrorCode::InvalidInput,
-            format!("The sign-off could not be signed: {e}."),
-        )
-    })?;
-    Ok(SignOffSignature {
-        cms_hex: cms.iter().map(|b| format!("{b:02x}")).collect(),
-        signer: signer_label(identity),
-        certificate_sha256: identity.certificate().sha256_fingerprint,
-    })
-}
-
-/// Who signs a checklist off: the reviewer's name and note, and the identity that signs the
-/// sign-off (`None`: recorded unsigned).
-#[derive(Debug, Clone, Copy)]
-pub struct SignOffBy<'a> {
-    pub reviewer: &'a str,
-    pub note: &'a str,
-    pub identity: Option<&'a Identity>,
-}
-
-impl<'a> SignOffBy<'a> {
-    pub fn new(reviewer: &'a str, note: &'a str, identity: Option<&'a Identity>) -> SignOffBy<'a> {
-        SignOffBy {
-            reviewer,
-            note,
-            identity,
-        }
-    }
-}
-
-/// Signs off `subject`'s checklist as its answers stand, signed with `by.identity` when there is
-/// one; returns the log entry.
-pub fn sign_off(
-    ws: &mut Workspace,
-    template: &ChecklistTemplate,
-    template_file: &(String, String),
-    subject: &Subject,
-    by: &SignOffBy<'_>,
-    at_ms: i64,
-) -> Result<AuditEntry, PlannerError> {
-    match by.identity {
-        Some(id) => ws.sign_off_checklist_signed(template, template_file, subject, by.reviewer, by.note, at_ms, &|c| {
-            sign_signoff(id, c)
-        }),
-        None => ws.sign_off_checklist(template, template_file, subject, by.reviewer, by.note, at_ms),
-    }
-}
-
 /// A UTC time as the signer takes it.
 pub(crate) fn timestamp(t: UtcTime) -> Timestamp {
     Timestamp {
@@ -132,7 +78,9 @@ fn sign_error(e: &planner_sign::SignError, path: &Path) -> PlannerError {
 }
 
 /// Refuses a draft that cannot become a memo, naming each field.
-fn check_draft(draft: &MemoDraft, ids: &[String]) -> Result<(), PlannerError> {
+/// Refuses a draft that cannot become a memo of `ids` (the scenarios it would compare, in
+/// order), naming every field to fix.
+pub fn check_draft(draft: &MemoDraft, ids: &[String]) -> Result<(), PlannerError> {
     let problems = draft.problems(ids);
     if problems.is_empty() {
         return Ok(());
@@ -206,7 +154,8 @@ fn sign_bytes(
     planner_sign::sign(pdf, signer.identity, &request)
 }
 
-fn signer_label(identity: &Identity) -> String {
+/// The signer as records and signature boxes name them.
+pub fn signer_label(identity: &Identity) -> String {
     let c = identity.certificate();
     match (&c.common_name, &c.organisation) {
         (Some(n), Some(o)) => format!("{n}, {o}"),
@@ -216,73 +165,39 @@ fn signer_label(identity: &Identity) -> String {
     }
 }
 
-struct Made {
-    generated: MemoRecord,
-    signed: Option<MemoRecord>,
-    charts: u32,
-    size: u32,
+/// A memo written: its records (to keep where it came from) and what the caller is told.
+#[derive(Debug, Clone)]
+pub struct Made {
+    /// The memo's generation.
+    pub generated: MemoRecord,
+    /// Its signature, when signed.
+    pub signed: Option<MemoRecord>,
+    pub charts: u32,
+    /// The file's size in bytes.
+    pub size: u32,
+}
+
+impl Made {
+    /// What publishing it did: the last record (the signature when signed), charts and size.
+    pub fn published(self) -> Published {
+        Published {
+            record: self.signed.unwrap_or(self.generated),
+            charts: self.charts,
+            size: self.size,
+        }
+    }
 }
 
 /// What a memo is computed from, besides the draft.
-struct Sources<'a> {
-    view: &'a DecisionView,
-    eval: &'a Evaluation,
-    scenarios: &'a [ScenarioSpec],
+#[derive(Debug, Clone, Copy)]
+pub struct MemoSources<'a> {
+    pub view: &'a DecisionView,
+    pub eval: &'a Evaluation,
+    pub scenarios: &'a [ScenarioSpec],
     /// The workspace (or scenario file) as the memo names it.
-    workspace: &'a str,
-    catalog_version: &'a str,
-    compliance: Option<&'a MemoCompliance>,
-}
-
-/// The D-1 checklist status of the memo's scenarios, judged by the template kept in the workspace
-/// (none kept: nothing has been answered, so nothing is cleared), and the log as verified now.
-fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance, PlannerError> {
-    let check = ws.verify_checklist_log()?;
-    let (log, broken) = match &check.problem {
-        Some(p) => (
-            format!(
-                "BROKEN at entry {} (seq {}): {}; nothing in it is cleared",
-                p.position, p.seq, p.problem
-            ),
-            true,
-        ),
-        None => (
-            format!(
-                "{} entr{}, {} evidence file(s), head SHA-256 {}",
-                check.entries,
-                if check.entries == 1 { "y" } else { "ies" },
-                check.evidence_files,
-                check.head
-            ),
-            false,
-        ),
-    };
-    let kept = ws.kept_checklist_template()?;
-    let template = match &kept {
-        Some(file) => Some(ws.checklist_template(file)?),
-        None => None,
-    };
-    let statuses = match &template {
-        Some(t) => ws.checklist_statuses(t)?,
-        None => Vec::new(),
-    };
-    let scenarios = view
-        .scenarios
-        .iter()
-        .map(|s| {
-            let status = statuses
-                .iter()
-                .find(|st| matches!(&st.subject, Subject::Scenario(id) if *id == s.id));
-            let text = status.map_or_else(|| "no checklist answer recorded".to_owned(), |st| st.summary.clone());
-            (s.id.clone(), status.is_some_and(|st| st.cleared), text)
-        })
-        .collect();
-    Ok(MemoCompliance {
-        template: template.map(|t| format!("{}, version {}", t.title, t.version)),
-        scenarios,
-        log,
-        broken,
-    })
+    pub workspace: &'a str,
+    pub catalog_version: &'a str,
+    pub compliance: Option<&'a MemoCompliance>,
 }
 
 /// Why the memo was not laid out, for the user. Text the memo cannot print is named field by
@@ -307,9 +222,9 @@ fn memo_error(e: MemoError) -> PlannerError {
     }
 }
 
-/// Lays out, signs when asked, and writes the memo; returns its records.
-fn make(
-    src: &Sources<'_>,
+/// Lays out, signs when asked, and writes the memo to `out`; returns its records.
+pub fn make(
+    src: &MemoSources<'_>,
     draft: &MemoDraft,
     out: &Path,
     now_ms: i64,
@@ -367,6 +282,18 @@ fn make(
     })
 }
 
+/// The comparison's decision view and evaluation, or the refusal naming every problem when the
+/// memo's scenarios do not all evaluate.
+pub fn evaluated<'a>(
+    comparison: &'a Comparison,
+    eval: Option<&'a Evaluation>,
+) -> Result<(&'a DecisionView, &'a Evaluation), PlannerError> {
+    match (comparison.view.as_ref(), eval) {
+        (Some(view), Some(eval)) if comparison.problems.is_empty() => Ok((view, eval)),
+        _ => Err(nothing_to_memo(&comparison.problems)),
+    }
+}
+
 fn nothing_to_memo(problems: &[core_ws::PlacedProblem]) -> PlannerError {
     let details = problems
         .iter()
@@ -376,53 +303,6 @@ fn nothing_to_memo(problems: &[core_ws::PlacedProblem]) -> PlannerError {
         "The memo's scenarios could not be evaluated; fix the problems listed, then make the memo again.".to_owned(),
         details,
     )
-}
-
-/// Makes the memo of a workspace's draft (`draft`: the workspace's own, possibly with changes
-/// the caller made, such as scenarios named on the command line), writes it to `out` and records
-/// it in the workspace.
-pub fn publish_from_workspace(
-    ws: &mut Workspace,
-    draft: &MemoDraft,
-    out: &Path,
-    now_ms: i64,
-    signer: Option<&Signer<'_>>,
-) -> Result<Published, PlannerError> {
-    // Every memo made from a workspace is recorded in it: refuse before writing any file.
-    ws.check_writable("make a memo from it (each memo is recorded in the workspace it comes from)")?;
-    let ids = ws.memo_scenarios(draft)?;
-    check_draft(draft, &ids)?;
-    let (comparison, eval, specs) = ws.memo_comparison(draft)?;
-    let (Some(view), Some(eval)) = (comparison.view.as_ref(), eval.as_ref()) else {
-        return Err(nothing_to_memo(&comparison.problems));
-    };
-    if !comparison.problems.is_empty() {
-        return Err(nothing_to_memo(&comparison.problems));
-    }
-    let name = ws
-        .path()
-        .file_name()
-        .map_or_else(|| ws.path().display().to_string(), |n| n.to_string_lossy().into_owned());
-    let version = ws.catalog_status(None).version;
-    let compliance = memo_compliance(ws, view)?;
-    let sources = Sources {
-        view,
-        eval,
-        scenarios: &specs,
-        workspace: &name,
-        catalog_version: &version,
-        compliance: Some(&compliance),
-    };
-    let made = make(&sources, draft, out, now_ms, signer)?;
-    ws.record_memo(&made.generated)?;
-    if let Some(s) = &made.signed {
-        ws.record_memo(s)?;
-    }
-    Ok(Published {
-        record: made.signed.unwrap_or(made.generated),
-        charts: made.charts,
-        size: made.size,
-    })
 }
 
 /// Makes the memo of a scenario file's scenarios (`draft.scenarios`, or all of them) with the
@@ -468,14 +348,9 @@ pub fn publish_from_file(
         horizon_months: None,
     };
     let (comparison, eval) = core_ws::compare_selection(catalog, &settings, &workloads, &specs, &view);
-    let (Some(dv), Some(eval)) = (comparison.view.as_ref(), eval.as_ref()) else {
-        return Err(nothing_to_memo(&comparison.problems));
-    };
-    if !comparison.problems.is_empty() {
-        return Err(nothing_to_memo(&comparison.problems));
-    }
+    let (dv, eval) = evaluated(&comparison, eval.as_ref())?;
     let version = catalog_version(catalog);
-    let sources = Sources {
+    let sources = MemoSources {
         view: dv,
         eval,
         scenarios: &specs,
@@ -483,12 +358,7 @@ pub fn publish_from_file(
         catalog_version: &version,
         compliance: None,
     };
-    let made = make(&sources, draft, out, now_ms, signer)?;
-    Ok(Published {
-        record: made.signed.unwrap_or(made.generated),
-        charts: made.charts,
-        size: made.size,
-    })
+    Ok(make(&sources, draft, out, now_ms, signer)?.published())
 }
 
 fn read_pdf(path: &Path) -> Result<Vec<u8>, PlannerError> {

@@ -18,18 +18,13 @@
 //!   text in the workspace; later reads use that copy, so an answer is always judged against the
 //!   items the reviewer saw, whatever template a newer app ships.
 
-use std::collections::BTreeMap;
-
 use planner_core::audit::sha256_hex;
 use planner_core::audit::{self, AuditEntry, BreakReason};
 use planner_core::checklist::ChecklistChange;
 use planner_core::checklist::{
-    self, Answer, Checklist, ChecklistTemplate, Clearance, Evidence, Hint, ItemStatus, SignOff, SignOffSignature,
-    Subject,
+    self, Answer, Checklist, ChecklistTemplate, Evidence, ItemStatus, SignOffSignature, Subject,
 };
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::validate::validate;
-use planner_core::workspace::to_scenario_file;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -65,76 +60,6 @@ pub struct AnswerInput {
     pub reviewer: String,
 }
 
-/// One item of a subject's checklist as a screen shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ItemView {
-    pub id: String,
-    pub family: String,
-    pub title: String,
-    pub guidance: String,
-    pub blocking: bool,
-    /// "title (date)" of each source.
-    pub sources: Vec<String>,
-    /// The answer in force (the last given), if any.
-    pub answer: Option<Answer>,
-    /// Every earlier answer on this item, oldest first.
-    pub history: Vec<Answer>,
-    /// What the plan's data flags on this item.
-    pub hints: Vec<Hint>,
-}
-
-/// A family of items, with what the template says it does not cover.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct FamilyView {
-    pub id: String,
-    pub title: String,
-    pub gap: Option<String>,
-}
-
-/// A subject's checklist, with its clearance.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ChecklistView {
-    pub subject: Subject,
-    /// The scenario's name or the vendor's, for headings.
-    pub name: String,
-    pub template_title: String,
-    pub template_version: String,
-    pub families: Vec<FamilyView>,
-    pub items: Vec<ItemView>,
-    pub signoff: Option<SignOff>,
-    /// A sign-off that an answer changed after it no longer covers.
-    pub signoff_void: bool,
-    pub clearance: Clearance,
-    /// Why hints could not be derived (the scenario does not evaluate), if so.
-    pub hints_note: Option<String>,
-    /// The log is broken: nothing in it can be trusted and nothing is cleared.
-    pub log_problem: Option<LogProblem>,
-}
-
-/// A subject's clearance, for the badges shown wherever the subject appears.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct SubjectStatus {
-    pub subject: Subject,
-    pub cleared: bool,
-    /// Applicable items with an answer in force other than open.
-    pub answered: u32,
-    /// Items that apply to the subject's kind.
-    pub applicable: u32,
-    pub blocking_open: u32,
-    pub blocking_failed: u32,
-    pub signed_off: bool,
-    /// Who signed, and when, if the sign-off is in force.
-    pub signed_by: Option<String>,
-    pub signed_at: Option<String>,
-    /// The status in words, as the badge's tooltip and the memo state it: who signed off and
-    /// when, or what keeps the subject from being cleared.
-    pub summary: String,
-}
-
 /// The first entry verify finds wrong, described for a person.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -168,6 +93,14 @@ pub struct LogCheck {
     /// `None`: every entry links to the one before, hashes to its hash, is a well-formed change
     /// and every evidence file it names is stored with that digest.
     pub problem: Option<LogProblem>,
+}
+
+/// A subject's checklist as the log records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChecklistRecord {
+    pub list: Checklist,
+    /// The log does not verify: nothing in it can be trusted and nothing is cleared.
+    pub log_problem: Option<LogProblem>,
 }
 
 /// A row as stored, before anything is trusted.
@@ -431,57 +364,6 @@ fn subject_of_key(key: &str) -> Option<Subject> {
     }
 }
 
-fn not_cleared(c: &Clearance) -> Clearance {
-    Clearance {
-        cleared: false,
-        ..c.clone()
-    }
-}
-
-fn status_of(template: &ChecklistTemplate, list: &Checklist, trusted: bool) -> SubjectStatus {
-    let kind = list.subject.kind();
-    let c = list.clearance(template);
-    let in_force = checklist::answers_in_force(&list.answers);
-    let applicable: Vec<&str> = template.items_for(kind).map(|i| i.id.as_str()).collect();
-    let answered = applicable
-        .iter()
-        .filter(|id| in_force.get(*id).is_some_and(|a| a.status != ItemStatus::Open))
-        .count();
-    let signoff = list.signoff.as_ref().filter(|_| c.signed_off);
-    let counted = format!("{answered} of {} items answered", applicable.len());
-    let summary = match signoff {
-        Some(so) if c.cleared && trusted => format!("signed off by {} at {}; {counted}", so.reviewer, so.at),
-        _ => {
-            let mut why = Vec::new();
-            if !c.blocking_failed.is_empty() {
-                why.push(format!("{} blocking item(s) failed", c.blocking_failed.len()));
-            }
-            if !c.blocking_open.is_empty() {
-                why.push(format!("{} blocking item(s) open", c.blocking_open.len()));
-            }
-            if !c.signed_off {
-                why.push("no sign-off covering the answers".to_owned());
-            }
-            if !trusted {
-                why.push("the checklist log is broken".to_owned());
-            }
-            format!("{}; {counted}", why.join(", "))
-        }
-    };
-    SubjectStatus {
-        summary,
-        subject: list.subject.clone(),
-        cleared: c.cleared && trusted,
-        answered: u32::try_from(answered).unwrap_or(u32::MAX),
-        applicable: u32::try_from(applicable.len()).unwrap_or(u32::MAX),
-        blocking_open: u32::try_from(c.blocking_open.len()).unwrap_or(u32::MAX),
-        blocking_failed: u32::try_from(c.blocking_failed.len()).unwrap_or(u32::MAX),
-        signed_off: c.signed_off,
-        signed_by: signoff.map(|s| s.reviewer.clone()),
-        signed_at: signoff.map(|s| s.at.clone()),
-    }
-}
-
 /// The current time as the log stamps it: RFC 3339, UTC, to the second.
 pub fn log_time(ms: i64) -> String {
     let t = super::UtcTime::from_ms(ms);
@@ -533,7 +415,8 @@ impl Workspace {
         read_raw(&self.conn).map(|r| to_entries(&r)).map_err(|e| self.err(&e))
     }
 
-    fn subject_name(&self, subject: &Subject) -> Result<String, PlannerError> {
+    /// The scenario's name or the vendor's, for headings.
+    pub fn subject_name(&self, subject: &Subject) -> Result<String, PlannerError> {
         match subject {
             Subject::Scenario(id) => Ok(self.scenario(id)?.name),
             Subject::Vendor(name) => Ok(name.clone()),
@@ -551,100 +434,25 @@ impl Workspace {
         }
     }
 
-    /// The checklist of `subject` with every item of the template that applies, its answers,
-    /// the plan's hints and the clearance.
-    pub fn checklist_view(
-        &self,
-        template: &ChecklistTemplate,
-        subject: &Subject,
-    ) -> Result<ChecklistView, PlannerError> {
+    /// `subject`'s checklist as the log records it (answers in order, the sign-off in force),
+    /// with the log's first problem when it does not verify.
+    pub fn checklist_record(&self, subject: &Subject) -> Result<ChecklistRecord, PlannerError> {
         self.check_subject(subject)?;
         let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
-        let list = replay(&entries, subject);
-        let (hints, hints_note) = match subject {
-            Subject::Scenario(id) => {
-                let spec = self.scenario(id)?;
-                let file = to_scenario_file(&self.settings, &self.workloads, std::slice::from_ref(&spec));
-                match validate(&self.catalog, &file, None) {
-                    Ok(plan) => match plan.scenarios.first() {
-                        Some(s) => (checklist::hints(template, &plan.workloads, s), None),
-                        None => (Vec::new(), None),
-                    },
-                    Err(problems) => (
-                        Vec::new(),
-                        Some(format!(
-                            "The scenario has {} problem(s), so the plan's data gives no hints; fix it in the scenario editor.",
-                            problems.len()
-                        )),
-                    ),
-                }
-            }
-            Subject::Vendor(_) => (Vec::new(), None),
-        };
-        let mut by_item: BTreeMap<&str, Vec<&Answer>> = BTreeMap::new();
-        for a in &list.answers {
-            by_item.entry(a.item.as_str()).or_default().push(a);
-        }
-        let items = template
-            .items_for(subject.kind())
-            .map(|t| {
-                let mut answers: Vec<Answer> = by_item
-                    .get(t.id.as_str())
-                    .map(|v| v.iter().map(|a| (*a).clone()).collect())
-                    .unwrap_or_default();
-                let answer = answers.pop();
-                ItemView {
-                    id: t.id.clone(),
-                    family: t.family.clone(),
-                    title: t.title.clone(),
-                    guidance: t.guidance.clone(),
-                    blocking: t.blocking,
-                    sources: t
-                        .provenance
-                        .sources
-                        .iter()
-                        .map(|s| format!("{} ({})", s.title, s.as_of))
-                        .collect(),
-                    answer,
-                    history: answers,
-                    hints: hints.iter().filter(|h| h.item == t.id).cloned().collect(),
-                }
-            })
-            .collect();
-        let clearance = list.clearance(template);
-        let trusted = check.problem.is_none();
-        Ok(ChecklistView {
-            name: self.subject_name(subject)?,
-            subject: subject.clone(),
-            template_title: template.title.clone(),
-            template_version: template.version.clone(),
-            families: template
-                .families
-                .iter()
-                .map(|f| FamilyView {
-                    id: f.id.clone(),
-                    title: f.title.clone(),
-                    gap: f.gap.clone(),
-                })
-                .collect(),
-            items,
-            signoff_void: list.signoff.is_some() && !clearance.signed_off,
-            signoff: list.signoff.clone(),
-            clearance: if trusted { clearance } else { not_cleared(&clearance) },
-            hints_note,
+        Ok(ChecklistRecord {
+            list: replay(&entries, subject),
             log_problem: check.problem,
         })
     }
 
-    /// The status of every scenario (in list order) and of every vendor with a record (by name).
-    /// A broken log clears nothing.
-    pub fn checklist_statuses(&self, template: &ChecklistTemplate) -> Result<Vec<SubjectStatus>, PlannerError> {
+    /// The checklist of every scenario (in list order) and of every vendor with a record (by
+    /// name), with the log's first problem when it does not verify.
+    pub fn checklist_records(&self) -> Result<(Vec<Checklist>, Option<LogProblem>), PlannerError> {
         let (entries, check) = check_log(&self.conn, &self.shown()).map_err(|e| self.err(&e))?;
-        let trusted = check.problem.is_none();
-        let mut out: Vec<SubjectStatus> = self
+        let mut out: Vec<Checklist> = self
             .scenario_summaries()?
             .iter()
-            .map(|s| status_of(template, &replay(&entries, &Subject::Scenario(s.id.clone())), trusted))
+            .map(|s| replay(&entries, &Subject::Scenario(s.id.clone())))
             .collect();
         let vendors: std::collections::BTreeSet<String> = entries
             .iter()
@@ -653,12 +461,8 @@ impl Workspace {
                 _ => None,
             })
             .collect();
-        out.extend(
-            vendors
-                .into_iter()
-                .map(|v| status_of(template, &replay(&entries, &Subject::Vendor(v)), trusted)),
-        );
-        Ok(out)
+        out.extend(vendors.into_iter().map(|v| replay(&entries, &Subject::Vendor(v))));
+        Ok((out, check.problem))
     }
 
     /// The compliance axis of the vendor scorecard for `subject`: the share (0..1) of the items

@@ -40,10 +40,7 @@ use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_core::workspace::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
-pub use checklists::{
-    AnswerInput, ChecklistView, EVIDENCE_LIMIT, EvidenceFile, FamilyView, ItemView, LogCheck, LogProblem,
-    SubjectStatus, log_time,
-};
+pub use checklists::{AnswerInput, ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};
 pub use history::JOURNAL_LIMIT;
 pub use schema::SCHEMA_VERSION;
 pub use signoff::verify_signoff_signature;

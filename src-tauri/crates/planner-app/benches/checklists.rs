@@ -3,7 +3,7 @@
 //! file): verifying the whole log (every hash, link and evidence file), reading one checklist,
 //! the statuses for the badges, and recording one more answer (which verifies the chain first).
 //!
-//! Run: `cargo bench -p planner-store --bench checklists`.
+//! Run: `cargo bench -p planner-app --bench checklists`.
 
 use std::path::{Path, PathBuf};
 
@@ -82,10 +82,10 @@ fn benches(c: &mut Criterion) {
         b.iter(|| ws.verify_checklist_log().map(|c| c.entries))
     });
     c.bench_function("one scenario's checklist view (2,000-entry log)", |b| {
-        b.iter(|| ws.checklist_view(&template, &subject).map(|v| v.items.len()))
+        b.iter(|| planner_app::compliance::views::checklist_view(&ws, &template, &subject).map(|v| v.items.len()))
     });
     c.bench_function("the statuses of 20 scenarios (2,000-entry log)", |b| {
-        b.iter(|| ws.checklist_statuses(&template).map(|s| s.len()))
+        b.iter(|| planner_app::compliance::views::statuses(&ws, &template).map(|s| s.len()))
     });
     let answer = AnswerInput {
         item: "ec-classify".into(),

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_app::compliance::views;
 use planner_core::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
 use planner_core::error::ErrorCode;
 use planner_core::scenario_file::{self, ScenarioFile};
@@ -74,8 +75,8 @@ fn pass_blocking(ws: &mut Workspace, subject: &Subject) -> EvidenceFile {
     file
 }
 
-fn status(ws: &Workspace, subject: &Subject) -> planner_store::workspace::SubjectStatus {
-    ws.checklist_statuses(&template())
+fn status(ws: &Workspace, subject: &Subject) -> views::SubjectStatus {
+    views::statuses(ws, &template())
         .unwrap()
         .into_iter()
         .find(|s| &s.subject == subject)
@@ -127,7 +128,7 @@ fn a_reviewer_answers_with_evidence_signs_off_and_the_scenario_is_cleared() {
     assert!(!status(&ws, &Subject::Scenario("all-cloud".to_owned())).cleared);
 
     // The evidence is inside the file, with its SHA-256.
-    let view = ws.checklist_view(&t, &hybrid).unwrap();
+    let view = views::checklist_view(&ws, &t, &hybrid).unwrap();
     let first = view.items.iter().find(|i| i.id == blocking[0]).unwrap();
     let ev = &first.answer.as_ref().unwrap().evidence[0];
     let digest: String = Sha256::digest(&file.bytes).iter().map(|b| format!("{b:02x}")).collect();
@@ -203,7 +204,7 @@ fn sign_off_is_refused_while_a_blocking_item_is_open_and_voided_by_a_later_answe
         T0 + 400,
     )
     .unwrap();
-    let view = ws.checklist_view(&t, &s).unwrap();
+    let view = views::checklist_view(&ws, &t, &s).unwrap();
     assert!(view.signoff_void);
     assert!(!view.clearance.cleared);
     let item = view.items.iter().find(|i| &i.id == last).unwrap();
@@ -352,7 +353,7 @@ fn a_checklist_row_changed_behind_the_apps_back_is_named_and_clears_nothing() {
     // Nothing is cleared on a broken log, and nothing more can be recorded on top of it.
     let t = template();
     let s = Subject::Scenario("hybrid".to_owned());
-    let view = ws.checklist_view(&t, &s).unwrap();
+    let view = views::checklist_view(&ws, &t, &s).unwrap();
     assert!(view.log_problem.is_some());
     assert!(!view.clearance.cleared);
     let err = ws
@@ -459,7 +460,7 @@ fn the_compliance_axis_is_the_share_passed_of_a_cleared_vendor() {
         Decimal::from(passed) / Decimal::from(applicable)
     );
     // The vendor is listed after the scenarios.
-    let statuses = ws.checklist_statuses(&t).unwrap();
+    let statuses = views::statuses(&ws, &t).unwrap();
     assert_eq!(statuses.len(), 3);
     assert_eq!(statuses[2].subject, v);
     assert!(statuses[2].cleared);

@@ -1,14 +1,16 @@
-//! Publishing from a workspace: records, identities kept in a folder, and the refusal to add a
+//! The memo use case: publishing from a workspace: records, identities kept in a folder, and the refusal to add a
 //! signature to a memo whose earlier signature no longer holds.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
+use planner_app::compliance::{sign_signoff, views};
+use planner_app::memo::publish as publish_from_workspace;
 use planner_core::error::ErrorCode;
 use planner_core::memo::{MemoDraft, MemoEvent};
 use planner_publish::identities::Identities;
-use planner_publish::{Signer, publish_from_workspace, sha256_hex, sign_file, verify_file};
+use planner_publish::{Signer, sha256_hex, sign_file, verify_file};
 use planner_store::Workspace;
 use planner_store::workspace::{Edit, EditRequest};
 
@@ -263,7 +265,6 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
 fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature() {
     use planner_core::audit::{self, NewEntry};
     use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
-    use planner_publish::sign_signoff;
     use planner_store::workspace::AnswerInput;
 
     let tmp = tempfile::tempdir().unwrap();
@@ -299,7 +300,7 @@ fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature
     let check = ws.verify_checklist_log().unwrap();
     assert!(check.problem.is_none(), "{:?}", check.problem);
     assert_eq!(check.signed_signoffs, 1);
-    let statuses = ws.checklist_statuses(&template).unwrap();
+    let statuses = views::statuses(&ws, &template).unwrap();
     assert!(statuses[0].cleared);
     let signature = &entry.payload["signoff"]["signature"];
     assert_eq!(signature["signer"], "Dana Reviewer, Example Ltd");
@@ -361,5 +362,5 @@ fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature
         "{}",
         p.problem
     );
-    assert!(!ws.checklist_statuses(&template).unwrap()[0].cleared);
+    assert!(!views::statuses(&ws, &template).unwrap()[0].cleared);
 }
