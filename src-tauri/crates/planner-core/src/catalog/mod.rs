@@ -4,6 +4,9 @@
 //! parses and checks their text; reading them from disk is the store's job. [`provenance`] holds
 //! where each figure comes from (sources, date, confidence), which the catalog and everything that
 //! cites a figure share.
+//!
+//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits.
+//! Everything else in the crate may build on it.
 
 mod issue;
 mod load;

@@ -22,12 +22,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
-use crate::decision::decision_view;
+use crate::engine::decision::decision_view;
+use crate::engine::scenario_file::{ScenarioSpec, WorkloadSpec};
+use crate::engine::workspace::{Subject, WorkspaceSettings, evaluate_selection};
 use crate::error::PlannerError;
-use crate::quote::{Quote, QuoteKind};
-use crate::scenario_file::{ScenarioSpec, WorkloadSpec};
-use crate::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
-use crate::workspace::{Subject, WorkspaceSettings, evaluate_selection};
+use crate::rfp::quote::{Quote, QuoteKind};
+use crate::rfp::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
 
 /// What the buyer enters on the scorecard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -348,7 +348,7 @@ pub fn scorecard_view(
     let mut problems = Vec::new();
     let card = if inputs.is_empty() {
         // The weights are still checked, so a refused weight shows before any vendor is ranked.
-        if let Err(ps) = crate::scorecard::normalise_weights(&draft.weights) {
+        if let Err(ps) = crate::rfp::scorecard::normalise_weights(&draft.weights) {
             problems.extend(ps.into_iter().map(|p| problem(p.path, p.message)));
         }
         None

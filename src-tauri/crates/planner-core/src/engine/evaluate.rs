@@ -13,16 +13,16 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-pub use crate::commitment::{lease_payment, reserved_payment};
-use crate::dispatch::{Allocation, Rate, Routes, allocate};
-use crate::finance::{LoanPeriod, amortisation, monthly_rate, npv, straight_line_monthly};
-use crate::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
-use crate::network::{NetworkPlan, plan_network};
-use crate::rack::{RackInput, RackPlan, plan_racks};
-use crate::scenario::{Assumption, CloudEnergy, Financing, Layer, Plan, Scenario, Tier};
-use crate::scenario_file::LayerKind;
-use crate::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
-use crate::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
+pub use crate::engine::commitment::{lease_payment, reserved_payment};
+use crate::engine::dispatch::{Allocation, Rate, Routes, allocate};
+use crate::engine::finance::{LoanPeriod, amortisation, monthly_rate, npv, straight_line_monthly};
+use crate::engine::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
+use crate::engine::network::{NetworkPlan, plan_network};
+use crate::engine::rack::{RackInput, RackPlan, plan_racks};
+use crate::engine::scenario::{Assumption, CloudEnergy, Financing, Layer, Plan, Scenario, Tier};
+use crate::engine::scenario_file::LayerKind;
+use crate::engine::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
+use crate::engine::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
 
 /// The evaluation of a whole plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,8 +110,8 @@ pub struct ScenarioResult {
     pub warnings: Vec<String>,
     pub assumptions: Vec<Assumption>,
     /// The cost of leaving each layer that carries an exit clause, at every month of the horizon
-    /// ([`crate::commitment::layer_exit_costs`]); nothing of it is in the ledger.
-    pub exit_costs: Vec<crate::commitment::LayerExitCosts>,
+    /// ([`crate::engine::commitment::layer_exit_costs`]); nothing of it is in the ledger.
+    pub exit_costs: Vec<crate::engine::commitment::LayerExitCosts>,
     /// What buying against renting needs from this scenario (the `compare` module).
     pub buy_rent: BuyRentBasis,
 }
@@ -318,7 +318,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 plan_network(
                     0,
                     0,
-                    &crate::network::FabricCost {
+                    &crate::engine::network::FabricCost {
                         id: String::new(),
                         per_port_cost: Decimal::ZERO,
                         switch_radix: None,
@@ -826,7 +826,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         exit_costs: s
             .layers
             .iter()
-            .filter_map(|l| crate::commitment::layer_exit_costs(plan, l))
+            .filter_map(|l| crate::engine::commitment::layer_exit_costs(plan, l))
             .collect(),
         buy_rent: BuyRentBasis {
             scenario_fixed,

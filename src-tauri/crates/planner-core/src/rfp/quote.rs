@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
+use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
+use crate::engine::workspace::WorkspaceSettings;
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
-use crate::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
-use crate::workspace::WorkspaceSettings;
 
 /// The kind of supply a quote offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -275,13 +275,13 @@ fn is_currency_code(c: &str) -> bool {
 }
 
 /// The workspace's rate for `currency` (1 for its own currency), if it has one that the engine
-/// accepts (well formed, inside the plausibility band of [`crate::fx`]): a quote converts with
+/// accepts (well formed, inside the plausibility band of [`crate::engine::fx`]): a quote converts with
 /// exactly the rates a scenario's figures do.
 fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    crate::fx::check(&settings.fx, &settings.currency)
+    crate::engine::fx::check(&settings.fx, &settings.currency)
         .rates
         .get(currency)
         .map(|c| c.per_unit)

@@ -3,7 +3,7 @@
 //! This is the only step that can refuse input. It checks every field (signs, fractions at most
 //! 1, horizon 1–120, lease terms, references to catalog ids and to workloads), looks up catalog
 //! figures at the scenario's price point, converts currencies with the file's explicit rates
-//! (catalog figures, and overrides that name their `currency`; see [`crate::fx`]), and records
+//! (catalog figures, and overrides that name their `currency`; see [`crate::engine::fx`]), and records
 //! each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
 //! (`scenarios[1].layers[0].price_per_gpu_hour`) and a sentence saying what to do. Once a plan is
 //! returned, `evaluate` cannot fail.
@@ -20,21 +20,23 @@ use rust_decimal::dec;
 
 use crate::catalog::provenance::Figure;
 use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
-use crate::error::{ErrorCode, ErrorDetail, PlannerError};
-use crate::finance::monthly_rate;
-use crate::network::FabricCost;
-pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
-use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
-use crate::scenario::{Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
-use crate::scenario_file::{
+use crate::engine::finance::monthly_rate;
+use crate::engine::network::FabricCost;
+use crate::engine::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
+use crate::engine::scenario::{
+    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario,
+};
+use crate::engine::scenario_file::{
     FORMAT_VERSION, FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec,
     WorkloadSpec,
 };
-use crate::sizing::ModelShape;
-use crate::spot::{Checkpointing, overhead_factor};
-use crate::workload::{
+use crate::engine::sizing::ModelShape;
+use crate::engine::spot::{Checkpointing, overhead_factor};
+use crate::engine::workload::{
     FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
 };
+use crate::error::{ErrorCode, ErrorDetail, PlannerError};
+pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
 
 /// The longest operating lease accepted, in months.
 pub const MAX_LEASE_MONTHS: u32 = 60;
@@ -79,7 +81,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     // A horizon outside 1 to 120 is no risk to the arithmetic (it only counts months): it is
     // reported with the file's other problems by `file_level`, and resolution runs on a horizon
     // held inside that range meanwhile.
-    let out_of_range = crate::limits::check(file);
+    let out_of_range = crate::engine::limits::check(file);
     if !out_of_range.is_empty() {
         return Err(out_of_range);
     }
@@ -135,8 +137,8 @@ struct Resolver<'c> {
     catalog: &'c Catalog,
     problems: Vec<Problem>,
     currency: String,
-    /// Rates by the currency they convert from (see [`crate::fx`]).
-    fx: HashMap<String, crate::fx::Conversion>,
+    /// Rates by the currency they convert from (see [`crate::engine::fx`]).
+    fx: HashMap<String, crate::engine::fx::Conversion>,
     /// Findings on `fx` that every scenario's warnings repeat (rates not checked for plausibility).
     fx_warnings: Vec<String>,
     point: PricePoint,
@@ -202,7 +204,7 @@ impl Resolver<'_> {
                 let msg = format!(
                     "this catalog figure is in {currency} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::fx::suggestion(currency, &self.currency)
+                    crate::engine::fx::suggestion(currency, &self.currency)
                 );
                 self.push(path, msg);
                 Decimal::ONE
@@ -234,7 +236,7 @@ impl Resolver<'_> {
         let Some(cur) = o.currency.as_deref() else {
             return (o.value, o.reason.clone());
         };
-        if !crate::fx::is_money_override(path) {
+        if !crate::engine::fx::is_money_override(path) {
             self.push(
                 format!("{path}.currency"),
                 format!("this figure is not money, so it has no currency; remove `\"currency\": \"{cur}\"`"),
@@ -260,7 +262,7 @@ impl Resolver<'_> {
                 let msg = format!(
                     "this value is in {cur} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::fx::suggestion(cur, &self.currency)
+                    crate::engine::fx::suggestion(cur, &self.currency)
                 );
                 self.push(path, msg);
                 (o.value, o.reason.clone())
@@ -369,7 +371,7 @@ impl Resolver<'_> {
                 ),
             );
         }
-        let fx = crate::fx::check(&file.fx, &file.currency);
+        let fx = crate::engine::fx::check(&file.fx, &file.currency);
         self.problems.extend(fx.problems);
         self.fx = fx.rates;
         self.fx_warnings = fx.warnings;
@@ -538,10 +540,10 @@ impl Resolver<'_> {
     }
 
     /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
-    /// than [`crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// than [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
     /// passes it: the engine compounds the growth month by month and sizes layers from it.
     fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
-        let max = crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
         let per_month = if per_day {
@@ -549,7 +551,7 @@ impl Resolver<'_> {
         } else {
             Some(base)
         };
-        let factor = crate::finance::powi(Decimal::ONE + w.monthly_growth, months);
+        let factor = crate::engine::finance::powi(Decimal::ONE + w.monthly_growth, months);
         let peak = match (per_month, factor) {
             (Some(d), Some(f)) if f <= max => d.checked_mul(f),
             _ => None,
@@ -581,7 +583,7 @@ impl Resolver<'_> {
     fn shadow_price(
         &mut self,
         p: &str,
-        precision: crate::workload::Precision,
+        precision: crate::engine::workload::Precision,
         mfu: Decimal,
     ) -> (Decimal, Option<Assumption>) {
         let mut best: Option<(Decimal, &crate::catalog::Offer, &Figure, Decimal)> = None;
@@ -756,7 +758,7 @@ impl Resolver<'_> {
         if self.problems.len() > before {
             return None;
         }
-        let months = crate::sizing::ceil_u32(adaptation_months);
+        let months = crate::engine::sizing::ceil_u32(adaptation_months);
         // Every scenario prices work it leaves undone at the workloads' shadow prices: each
         // scenario's assumption list cites where they come from.
         self.assumptions
@@ -784,10 +786,10 @@ impl Resolver<'_> {
     }
 
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
-        use crate::workload::DataClassification::{Confidential, Restricted};
+        use crate::engine::workload::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
             let spot_refused = layer.kind == LayerKind::Spot
-                && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
+                && !(w.interruptible && w.class != crate::engine::workload::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)
@@ -801,7 +803,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn facility(&mut self, p: &str, f: &crate::scenario_file::FacilitySpec, point: PricePoint) -> Facility {
+    fn facility(&mut self, p: &str, f: &crate::engine::scenario_file::FacilitySpec, point: PricePoint) -> Facility {
         let region = self.catalog.region(&f.region).cloned();
         if region.is_none() {
             self.push(
@@ -1191,15 +1193,15 @@ impl Resolver<'_> {
                     Some(t) => t,
                     None => {
                         self.push(format!("{p}.term"), "a reserved layer needs its commitment term: \"1y\" or \"3y\"");
-                        crate::scenario_file::CommitTerm::OneYear
+                        crate::engine::scenario_file::CommitTerm::OneYear
                     }
                 };
                 if l.gpus.is_none() {
                     self.push(format!("{p}.gpus"), "a reserved layer needs the number of GPUs committed");
                 }
                 let (field, fig) = match term {
-                    crate::scenario_file::CommitTerm::OneYear => ("reserved_1y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_1y_per_gpu_hour.clone())),
-                    crate::scenario_file::CommitTerm::ThreeYears => ("reserved_3y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_3y_per_gpu_hour.clone())),
+                    crate::engine::scenario_file::CommitTerm::OneYear => ("reserved_1y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_1y_per_gpu_hour.clone())),
+                    crate::engine::scenario_file::CommitTerm::ThreeYears => ("reserved_3y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_3y_per_gpu_hour.clone())),
                 };
                 price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, field, fig.as_ref(), offer_cur.as_deref(), point);
                 // The commitment runs its whole term; an exit ends it early for a fee. A term that
@@ -1550,12 +1552,15 @@ impl Resolver<'_> {
         );
         let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
         self.fraction(&format!("{p}.idle_power_share"), idle);
-        let fin = l.financing.clone().unwrap_or(crate::scenario_file::FinancingSpec {
-            method: FinancingMethod::Cash,
-            annual_rate: Decimal::ZERO,
-            term_months: 0,
-            down_payment: Decimal::ZERO,
-        });
+        let fin = l
+            .financing
+            .clone()
+            .unwrap_or(crate::engine::scenario_file::FinancingSpec {
+                method: FinancingMethod::Cash,
+                annual_rate: Decimal::ZERO,
+                term_months: 0,
+                down_payment: Decimal::ZERO,
+            });
         let fp = format!("{p}.financing");
         if fin.annual_rate < Decimal::ZERO || fin.annual_rate > Decimal::ONE {
             self.push(

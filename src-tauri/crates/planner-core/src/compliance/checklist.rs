@@ -39,11 +39,11 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::audit::{NewEntry, hex};
 use crate::catalog::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList, open_toml};
-use crate::scenario::Scenario;
-use crate::workload::{DataClassification, Workload};
+use crate::compliance::audit::{NewEntry, hex};
+use crate::engine::scenario::Scenario;
+use crate::engine::workload::{DataClassification, Workload};
 
 /// The template format this build reads.
 pub const TEMPLATE_FORMAT: u32 = 1;
@@ -661,7 +661,7 @@ pub fn signoff_content(subject: &Subject, signoff: &SignOff) -> Vec<u8> {
         "note": signoff.note,
         "answers_sha256": signoff.answers_sha256,
     });
-    crate::audit::canonical_json(&value).into_bytes()
+    crate::compliance::audit::canonical_json(&value).into_bytes()
 }
 
 /// The checklist of one subject.
@@ -707,11 +707,13 @@ pub fn answers_in_force(answers: &[Answer]) -> BTreeMap<&str, &Answer> {
 }
 
 /// SHA-256 (lowercase hex) of the answers in force, sorted by item id, each as the canonical JSON
-/// of [`crate::audit::canonical_json`]; what a sign-off covers.
+/// of [`crate::compliance::audit::canonical_json`]; what a sign-off covers.
 pub fn answers_digest(answers: &[Answer]) -> String {
     let in_force: Vec<&Answer> = answers_in_force(answers).into_values().collect();
     let value = serde_json::to_value(&in_force).unwrap_or(serde_json::Value::Null);
-    hex(&Sha256::digest(crate::audit::canonical_json(&value).as_bytes()))
+    hex(&Sha256::digest(
+        crate::compliance::audit::canonical_json(&value).as_bytes(),
+    ))
 }
 
 /// The checklist changes the log records, as typed payloads.
