@@ -19,7 +19,7 @@ use crate::engine::finance::{LoanPeriod, amortisation, monthly_rate, npv, straig
 use crate::engine::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
 use crate::engine::network::{NetworkPlan, plan_network};
 use crate::engine::rack::{RackInput, RackPlan, plan_racks};
-use crate::engine::scenario::{Assumption, CloudEnergy, Financing, Layer, Plan, Scenario, Tier};
+use crate::engine::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
 use crate::engine::scenario_file::LayerKind;
 use crate::engine::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
 use crate::engine::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
@@ -269,34 +269,68 @@ fn cloud_kwh(
     gpu_hours * e.kw_per_gpu * e.pue
 }
 
+/// One scenario through the stages of an evaluation: the routes and the warnings known before
+/// any month, the owned layers' setup (racks, network, capital, financing), the memory sizing,
+/// the month loop (dispatch, then every cost booked in the cash and the book view), and the
+/// figures taken from the finished ledger (totals, commitments after the horizon, the
+/// buy-versus-rent basis).
 fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioResult {
-    let horizon = plan.horizon_months;
     let routes = routes(plan, s);
     let mut warnings = s.warnings.clone();
-    let tokens_per_useful: Vec<Decimal> = plan
-        .workloads
-        .iter()
-        .map(|w| {
-            w.flops_per_token
-                .filter(|f| *f > Decimal::ZERO)
-                .map_or(Decimal::ZERO, |f| FLOP_PER_PFLOP_HOUR / f)
-        })
-        .collect();
+    warn_unrouted_workloads(plan, &routes, &mut warnings);
+    let (layer_plans, owned) = owned_setups(plan, s, &mut warnings);
+    let sizing = sizing_notes(plan, s, &routes, &mut warnings);
+    let token_mfu = token_mfu(plan, s, &routes);
+    let run = run_months(plan, s, &routes, &token_mfu, owned);
+    if run.unmet_total > Decimal::ZERO {
+        warnings.push(format!(
+            "{} useful PFLOP-hours of demand are not served: no layer had capacity left for them",
+            run.unmet_total.round_dp(1).normalize()
+        ));
+    }
+    let after = commitments_after_horizon(plan, s);
+    let buy_rent = BuyRentBasis {
+        scenario_fixed: scenario_fixed(plan, s),
+        owned: owned_basis(&run),
+        rent: rent_prices(plan, s, &routes),
+    };
+    let token_cost = run.token_cost();
+    let mut totals = totals(&run.ledger, monthly, run.residual_value, after);
+    totals.cost_per_million_tokens =
+        (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
+    ScenarioResult {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        totals,
+        ledger: run.ledger,
+        layer_plans,
+        sizing,
+        warnings,
+        assumptions: s.assumptions.clone(),
+        exit_costs: s
+            .layers
+            .iter()
+            .filter_map(|l| crate::engine::commitment::layer_exit_costs(plan, l))
+            .collect(),
+        buy_rent,
+    }
+}
+
+/// Warns of every workload that no layer of the scenario may serve.
+fn warn_unrouted_workloads(plan: &Plan, routes: &Routes, warnings: &mut Vec<String>) {
     for (wi, w) in plan.workloads.iter().enumerate() {
         if !routes.visits.iter().any(|v| v.0 == wi) {
             warnings.push(format!("no layer of this scenario can serve workload `{}`", w.id));
         }
     }
+}
 
-    // Owned layers: racks, network, capital, financing schedules.
+/// Owned layers: racks, network, capital, financing schedules, fixed before the month loop, with
+/// each layer's rack and network plan. Warns of servers without a fabric, of racks beyond their
+/// limits and of hardware delivered after the horizon.
+fn owned_setups(plan: &Plan, s: &Scenario, warnings: &mut Vec<String>) -> (Vec<LayerPlan>, Vec<OwnedSetup>) {
     let mut layer_plans = Vec::new();
-    let mut owned: Vec<OwnedSetup> = Vec::new();
-    let (pue, tariff, grid, colo) = s
-        .facility
-        .as_ref()
-        .map_or((Decimal::ONE, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO), |f| {
-            (f.pue, f.tariff_per_kwh, f.grid_gco2_per_kwh, f.colocation_per_kw_month)
-        });
+    let mut owned = Vec::new();
     for (li, l) in s.layers.iter().enumerate() {
         let Some(o) = &l.owned else { continue };
         let racks = plan_racks(&RackInput {
@@ -306,85 +340,100 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             kw_per_rack_limit: s.facility.as_ref().map_or(Decimal::MAX, |f| f.kw_per_rack_limit),
             cooling: s.facility.as_ref().and_then(|f| f.cooling.clone()),
         });
-        let network = match &s.fabric {
-            Some(f) => plan_network(o.gpus, racks.servers, &f.cost),
-            None => {
-                if racks.servers > 1 {
-                    warnings.push(format!(
-                        "layer `{}` has {} servers but the scenario names no network fabric; its cost is not counted",
-                        l.id, racks.servers
-                    ));
-                }
-                plan_network(
-                    0,
-                    0,
-                    &crate::engine::network::FabricCost {
-                        id: String::new(),
-                        per_port_cost: Decimal::ZERO,
-                        switch_radix: None,
-                        switch_cost: None,
-                        optic_cost: None,
-                    },
-                )
-            }
-        };
+        let network = layer_network(s, l, o, racks.servers, warnings);
         warnings.extend(racks.warnings.iter().map(|w| format!("layer `{}`: {w}", l.id)));
-        let (pd, cu) = s.facility.as_ref().map_or((Decimal::ZERO, Decimal::ZERO), |f| {
-            (
-                f.power_distribution_per_rack * Decimal::from(racks.racks),
-                f.cooling_upgrade_per_rack * Decimal::from(racks.racks),
-            )
-        });
-        let hardware = o.hardware_per_gpu * Decimal::from(o.gpus);
-        let extras = [
-            (Category::Installation, o.installation),
-            (Category::Network, network.cost),
-            (Category::PowerDistribution, pd),
-            (Category::Cooling, cu),
-        ];
-        let extras_sum: Decimal = extras.iter().map(|e| e.1).sum();
-        let leased = matches!(o.financing, Financing::Lease { .. });
-        let capital = if leased { extras_sum } else { hardware + extras_sum };
-        let (loan, loan_principal) = match o.financing {
-            Financing::Loan {
-                monthly_rate,
-                term_months,
-                down_payment,
-            } => {
-                let principal = hardware * (Decimal::ONE - down_payment);
-                (amortisation(principal, monthly_rate, term_months), principal)
-            }
-            _ => (Vec::new(), Decimal::ZERO),
-        };
-        let lease_payment = lease_payment(o).unwrap_or(Decimal::ZERO);
-        if o.delivery_month >= horizon {
+        if o.delivery_month >= plan.horizon_months {
             warnings.push(format!(
                 "layer `{}` is delivered in month {}, after the horizon: it serves nothing here",
                 l.id, o.delivery_month
             ));
         }
-        owned.push(OwnedSetup {
-            layer: li,
-            hardware,
-            extras,
-            dep_monthly: straight_line_monthly(capital, capital * o.salvage_share, o.life_months),
-            loan,
-            loan_principal,
-            lease_payment,
-            it_kw: racks.it_kw,
-            kw_per_gpu: o.server_kw / Decimal::from(o.gpus_per_server.max(1)),
-            non_server_capital: extras_sum,
-            capital_paid: Decimal::ZERO,
-            depreciated: Decimal::ZERO,
-        });
+        owned.push(owned_setup(s, li, o, &racks, &network));
         layer_plans.push(LayerPlan {
             layer: l.id.clone(),
             racks,
             network,
         });
     }
+    (layer_plans, owned)
+}
 
-    // Memory fit and the split advice, per workload with a model and layer serving it.
+/// The network of an owned layer on the scenario's fabric; without a fabric, none (and a
+/// warning when the layer has more than one server, whose fabric is then not counted).
+fn layer_network(s: &Scenario, l: &Layer, o: &Owned, servers: u32, warnings: &mut Vec<String>) -> NetworkPlan {
+    match &s.fabric {
+        Some(f) => plan_network(o.gpus, servers, &f.cost),
+        None => {
+            if servers > 1 {
+                warnings.push(format!(
+                    "layer `{}` has {} servers but the scenario names no network fabric; its cost is not counted",
+                    l.id, servers
+                ));
+            }
+            plan_network(
+                0,
+                0,
+                &crate::engine::network::FabricCost {
+                    id: String::new(),
+                    per_port_cost: Decimal::ZERO,
+                    switch_radix: None,
+                    switch_cost: None,
+                    optic_cost: None,
+                },
+            )
+        }
+    }
+}
+
+/// The capital of an owned layer and the schedules that pay for it: hardware, the other capital
+/// paid on delivery, straight-line depreciation, the loan's amortisation or the lease payment.
+fn owned_setup(s: &Scenario, layer: usize, o: &Owned, racks: &RackPlan, network: &NetworkPlan) -> OwnedSetup {
+    let (pd, cu) = s.facility.as_ref().map_or((Decimal::ZERO, Decimal::ZERO), |f| {
+        (
+            f.power_distribution_per_rack * Decimal::from(racks.racks),
+            f.cooling_upgrade_per_rack * Decimal::from(racks.racks),
+        )
+    });
+    let hardware = o.hardware_per_gpu * Decimal::from(o.gpus);
+    let extras = [
+        (Category::Installation, o.installation),
+        (Category::Network, network.cost),
+        (Category::PowerDistribution, pd),
+        (Category::Cooling, cu),
+    ];
+    let extras_sum: Decimal = extras.iter().map(|e| e.1).sum();
+    let leased = matches!(o.financing, Financing::Lease { .. });
+    let capital = if leased { extras_sum } else { hardware + extras_sum };
+    let (loan, loan_principal) = match o.financing {
+        Financing::Loan {
+            monthly_rate,
+            term_months,
+            down_payment,
+        } => {
+            let principal = hardware * (Decimal::ONE - down_payment);
+            (amortisation(principal, monthly_rate, term_months), principal)
+        }
+        _ => (Vec::new(), Decimal::ZERO),
+    };
+    OwnedSetup {
+        layer,
+        hardware,
+        extras,
+        dep_monthly: straight_line_monthly(capital, capital * o.salvage_share, o.life_months),
+        loan,
+        loan_principal,
+        lease_payment: lease_payment(o).unwrap_or(Decimal::ZERO),
+        it_kw: racks.it_kw,
+        kw_per_gpu: o.server_kw / Decimal::from(o.gpus_per_server.max(1)),
+        non_server_capital: extras_sum,
+        capital_paid: Decimal::ZERO,
+        depreciated: Decimal::ZERO,
+    }
+}
+
+/// Memory fit and the split advice, per workload with a model and layer serving it. Warns of a
+/// model that does not fit in a layer's GPUs and passes on the split advice's warnings.
+fn sizing_notes(plan: &Plan, s: &Scenario, routes: &Routes, warnings: &mut Vec<String>) -> Vec<SizingNote> {
     let mut sizing = Vec::new();
     for (wi, w) in plan.workloads.iter().enumerate() {
         let Some(shape) = &w.shape else { continue };
@@ -442,11 +491,13 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             });
         }
     }
+    sizing
+}
 
-    // The MFU a token-metered layer's hours are estimated at: its own, else the mean of the
-    // workloads routed to it.
-    let token_mfu: Vec<Decimal> = s
-        .layers
+/// The MFU a token-metered layer's hours are estimated at: its own, else the mean of the
+/// workloads routed to it.
+fn token_mfu(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Decimal> {
+    s.layers
         .iter()
         .enumerate()
         .map(|(li, l)| {
@@ -464,60 +515,223 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 }
             })
         })
-        .collect();
+        .collect()
+}
 
-    // The month loop.
-    let mut ledger = Ledger {
-        months: Vec::with_capacity(horizon as usize),
-    };
+/// The tokens one useful PFLOP-hour gives each workload (0 where its model is unknown).
+fn tokens_per_useful(plan: &Plan) -> Vec<Decimal> {
+    plan.workloads
+        .iter()
+        .map(|w| {
+            w.flops_per_token
+                .filter(|f| *f > Decimal::ZERO)
+                .map_or(Decimal::ZERO, |f| FLOP_PER_PFLOP_HOUR / f)
+        })
+        .collect()
+}
+
+/// The facility figures owned layers run at; without a facility, a PUE of 1 and nothing to pay
+/// or emit.
+#[derive(Clone, Copy)]
+struct Site {
+    pue: Decimal,
+    tariff: Decimal,
+    grid: Decimal,
+    colo: Decimal,
+}
+
+impl Site {
+    fn of(s: &Scenario) -> Site {
+        let (pue, tariff, grid, colo) = s
+            .facility
+            .as_ref()
+            .map_or((Decimal::ONE, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO), |f| {
+                (f.pue, f.tariff_per_kwh, f.grid_gco2_per_kwh, f.colocation_per_kw_month)
+            });
+        Site {
+            pue,
+            tariff,
+            grid,
+            colo,
+        }
+    }
+}
+
+/// What every booking of one month reads: the month, the plan's routes and facility, and what
+/// dispatch decided.
+struct Month<'a> {
+    m: u32,
+    ym: YearMonth,
+    hours: Decimal,
+    horizon: u32,
+    routes: &'a Routes,
+    site: Site,
+    token_mfu: &'a [Decimal],
+    capacity: &'a [Option<Decimal>],
+    alloc: &'a Allocation,
+}
+
+/// Costs as the cash and the book view see them.
+#[derive(Default)]
+struct Books {
+    cash: Amounts,
+    book: Amounts,
+}
+
+impl Books {
+    /// A cost both views book alike.
+    fn add(&mut self, c: Category, amount: Decimal) {
+        self.cash.add(c, amount);
+        self.book.add(c, amount);
+    }
+}
+
+/// What the month loop adds up over the horizon, beside the ledger itself.
+struct Run {
+    ledger: Ledger,
+    cumulative: Decimal,
+    residual_value: Decimal,
+    unmet_total: Decimal,
+    horizon_hours: Decimal,
+    // Per layer over the horizon: its cost, the units it gave, and the units it gave to
+    // workloads whose tokens are counted (for the cost per million tokens).
+    layer_cost: Vec<Decimal>,
+    layer_units: Vec<Decimal>,
+    layer_token_units: Vec<Decimal>,
+    owned: OwnedSums,
+}
+
+/// The owned side as fixed and variable costs (for buy versus rent).
+struct OwnedSums {
+    variable: Decimal,
+    layer_cash: Decimal,
+    in_service_h: Decimal,
+    rate_weighted: Decimal,
+    useful_weighted: Vec<Decimal>,
+    useful_weight: Vec<Decimal>,
+}
+
+/// The month loop: each month, the workloads' demand and the layers' capacity, dispatch, then
+/// every cost booked (rented layers, owned layers, the scenario's running costs) and the month
+/// added to the ledger.
+fn run_months(plan: &Plan, s: &Scenario, routes: &Routes, token_mfu: &[Decimal], mut owned: Vec<OwnedSetup>) -> Run {
+    let horizon = plan.horizon_months;
+    let site = Site::of(s);
+    let tokens_per_useful = tokens_per_useful(plan);
+    let mut run = Run::new(plan, s);
     let mut growth: Vec<Decimal> = vec![Decimal::ONE; plan.workloads.len()];
     let mut demand = vec![Decimal::ZERO; plan.workloads.len()];
     let mut capacity: Vec<Option<Decimal>> = vec![None; s.layers.len()];
     let mut alloc = Allocation::default();
-    let mut cumulative = Decimal::ZERO;
-    let mut residual_value = Decimal::ZERO;
-    let mut unmet_total = Decimal::ZERO;
-    // Per layer over the horizon: its cost, the units it gave, and the units it gave to
-    // workloads whose tokens are counted (for the cost per million tokens).
-    let mut layer_cost = vec![Decimal::ZERO; s.layers.len()];
-    let mut layer_units = vec![Decimal::ZERO; s.layers.len()];
-    let mut layer_token_units = vec![Decimal::ZERO; s.layers.len()];
-    // The owned side as fixed and variable costs (for buy versus rent).
-    let mut owned_variable = Decimal::ZERO;
-    let mut owned_layer_cash = Decimal::ZERO;
-    let mut owned_in_service_h = Decimal::ZERO;
-    let mut owned_rate_weighted = Decimal::ZERO;
-    let mut owned_useful_weighted = vec![Decimal::ZERO; plan.workloads.len()];
-    let mut owned_useful_weight = vec![Decimal::ZERO; plan.workloads.len()];
-    let mut horizon_hours = Decimal::ZERO;
     for m in 0..horizon {
         let ym = plan.start.plus(m);
         let hours = ym.hours();
-        let days = ym.days();
-        horizon_hours += hours;
-        for (wi, w) in plan.workloads.iter().enumerate() {
-            demand[wi] = w.demand(m, days, growth[wi]);
-            // Growth compounds from the workload's own first month, and stops with its last
-            // (the factor then stays within what `validate` bounded).
-            if m >= w.active_from && w.active_months.is_none_or(|n| m < w.active_from.saturating_add(n)) {
-                growth[wi] *= Decimal::ONE + w.monthly_growth;
-            }
-        }
-        for (li, l) in s.layers.iter().enumerate() {
-            capacity[li] = if !active(l, m) {
-                Some(Decimal::ZERO)
-            } else if l.kind == LayerKind::TokenMetered {
-                None
-            } else {
-                l.gpus.map(|g| Decimal::from(g) * hours * l.availability)
-            };
-        }
-        allocate(&routes, &demand, &capacity, &tokens_per_useful, &mut alloc);
-
-        let mut cash = Amounts::default();
-        let mut book = Amounts::default();
+        run.horizon_hours += hours;
+        month_demand(plan, m, ym.days(), &mut growth, &mut demand);
+        month_capacity(s, m, hours, &mut capacity);
+        allocate(routes, &demand, &capacity, &tokens_per_useful, &mut alloc);
+        let month = Month {
+            m,
+            ym,
+            hours,
+            horizon,
+            routes,
+            site,
+            token_mfu,
+            capacity: &capacity,
+            alloc: &alloc,
+        };
+        let mut books = Books::default();
         let mut usage = Usage::default();
-        for d in &demand {
+        let unserved = run.book_demand(plan, &demand, &alloc, &mut usage);
+        run.book_rented(s, &month, &mut books, &mut usage);
+        for os in &mut owned {
+            run.book_owned(os, &s.layers[os.layer], &month, &mut books, &mut usage);
+        }
+        book_scenario_costs(s, m, unserved, &mut books);
+        run.close_month(ym, books, usage, site.grid);
+    }
+    run
+}
+
+/// Each workload's demand in month `m`; growth compounds from the workload's own first month,
+/// and stops with its last (the factor then stays within what `validate` bounded).
+fn month_demand(plan: &Plan, m: u32, days: u32, growth: &mut [Decimal], demand: &mut [Decimal]) {
+    for (wi, w) in plan.workloads.iter().enumerate() {
+        demand[wi] = w.demand(m, days, growth[wi]);
+        if m >= w.active_from && w.active_months.is_none_or(|n| m < w.active_from.saturating_add(n)) {
+            growth[wi] *= Decimal::ONE + w.monthly_growth;
+        }
+    }
+}
+
+/// Each layer's capacity in month `m`, in GPU-hours: none outside its months, unbounded (`None`)
+/// for token-metered and unsized layers.
+fn month_capacity(s: &Scenario, m: u32, hours: Decimal, capacity: &mut [Option<Decimal>]) {
+    for (li, l) in s.layers.iter().enumerate() {
+        capacity[li] = if !active(l, m) {
+            Some(Decimal::ZERO)
+        } else if l.kind == LayerKind::TokenMetered {
+            None
+        } else {
+            l.gpus.map(|g| Decimal::from(g) * hours * l.availability)
+        };
+    }
+}
+
+/// The scenario-wide running costs of month `m` (staff, software, storage and egress, the
+/// stack's adaptation while it lasts), egress as a share of the month's cloud spend, and the
+/// unserved work at its shadow price.
+fn book_scenario_costs(s: &Scenario, m: u32, unserved: Decimal, books: &mut Books) {
+    for (cat, amount) in [
+        (Category::Staff, s.staff_per_month),
+        (Category::Software, s.software_per_month),
+        (Category::StorageEgress, s.storage_egress_per_month),
+        (
+            Category::Adaptation,
+            if m < s.adaptation_months {
+                s.adaptation_per_month
+            } else {
+                Decimal::ZERO
+            },
+        ),
+    ] {
+        books.add(cat, amount);
+    }
+    let cloud_spend = books.cash.get(Category::CloudCompute) + books.cash.get(Category::Commitments);
+    let egress = cloud_spend * s.egress_share_of_cloud_spend;
+    books.add(Category::StorageEgress, egress);
+    books.add(Category::UnservedWork, unserved);
+}
+
+impl Run {
+    fn new(plan: &Plan, s: &Scenario) -> Run {
+        Run {
+            ledger: Ledger {
+                months: Vec::with_capacity(plan.horizon_months as usize),
+            },
+            cumulative: Decimal::ZERO,
+            residual_value: Decimal::ZERO,
+            unmet_total: Decimal::ZERO,
+            horizon_hours: Decimal::ZERO,
+            layer_cost: vec![Decimal::ZERO; s.layers.len()],
+            layer_units: vec![Decimal::ZERO; s.layers.len()],
+            layer_token_units: vec![Decimal::ZERO; s.layers.len()],
+            owned: OwnedSums {
+                variable: Decimal::ZERO,
+                layer_cash: Decimal::ZERO,
+                in_service_h: Decimal::ZERO,
+                rate_weighted: Decimal::ZERO,
+                useful_weighted: vec![Decimal::ZERO; plan.workloads.len()],
+                useful_weight: vec![Decimal::ZERO; plan.workloads.len()],
+            },
+        }
+    }
+
+    /// The month's demand, served work and tokens into `usage`; returns the unserved work at its
+    /// shadow price.
+    fn book_demand(&mut self, plan: &Plan, demand: &[Decimal], alloc: &Allocation, usage: &mut Usage) -> Decimal {
+        for d in demand {
             usage.demand_pflop_h += *d;
         }
         for v in &alloc.served {
@@ -527,229 +741,251 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         for (wi, v) in alloc.unmet.iter().enumerate() {
             // Below a millionth of a PFLOP-hour is rounding dust of the unit conversions.
             if *v > UNMET_DUST {
-                unmet_total += *v;
+                self.unmet_total += *v;
                 unserved += *v * plan.workloads[wi].shadow_price_per_pflop_h;
             }
         }
         for t in &alloc.tokens_by_layer {
             usage.tokens += *t;
         }
-        // Rented layers.
+        unserved
+    }
+
+    /// Rented layers: what each is paid for the month (reserved commitments while active, hours
+    /// or tokens used otherwise), a fixed-month exit fee, and their estimated energy.
+    fn book_rented(&mut self, s: &Scenario, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
+        let (m, alloc) = (month.m, month.alloc);
         for (li, l) in s.layers.iter().enumerate() {
             let units = alloc.units[li];
-            layer_units[li] += units;
-            layer_token_units[li] += alloc.token_units[li];
+            self.layer_units[li] += units;
+            self.layer_token_units[li] += alloc.token_units[li];
             if let Some(e) = &l.cloud_energy {
-                let kwh = cloud_kwh(l, e, units, alloc.useful_by_layer[li], token_mfu[li], ym, active(l, m));
+                let kwh = cloud_kwh(
+                    l,
+                    e,
+                    units,
+                    alloc.useful_by_layer[li],
+                    month.token_mfu[li],
+                    month.ym,
+                    active(l, m),
+                );
                 usage.cloud_energy_kwh += kwh;
                 usage.cloud_emissions_kg += kwh * e.grid_gco2_per_kwh / dec!(1000);
             }
             match l.kind {
                 LayerKind::Reserved => {
                     if active(l, m) {
-                        let paid = reserved_payment(l, ym);
-                        cash.add(Category::Commitments, paid);
-                        book.add(Category::Commitments, paid);
-                        layer_cost[li] += paid;
+                        let paid = reserved_payment(l, month.ym);
+                        books.add(Category::Commitments, paid);
+                        self.layer_cost[li] += paid;
                     }
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::Spot | LayerKind::OnDemand | LayerKind::Pooled => {
                     let cost = units * l.price_per_gpu_hour;
-                    cash.add(Category::CloudCompute, cost);
-                    book.add(Category::CloudCompute, cost);
-                    layer_cost[li] += cost;
+                    books.add(Category::CloudCompute, cost);
+                    self.layer_cost[li] += cost;
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::TokenMetered => {
                     let cost = units * l.price_per_million_tokens;
-                    cash.add(Category::CloudCompute, cost);
-                    book.add(Category::CloudCompute, cost);
-                    layer_cost[li] += cost;
+                    books.add(Category::CloudCompute, cost);
+                    self.layer_cost[li] += cost;
                 }
                 LayerKind::Owned => {}
             }
-            if let Some((month, fee)) = l.exit_fee
-                && month == m
+            if let Some((at, fee)) = l.exit_fee
+                && at == m
             {
-                cash.add(Category::TerminationFees, fee);
-                book.add(Category::TerminationFees, fee);
+                books.add(Category::TerminationFees, fee);
             }
         }
-        // Owned layers.
-        for os in &mut owned {
-            let l = &s.layers[os.layer];
-            let Some(o) = &l.owned else { continue };
-            let mut layer_cash = Amounts::default();
-            let mut layer_book = Amounts::default();
+    }
+
+    /// One owned layer's month: its capital and financing as they fall due, its running costs
+    /// while in service, its disposal at the horizon, its hours and idle cost.
+    fn book_owned(&mut self, os: &mut OwnedSetup, l: &Layer, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
+        let Some(o) = &l.owned else { return };
+        let mut layer = Books::default();
+        book_owned_capital(os, o, month, &mut layer);
+        let busy = month.alloc.units[os.layer];
+        let available = if active(l, month.m) {
+            self.owned.book_in_service(os, o, month, busy, &mut layer, usage)
+        } else {
+            Decimal::ZERO
+        };
+        // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
+        if month.m + 1 == month.horizon {
+            // The resale share was resolved by `validate`: the user's, or a sourced market
+            // estimate at the hardware's age, or 0; never the book value.
+            let delivered = month.m >= o.delivery_month;
             let leased = matches!(o.financing, Financing::Lease { .. });
-            let hw_share = match o.financing {
-                Financing::Cash => Decimal::ONE,
-                Financing::Loan { down_payment, .. } => down_payment,
-                Financing::Lease { .. } => Decimal::ZERO,
+            let resale = if delivered && !leased {
+                os.hardware * o.residual_share
+            } else {
+                Decimal::ZERO
             };
-            for (month, share) in &o.milestones {
-                if *month == m && !hw_share.is_zero() {
-                    let paid = os.hardware * *share * hw_share;
-                    layer_cash.add(Category::Hardware, paid);
-                    os.capital_paid += paid;
-                }
-            }
-            let delivered = m >= o.delivery_month;
-            if m == o.delivery_month {
-                for (cat, amount) in os.extras {
-                    layer_cash.add(cat, amount);
-                    os.capital_paid += amount;
-                }
-            }
-            if let Financing::Loan { .. } = o.financing {
-                if m > o.delivery_month {
-                    let k = (m - o.delivery_month - 1) as usize;
-                    if let Some(p) = os.loan.get(k) {
-                        layer_cash.add(Category::Financing, p.interest + p.principal);
-                        layer_book.add(Category::Financing, p.interest);
-                        os.capital_paid += p.principal;
-                    }
-                }
-                // Settle what is still owed at the horizon, so that horizons compare fairly.
-                if m + 1 == horizon && delivered {
-                    let paid_periods = (m - o.delivery_month) as usize;
-                    let owed = if paid_periods == 0 {
-                        os.loan_principal
-                    } else {
-                        os.loan.get(paid_periods - 1).map_or(Decimal::ZERO, |p| p.balance)
-                    };
-                    if owed > Decimal::ZERO {
-                        layer_cash.add(Category::Financing, owed);
-                        os.capital_paid += owed;
-                    }
-                }
-            }
-            let in_service = active(l, m);
-            if let Financing::Lease { term_months, .. } = o.financing
-                && delivered
-                && m < o.delivery_month + term_months
-            {
-                layer_cash.add(Category::Financing, os.lease_payment);
-                layer_book.add(Category::Financing, os.lease_payment);
-            }
-            if delivered && m - o.delivery_month < o.life_months {
-                layer_book.add(Category::Depreciation, os.dep_monthly);
-                os.depreciated += os.dep_monthly;
-            }
-            let mut available = Decimal::ZERO;
-            let busy = alloc.units[os.layer];
-            if in_service {
-                let support = os.hardware * o.support_rate_per_year / dec!(12);
-                layer_cash.add(Category::Support, support);
-                layer_book.add(Category::Support, support);
-                let colocation = os.it_kw * colo;
-                layer_cash.add(Category::Colocation, colocation);
-                layer_book.add(Category::Colocation, colocation);
-                let all_hours = Decimal::from(o.gpus) * hours;
-                let idle_hours = all_hours - busy;
-                let kwh = (busy + idle_hours * o.idle_power_share) * os.kw_per_gpu * pue;
-                let power = kwh * tariff;
-                layer_cash.add(Category::Electricity, power);
-                layer_book.add(Category::Electricity, power);
-                usage.energy_kwh += kwh;
-                let operations = os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12)
-                    + busy * o.running_cost_per_gpu_hour;
-                layer_cash.add(Category::Operations, operations);
-                layer_book.add(Category::Operations, operations);
-                available = capacity[os.layer].unwrap_or(Decimal::ZERO);
-                // What one more busy hour costs: power above idle and the running cost.
-                let per_busy =
-                    (Decimal::ONE - o.idle_power_share) * os.kw_per_gpu * pue * tariff + o.running_cost_per_gpu_hour;
-                owned_variable += busy * per_busy;
-                owned_in_service_h += all_hours;
-                owned_rate_weighted += per_busy * available;
-                for &(w, vl, rate) in &routes.visits {
-                    if vl == os.layer {
-                        owned_useful_weighted[w] += rate.useful_per_unit * available;
-                        owned_useful_weight[w] += available;
-                    }
-                }
-            }
-            // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
-            if m + 1 == horizon {
-                // The resale share was resolved by `validate`: the user's, or a sourced market
-                // estimate at the hardware's age, or 0; never the book value.
-                let resale = if delivered && !leased {
-                    os.hardware * o.residual_share
-                } else {
-                    Decimal::ZERO
-                };
-                residual_value += resale;
-                layer_cash.add(Category::Residual, -resale);
-                layer_book.add(Category::Residual, os.capital_paid - os.depreciated - resale);
-            }
-            usage.owned_available_gpu_h += available;
-            usage.owned_busy_gpu_h += busy;
-            usage.delivered_gpu_h += busy;
-            if available > Decimal::ZERO && busy < available {
-                let running = layer_book.get(Category::Depreciation)
-                    + layer_book.get(Category::Financing)
-                    + layer_book.get(Category::Electricity)
-                    + layer_book.get(Category::Colocation)
-                    + layer_book.get(Category::Support);
-                usage.idle_cost += running * (available - busy) / available;
-            }
-            layer_cost[os.layer] += layer_cash.total();
-            owned_layer_cash += layer_cash.total();
-            cash.add_all(&layer_cash);
-            book.add_all(&layer_book);
+            self.residual_value += resale;
+            layer.cash.add(Category::Residual, -resale);
+            layer
+                .book
+                .add(Category::Residual, os.capital_paid - os.depreciated - resale);
         }
-        // Scenario-wide running costs.
-        for (cat, amount) in [
-            (Category::Staff, s.staff_per_month),
-            (Category::Software, s.software_per_month),
-            (Category::StorageEgress, s.storage_egress_per_month),
-            (
-                Category::Adaptation,
-                if m < s.adaptation_months {
-                    s.adaptation_per_month
-                } else {
-                    Decimal::ZERO
-                },
-            ),
-        ] {
-            cash.add(cat, amount);
-            book.add(cat, amount);
+        usage.owned_available_gpu_h += available;
+        usage.owned_busy_gpu_h += busy;
+        usage.delivered_gpu_h += busy;
+        if available > Decimal::ZERO && busy < available {
+            let running = layer.book.get(Category::Depreciation)
+                + layer.book.get(Category::Financing)
+                + layer.book.get(Category::Electricity)
+                + layer.book.get(Category::Colocation)
+                + layer.book.get(Category::Support);
+            usage.idle_cost += running * (available - busy) / available;
         }
-        let cloud_spend = cash.get(Category::CloudCompute) + cash.get(Category::Commitments);
-        let egress = cloud_spend * s.egress_share_of_cloud_spend;
-        cash.add(Category::StorageEgress, egress);
-        book.add(Category::StorageEgress, egress);
-        cash.add(Category::UnservedWork, unserved);
-        book.add(Category::UnservedWork, unserved);
-        usage.emissions_kg = usage.energy_kwh * grid / dec!(1000);
-        // Owned energy is metered at the facility's grid; rented energy is estimated per layer.
+        self.layer_cost[os.layer] += layer.cash.total();
+        self.owned.layer_cash += layer.cash.total();
+        books.cash.add_all(&layer.cash);
+        books.book.add_all(&layer.book);
+    }
+
+    /// Closes the month: emissions (owned energy metered at the facility's grid, rented energy
+    /// estimated per layer), the views settled to the ledger's scale, the running cash total.
+    fn close_month(&mut self, ym: YearMonth, books: Books, mut usage: Usage, grid: Decimal) {
+        let Books { mut cash, mut book } = books;
         usage.emissions_kg = usage.energy_kwh * grid / dec!(1000) + usage.cloud_emissions_kg;
         usage.energy_kwh += usage.cloud_energy_kwh;
         cash.settle();
         book.settle();
-        cumulative += cash.total();
-        ledger.months.push(LedgerMonth {
+        self.cumulative += cash.total();
+        self.ledger.months.push(LedgerMonth {
             month: ym,
             cash,
             book,
-            cumulative_cash: cumulative,
+            cumulative_cash: self.cumulative,
             usage,
         });
     }
-    if unmet_total > Decimal::ZERO {
-        warnings.push(format!(
-            "{} useful PFLOP-hours of demand are not served: no layer had capacity left for them",
-            unmet_total.round_dp(1).normalize()
-        ));
-    }
 
-    // Commitments running past the horizon.
+    /// The cost of the tokens served: each layer's cost in the share of its units that went to
+    /// workloads whose tokens are counted.
+    fn token_cost(&self) -> Decimal {
+        self.layer_cost
+            .iter()
+            .zip(self.layer_units.iter().zip(&self.layer_token_units))
+            .filter(|(_, (u, _))| **u > Decimal::ZERO)
+            .map(|(c, (u, t))| *c * *t / *u)
+            .sum()
+    }
+}
+
+/// An owned layer's capital and financing in one month: hardware milestones (the share not
+/// financed), the other capital on delivery, loan payments and the balance settled at the
+/// horizon (so that horizons compare fairly), lease payments over the term, depreciation over
+/// the hardware's life.
+fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: &mut Books) {
+    let m = month.m;
+    let hw_share = match o.financing {
+        Financing::Cash => Decimal::ONE,
+        Financing::Loan { down_payment, .. } => down_payment,
+        Financing::Lease { .. } => Decimal::ZERO,
+    };
+    for (due, share) in &o.milestones {
+        if *due == m && !hw_share.is_zero() {
+            let paid = os.hardware * *share * hw_share;
+            layer.cash.add(Category::Hardware, paid);
+            os.capital_paid += paid;
+        }
+    }
+    let delivered = m >= o.delivery_month;
+    if m == o.delivery_month {
+        for (cat, amount) in os.extras {
+            layer.cash.add(cat, amount);
+            os.capital_paid += amount;
+        }
+    }
+    if let Financing::Loan { .. } = o.financing {
+        if m > o.delivery_month {
+            let k = (m - o.delivery_month - 1) as usize;
+            if let Some(p) = os.loan.get(k) {
+                layer.cash.add(Category::Financing, p.interest + p.principal);
+                layer.book.add(Category::Financing, p.interest);
+                os.capital_paid += p.principal;
+            }
+        }
+        if m + 1 == month.horizon && delivered {
+            let paid_periods = (m - o.delivery_month) as usize;
+            let owed = if paid_periods == 0 {
+                os.loan_principal
+            } else {
+                os.loan.get(paid_periods - 1).map_or(Decimal::ZERO, |p| p.balance)
+            };
+            if owed > Decimal::ZERO {
+                layer.cash.add(Category::Financing, owed);
+                os.capital_paid += owed;
+            }
+        }
+    }
+    if let Financing::Lease { term_months, .. } = o.financing
+        && delivered
+        && m < o.delivery_month + term_months
+    {
+        layer.add(Category::Financing, os.lease_payment);
+    }
+    if delivered && m - o.delivery_month < o.life_months {
+        layer.book.add(Category::Depreciation, os.dep_monthly);
+        os.depreciated += os.dep_monthly;
+    }
+}
+
+impl OwnedSums {
+    /// An in-service owned layer's running costs for the month (support, colocation,
+    /// electricity at busy and idle power, operations) and its share of the buy-versus-rent
+    /// basis; returns the GPU-hours it had available.
+    fn book_in_service(
+        &mut self,
+        os: &OwnedSetup,
+        o: &Owned,
+        month: &Month<'_>,
+        busy: Decimal,
+        layer: &mut Books,
+        usage: &mut Usage,
+    ) -> Decimal {
+        let Site { pue, tariff, colo, .. } = month.site;
+        let support = os.hardware * o.support_rate_per_year / dec!(12);
+        layer.add(Category::Support, support);
+        let colocation = os.it_kw * colo;
+        layer.add(Category::Colocation, colocation);
+        let all_hours = Decimal::from(o.gpus) * month.hours;
+        let idle_hours = all_hours - busy;
+        let kwh = (busy + idle_hours * o.idle_power_share) * os.kw_per_gpu * pue;
+        let power = kwh * tariff;
+        layer.add(Category::Electricity, power);
+        usage.energy_kwh += kwh;
+        let operations = os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12)
+            + busy * o.running_cost_per_gpu_hour;
+        layer.add(Category::Operations, operations);
+        let available = month.capacity[os.layer].unwrap_or(Decimal::ZERO);
+        // What one more busy hour costs: power above idle and the running cost.
+        let per_busy = (Decimal::ONE - o.idle_power_share) * os.kw_per_gpu * pue * tariff + o.running_cost_per_gpu_hour;
+        self.variable += busy * per_busy;
+        self.in_service_h += all_hours;
+        self.rate_weighted += per_busy * available;
+        for &(w, vl, rate) in &month.routes.visits {
+            if vl == os.layer {
+                self.useful_weighted[w] += rate.useful_per_unit * available;
+                self.useful_weight[w] += available;
+            }
+        }
+        available
+    }
+}
+
+/// Commitments running past the horizon: reserved payments and lease payments due after it.
+fn commitments_after_horizon(plan: &Plan, s: &Scenario) -> Decimal {
     let mut after = Decimal::ZERO;
     for l in &s.layers {
         let Some(until) = l.until_month else { continue };
-        for m in horizon..until {
+        for m in plan.horizon_months..until {
             if m < l.from_month {
                 continue;
             }
@@ -764,29 +1000,44 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             }
         }
     }
+    after
+}
 
-    let months = Decimal::from(horizon);
-    let scenario_fixed = (s.staff_per_month + s.software_per_month + s.storage_egress_per_month) * months
-        + s.adaptation_per_month * Decimal::from(s.adaptation_months.min(horizon));
-    let owned_basis = (owned_in_service_h > Decimal::ZERO && horizon_hours > Decimal::ZERO).then(|| {
-        let available: Decimal = ledger.months.iter().map(|m| m.usage.owned_available_gpu_h).sum();
+/// The scenario-wide costs over the horizon that do not move with use.
+fn scenario_fixed(plan: &Plan, s: &Scenario) -> Decimal {
+    let horizon = plan.horizon_months;
+    (s.staff_per_month + s.software_per_month + s.storage_egress_per_month) * Decimal::from(horizon)
+        + s.adaptation_per_month * Decimal::from(s.adaptation_months.min(horizon))
+}
+
+/// The owned hardware as fixed and variable costs, when any was in service within the horizon.
+fn owned_basis(run: &Run) -> Option<OwnedBasis> {
+    let sums = &run.owned;
+    (sums.in_service_h > Decimal::ZERO && run.horizon_hours > Decimal::ZERO).then(|| {
+        let available: Decimal = run.ledger.months.iter().map(|m| m.usage.owned_available_gpu_h).sum();
         OwnedBasis {
-            layer_fixed: owned_layer_cash - owned_variable,
+            layer_fixed: sums.layer_cash - sums.variable,
             per_busy_gpu_hour: if available > Decimal::ZERO {
-                owned_rate_weighted / available
+                sums.rate_weighted / available
             } else {
                 Decimal::ZERO
             },
-            gpu_equivalents: owned_in_service_h / horizon_hours,
-            availability: available / owned_in_service_h,
-            useful_per_gpu_hour: owned_useful_weighted
+            gpu_equivalents: sums.in_service_h / run.horizon_hours,
+            availability: available / sums.in_service_h,
+            useful_per_gpu_hour: sums
+                .useful_weighted
                 .iter()
-                .zip(&owned_useful_weight)
+                .zip(&sums.useful_weight)
                 .map(|(u, w)| (*w > Decimal::ZERO).then(|| *u / *w))
                 .collect(),
         }
-    });
-    let rent = (0..plan.workloads.len())
+    })
+}
+
+/// Per workload, the cheapest price of one useful PFLOP-hour among the layers paid by use,
+/// egress share included, with the layer's id.
+fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decimal, String)>> {
+    (0..plan.workloads.len())
         .map(|wi| {
             routes
                 .visits
@@ -804,36 +1055,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
                 })
                 .min_by(|a, b| a.0.cmp(&b.0))
         })
-        .collect();
-    let token_cost: Decimal = layer_cost
-        .iter()
-        .zip(layer_units.iter().zip(&layer_token_units))
-        .filter(|(_, (u, _))| **u > Decimal::ZERO)
-        .map(|(c, (u, t))| *c * *t / *u)
-        .sum();
-    let mut totals = totals(&ledger, monthly, residual_value, after);
-    totals.cost_per_million_tokens =
-        (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
-    ScenarioResult {
-        id: s.id.clone(),
-        name: s.name.clone(),
-        totals,
-        ledger,
-        layer_plans,
-        sizing,
-        warnings,
-        assumptions: s.assumptions.clone(),
-        exit_costs: s
-            .layers
-            .iter()
-            .filter_map(|l| crate::engine::commitment::layer_exit_costs(plan, l))
-            .collect(),
-        buy_rent: BuyRentBasis {
-            scenario_fixed,
-            owned: owned_basis,
-            rent,
-        },
-    }
+        .collect()
 }
 
 /// Unmet demand below this many useful PFLOP-hours in a month is rounding dust of the unit
