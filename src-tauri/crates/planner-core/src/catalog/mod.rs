@@ -15,6 +15,6 @@ pub mod provenance;
 
 pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
-pub(crate) use load::{Ctx, RawSource, SrcList, open_toml};
+pub(crate) use load::{Ctx, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
 pub use model::*;
