@@ -562,30 +562,12 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
         .clone();
 
     // The form: existing fields stay, the new one is added.
-    let (acro_id, mut acro) = match catalog.get(b"AcroForm") {
-        Ok(Object::Reference(id)) => (
-            Some(*id),
-            doc.get_object(*id)
-                .and_then(Object::as_dict)
-                .cloned()
-                .unwrap_or_default(),
-        ),
-        Ok(Object::Dictionary(d)) => (None, d.clone()),
-        _ => (None, Dictionary::new()),
-    };
-    let mut fields: Vec<Object> = acro
-        .get(b"Fields")
-        .ok()
-        .map(|f| deref(&doc, f))
-        .and_then(|f| f.as_array().ok())
-        .cloned()
-        .unwrap_or_default();
-    let mut names = BTreeSet::new();
-    field_names(&doc, &fields, "", &mut names, 0);
-    let field_name = (1..)
-        .map(|n| format!("Signature{n}"))
-        .find(|n| !names.contains(n))
-        .unwrap_or_else(|| "Signature".to_owned());
+    let Form {
+        id: acro_id,
+        dict: mut acro,
+        mut fields,
+        field_name,
+    } = open_form(&doc, &catalog);
 
     let size = doc
         .trailer
@@ -647,20 +629,7 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
     }
     up.object(root_id, &Object::Dictionary(catalog))?;
 
-    let xref_at = up.xref();
-    let mut trailer = Dictionary::new();
-    trailer.set("Size", Object::Integer(i64::from(new_size)));
-    trailer.set("Root", Object::Reference(root_id));
-    if let Ok(info) = doc.trailer.get(b"Info") {
-        trailer.set("Info", info.clone());
-    }
-    if let Ok(id) = doc.trailer.get(b"ID") {
-        trailer.set("ID", id.clone());
-    }
-    trailer.set("Prev", Object::Integer(i64::try_from(prev).unwrap_or(0)));
-    up.out.extend_from_slice(b"trailer\n");
-    write_dict(&mut up.out, &trailer)?;
-    let _ = write!(Hex(&mut up.out), "\nstartxref\n{xref_at}\n%%EOF\n");
+    up.trailer(&doc, root_id, new_size, prev)?;
     seal(up.out, identity, &slots)
 }
 
@@ -677,6 +646,50 @@ struct Slots {
     byte_range_at: usize,
     contents_at: usize,
     contents_end: usize,
+}
+
+/// The document's form, as the signature re-writes it.
+struct Form {
+    /// The form's object, when the catalog refers to one (else it is written in the catalog).
+    id: Option<ObjectId>,
+    dict: Dictionary,
+    fields: Vec<Object>,
+    /// A field name no field of the form has yet: `Signature1`, `Signature2`…
+    field_name: String,
+}
+
+/// The document's form (/AcroForm) with its fields, and the name for a new signature field.
+fn open_form(doc: &Document, catalog: &Dictionary) -> Form {
+    let (id, dict) = match catalog.get(b"AcroForm") {
+        Ok(Object::Reference(id)) => (
+            Some(*id),
+            doc.get_object(*id)
+                .and_then(Object::as_dict)
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        Ok(Object::Dictionary(d)) => (None, d.clone()),
+        _ => (None, Dictionary::new()),
+    };
+    let fields: Vec<Object> = dict
+        .get(b"Fields")
+        .ok()
+        .map(|f| deref(doc, f))
+        .and_then(|f| f.as_array().ok())
+        .cloned()
+        .unwrap_or_default();
+    let mut names = BTreeSet::new();
+    field_names(doc, &fields, "", &mut names, 0);
+    let field_name = (1..)
+        .map(|n| format!("Signature{n}"))
+        .find(|n| !names.contains(n))
+        .unwrap_or_else(|| "Signature".to_owned());
+    Form {
+        id,
+        dict,
+        fields,
+        field_name,
+    }
 }
 
 /// The page the signature's widget goes on: the first unless the appearance names one.
@@ -833,6 +846,26 @@ impl Update {
             contents_at,
             contents_end,
         })
+    }
+
+    /// The cross-reference of the update and its trailer (size, catalog, the document's info
+    /// and ID, the previous cross-reference), ending the revision.
+    fn trailer(&mut self, doc: &Document, root_id: ObjectId, new_size: u32, prev: u64) -> Result<(), SignError> {
+        let xref_at = self.xref();
+        let mut trailer = Dictionary::new();
+        trailer.set("Size", Object::Integer(i64::from(new_size)));
+        trailer.set("Root", Object::Reference(root_id));
+        if let Ok(info) = doc.trailer.get(b"Info") {
+            trailer.set("Info", info.clone());
+        }
+        if let Ok(id) = doc.trailer.get(b"ID") {
+            trailer.set("ID", id.clone());
+        }
+        trailer.set("Prev", Object::Integer(i64::try_from(prev).unwrap_or(0)));
+        self.out.extend_from_slice(b"trailer\n");
+        write_dict(&mut self.out, &trailer)?;
+        let _ = write!(Hex(&mut self.out), "\nstartxref\n{xref_at}\n%%EOF\n");
+        Ok(())
     }
 
     /// The visible signature's appearance: a form XObject `w` × `h` points drawing `content` in
