@@ -24,51 +24,55 @@ fn quotes_fixture(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// Makes the workspace at `ws_path` from the sample: a EUR rate, the quotes of `good.csv`
+/// imported (one scenario per vendor) and each vendor's measured figures on the scorecard.
+fn rfp_workspace(ws_path: &std::path::Path) {
+    let sample = planner_tests::sample_file().unwrap();
+    let mut ws = planner_tests::create_workspace_from(ws_path, &sample).unwrap();
+    let mut settings = ws.settings().clone();
+    settings.fx.push(FxRate::market(
+        "EUR",
+        "USD",
+        dec!(1.08),
+        "ECB reference rate 2026-11-20",
+    ));
+    ws.apply(&EditRequest {
+        edit: Edit::Settings { settings },
+        label: "Edit settings: fx".into(),
+        coalesce: None,
+    })
+    .unwrap();
+    let quotes = planner_store::read_quotes(&quotes_fixture("good.csv"), ws.catalog(), ws.settings()).unwrap();
+    ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
+    let mut card = ws.scorecard().unwrap();
+    let figures = [
+        (dec!(0.42), dec!(0.03), dec!(0.995), dec!(0.05), dec!(10)),
+        (dec!(0.35), dec!(0.05), dec!(0.99), dec!(0), dec!(0)),
+        (dec!(0.48), dec!(0.02), dec!(0.999), dec!(0.1), dec!(40)),
+    ];
+    for (v, (mfu, afr, sla, refund, expert)) in card.vendors.iter_mut().zip(figures) {
+        v.mfu = Some(mfu);
+        v.annual_failure_rate = Some(afr);
+        v.sla = v.sla.or(Some(sla));
+        v.sla_refund_share = v.sla_refund_share.or(Some(refund));
+        v.response_hours = v.response_hours.or(Some(dec!(12)));
+        v.expert_hours_per_month = Some(expert);
+    }
+    ws.apply(&EditRequest {
+        edit: Edit::Scorecard { scorecard: card },
+        label: "Edit scorecard: vendors".into(),
+        coalesce: None,
+    })
+    .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "end-to-end: needs Xvfb, tauri-driver and the built app; run by `cargo xtask test`"]
 async fn the_vendors_tab_ranks_imported_vendors_and_follows_the_weights() {
     let work = tempfile::tempdir().unwrap();
     let config = work.path().join("config");
     let ws_path = work.path().join("rfp.cpw");
-    {
-        let sample = planner_tests::sample_file().unwrap();
-        let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
-        let mut settings = ws.settings().clone();
-        settings.fx.push(FxRate::market(
-            "EUR",
-            "USD",
-            dec!(1.08),
-            "ECB reference rate 2026-11-20",
-        ));
-        ws.apply(&EditRequest {
-            edit: Edit::Settings { settings },
-            label: "Edit settings: fx".into(),
-            coalesce: None,
-        })
-        .unwrap();
-        let quotes = planner_store::read_quotes(&quotes_fixture("good.csv"), ws.catalog(), ws.settings()).unwrap();
-        ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
-        let mut card = ws.scorecard().unwrap();
-        let figures = [
-            (dec!(0.42), dec!(0.03), dec!(0.995), dec!(0.05), dec!(10)),
-            (dec!(0.35), dec!(0.05), dec!(0.99), dec!(0), dec!(0)),
-            (dec!(0.48), dec!(0.02), dec!(0.999), dec!(0.1), dec!(40)),
-        ];
-        for (v, (mfu, afr, sla, refund, expert)) in card.vendors.iter_mut().zip(figures) {
-            v.mfu = Some(mfu);
-            v.annual_failure_rate = Some(afr);
-            v.sla = v.sla.or(Some(sla));
-            v.sla_refund_share = v.sla_refund_share.or(Some(refund));
-            v.response_hours = v.response_hours.or(Some(dec!(12)));
-            v.expert_hours_per_month = Some(expert);
-        }
-        ws.apply(&EditRequest {
-            edit: Edit::Scorecard { scorecard: card },
-            label: "Edit scorecard: vendors".into(),
-            coalesce: None,
-        })
-        .unwrap();
-    }
+    rfp_workspace(&ws_path);
     let args = vec![
         "--catalog".to_owned(),
         workspace_root().join("catalogs").display().to_string(),

@@ -3,6 +3,21 @@
 //! Everything here is a pure function of its arguments: no file, clock, network or Tauri. The
 //! shell, the command line and the tests call the same functions and get the same answers.
 //!
+//! The crate is four rooms, one per reason to change, over a few shared modules; each room
+//! imports only what is below it, so the order is one-way and no module imports one that imports
+//! it back (`tests/tests/architecture.rs` checks it):
+//!
+//! - at the bottom, the vocabulary every room shares: [`problem`] (a problem at its JSON path,
+//!   the longest horizon, how messages quote input), [`calendar`] (months of the horizon),
+//!   [`exit_clause`] (a contract's exit clause as it is written) and [`workload_kind`] (what a
+//!   workload is, in the scenario file's words);
+//! - [`catalog`]: the sourced reference data and its provenance, parsed and checked;
+//! - [`error`]: the one error shape that crosses every boundary, which can carry catalog issues;
+//! - [`engine`]: the planning engine, from the scenario file to the decision figures;
+//! - on top of the engine, side by side and unaware of each other: [`rfp`] (quotes, the vendor
+//!   scorecard), [`compliance`] (the D-1 checklist and its audit log) and [`memo`] (the decision
+//!   memo as its author writes it, and the record of each memo made).
+//!
 //! The planning engine reads as a pipeline:
 //! `scenario_file::parse` (JSON text → [`scenario_file::ScenarioFile`]) →
 //! `validate::validate` (file + catalog → [`scenario::Plan`], or every problem with its JSON path) →
@@ -21,37 +36,23 @@
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain
 //! numbers and can be called on their own.
 
-pub mod assumption;
-pub mod audit;
 pub mod calendar;
 pub mod catalog;
-pub mod checklist;
-pub mod commitment;
-pub mod compare;
-pub mod decision;
-pub mod dispatch;
+pub mod compliance;
+pub mod engine;
 pub mod error;
-pub mod evaluate;
-pub mod exit;
 pub mod exit_clause;
-pub mod finance;
-pub mod fx;
-pub mod ledger;
-pub mod limits;
 pub mod memo;
-pub mod network;
 pub mod problem;
-pub mod quote;
-pub mod rack;
-pub mod scenario;
-pub mod scenario_file;
-pub mod scorecard;
-pub mod sizing;
-pub mod spot;
-pub mod validate;
-pub mod vendors;
-pub mod workload;
+pub mod rfp;
 pub mod workload_kind;
-pub mod workspace;
-/// The provenance of catalog figures lives with the catalog; this is its old path.
+
+// The stable paths: every module keeps the path it had before the core was split into rooms, so
+// the other crates, the tests and the benches need not change. New code may use either.
 pub use catalog::provenance;
+pub use compliance::{audit, checklist};
+pub use engine::{
+    assumption, commitment, compare, decision, dispatch, evaluate, exit, finance, fx, ledger, limits, network, rack,
+    scenario, scenario_file, sizing, spot, validate, workload, workspace,
+};
+pub use rfp::{quote, scorecard, vendors};

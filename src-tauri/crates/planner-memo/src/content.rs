@@ -501,70 +501,99 @@ fn scenario_section(
     });
     if !r.sizing.is_empty() {
         out.push(Block::Subheading("Sizing".to_owned()));
-        out.push(Block::Table(Table {
-            columns: vec![
-                Column::left("Workload", 1.6),
-                Column::left("Layer", 1.2),
-                Column::right("Memory (GB)", 1.0),
-                Column::right("GPUs for memory", 1.0),
-                Column::left("Parallelism", 2.0),
-            ],
-            rows: r
-                .sizing
-                .iter()
-                .map(|n| {
-                    Row::new(vec![
-                        n.workload.clone(),
-                        n.layer.clone(),
-                        grouped(n.memory_gb, 1),
-                        n.gpus_for_memory.to_string(),
-                        parallelism_label(n.parallelism).to_owned(),
-                    ])
-                })
-                .collect(),
-            size: 7.6,
-        }));
+        out.push(sizing_table(r));
     }
     if !r.layer_plans.is_empty() {
         out.push(Block::Subheading("Rack, power and network plan".to_owned()));
-        out.push(Block::Table(Table {
-            columns: vec![
-                Column::left("Layer", 1.2),
-                Column::right("Servers", 0.8),
-                Column::right("Per rack", 0.7),
-                Column::right("Racks", 0.6),
-                Column::right("kW/rack", 0.8),
-                Column::right("IT kW", 0.8),
-                Column::left("Cooling", 0.9),
-                Column::right("Ports", 0.7),
-                Column::right("Leaf/spine", 0.9),
-                Column::right(format!("Fabric ({})", view.currency), 1.3),
-            ],
-            rows: r
-                .layer_plans
-                .iter()
-                .map(|p| {
-                    Row::new(vec![
-                        p.layer.clone(),
-                        p.racks.servers.to_string(),
-                        p.racks.servers_per_rack.to_string(),
-                        p.racks.racks.to_string(),
-                        grouped(p.racks.rack_kw, 1),
-                        grouped(p.racks.it_kw, 1),
-                        if p.racks.cooling_carries {
-                            "carries it".to_owned()
-                        } else {
-                            "over its limit".to_owned()
-                        },
-                        p.network.ports.to_string(),
-                        format!("{}/{}", p.network.leaf_switches, p.network.spine_switches),
-                        money(p.network.cost),
-                    ])
-                })
-                .collect(),
-            size: 7.6,
-        }));
+        out.push(rack_plan_table(view.currency.as_str(), r));
     }
+    exit_terms(input, s, r, out);
+    out.push(Block::Subheading("Warnings".to_owned()));
+    if s.warnings.is_empty() {
+        out.push(small("The engine raised no warning for this scenario."));
+    } else {
+        for w in &s.warnings {
+            out.push(Block::Paragraph {
+                text: format!("• {w}"),
+                style: Style::WARNING,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The memory sizing of each workload on each layer serving it.
+fn sizing_table(r: &ScenarioResult) -> Block {
+    Block::Table(Table {
+        columns: vec![
+            Column::left("Workload", 1.6),
+            Column::left("Layer", 1.2),
+            Column::right("Memory (GB)", 1.0),
+            Column::right("GPUs for memory", 1.0),
+            Column::left("Parallelism", 2.0),
+        ],
+        rows: r
+            .sizing
+            .iter()
+            .map(|n| {
+                Row::new(vec![
+                    n.workload.clone(),
+                    n.layer.clone(),
+                    grouped(n.memory_gb, 1),
+                    n.gpus_for_memory.to_string(),
+                    parallelism_label(n.parallelism).to_owned(),
+                ])
+            })
+            .collect(),
+        size: 7.6,
+    })
+}
+
+/// Each owned layer's racks, power, cooling and network, the fabric's cost in `currency`.
+fn rack_plan_table(currency: &str, r: &ScenarioResult) -> Block {
+    Block::Table(Table {
+        columns: vec![
+            Column::left("Layer", 1.2),
+            Column::right("Servers", 0.8),
+            Column::right("Per rack", 0.7),
+            Column::right("Racks", 0.6),
+            Column::right("kW/rack", 0.8),
+            Column::right("IT kW", 0.8),
+            Column::left("Cooling", 0.9),
+            Column::right("Ports", 0.7),
+            Column::right("Leaf/spine", 0.9),
+            Column::right(format!("Fabric ({currency})"), 1.3),
+        ],
+        rows: r
+            .layer_plans
+            .iter()
+            .map(|p| {
+                Row::new(vec![
+                    p.layer.clone(),
+                    p.racks.servers.to_string(),
+                    p.racks.servers_per_rack.to_string(),
+                    p.racks.racks.to_string(),
+                    grouped(p.racks.rack_kw, 1),
+                    grouped(p.racks.it_kw, 1),
+                    if p.racks.cooling_carries {
+                        "carries it".to_owned()
+                    } else {
+                        "over its limit".to_owned()
+                    },
+                    p.network.ports.to_string(),
+                    format!("{}/{}", p.network.leaf_switches, p.network.spine_switches),
+                    money(p.network.cost),
+                ])
+            })
+            .collect(),
+        size: 7.6,
+    })
+}
+
+/// The exit terms: each layer's fixed-month exit and fee, and each exit clause's cost of leaving;
+/// or that every commitment runs its full term.
+fn exit_terms(input: &MemoInput<'_>, s: &ScenarioFigures, r: &ScenarioResult, out: &mut Vec<Block>) {
+    let view = input.view;
     let exits: Vec<(String, String)> = input
         .scenarios
         .iter()
@@ -600,18 +629,6 @@ fn scenario_section(
     for l in &r.exit_costs {
         exit_clause_blocks(view, l, out);
     }
-    out.push(Block::Subheading("Warnings".to_owned()));
-    if s.warnings.is_empty() {
-        out.push(small("The engine raised no warning for this scenario."));
-    } else {
-        for w in &s.warnings {
-            out.push(Block::Paragraph {
-                text: format!("• {w}"),
-                style: Style::WARNING,
-            });
-        }
-    }
-    Ok(())
 }
 
 fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {

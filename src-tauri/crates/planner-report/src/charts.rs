@@ -598,21 +598,7 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
         .flatten()
         .fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     let is_reference = |s: &ScenarioFigures| view.reference.as_deref() == Some(s.id.as_str());
-    let mut items: Vec<LegendItem> = view
-        .scenarios
-        .iter()
-        .enumerate()
-        .map(|(i, s)| LegendItem {
-            label: if is_reference(s) {
-                let role = if view.baseline_pinned { "baseline" } else { "reference" };
-                format!("{} ({role})", s.name)
-            } else {
-                s.name.clone()
-            },
-            colour: scenario_colour(i, theme),
-            swatch: Swatch::Line(if is_reference(s) { 4 } else { 2 }),
-        })
-        .collect();
+    let mut items = cumulative_legend(view, theme);
 
     let mut svg = String::new();
     {
@@ -663,23 +649,7 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
 
         // Break-even points: one marker per line and month, however many scenarios break even
         // there against the reference.
-        let mut points: Vec<(usize, u32, usize)> = Vec::new();
-        for s in &view.scenarios {
-            let Some(be) = s.difference.as_ref().and_then(|d| d.break_even.as_ref()) else {
-                continue;
-            };
-            let Some(line) = view.scenarios.iter().position(|x| x.id == be.cheaper_after) else {
-                continue;
-            };
-            let in_range = usize::try_from(be.month).is_ok_and(|k| (1..=series[line].len()).contains(&k));
-            if !in_range {
-                continue;
-            }
-            match points.iter_mut().find(|p| p.0 == line && p.1 == be.month) {
-                Some(p) => p.2 += 1,
-                None => points.push((line, be.month, 1)),
-            }
-        }
+        let points = break_even_points(view, &series);
         let at = |line: usize, month: u32| {
             let k = usize::try_from(month).unwrap_or(1).max(1) - 1;
             ((k as f64), series[line].get(k).copied().unwrap_or(0.0))
@@ -719,28 +689,7 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
             };
             let tw = text_width(&root, &text, &label)?;
             let rect = |(x, y): (i32, i32)| (x - 3, y - 9, x + tw + 3, y + 9);
-            let mut best: Option<((i32, i32), usize)> = None;
-            for dy in [-16, 16, -34, 34, -52, 52, -70, 70, -90, 90, -110, 110] {
-                for spot in [(px + 12, py + dy), (px - 12 - tw, py + dy)] {
-                    let r = rect(spot);
-                    let inside = r.0 >= plot_x.start && r.2 <= plot_x.end && r.1 >= plot_y.start && r.3 <= plot_y.end;
-                    if !inside || placed.iter().any(|p| overlaps(*p, r)) {
-                        continue;
-                    }
-                    let crossings = lines
-                        .iter()
-                        .flat_map(|l| l.windows(2))
-                        .filter(|w| segment_hits_rect(w[0], w[1], r))
-                        .count();
-                    if best.is_none_or(|(_, c)| crossings < c) {
-                        best = Some((spot, crossings));
-                    }
-                }
-                if best.is_some_and(|(_, c)| c == 0) {
-                    break;
-                }
-            }
-            let (x, y) = best.map_or((px + 12, py - 16), |(spot, _)| spot);
+            let (x, y) = label_spot((px, py), tw, (&plot_x, &plot_y), &placed, &lines);
             let r = rect((x, y));
             placed.push(r);
             if (y - py).abs() > 20 {
@@ -761,6 +710,84 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// The cumulative chart's legend: each scenario's name and line, the reference's thicker and
+/// labelled as the baseline when it is pinned.
+fn cumulative_legend(view: &DecisionView, theme: Theme) -> Vec<LegendItem> {
+    let is_reference = |s: &ScenarioFigures| view.reference.as_deref() == Some(s.id.as_str());
+    view.scenarios
+        .iter()
+        .enumerate()
+        .map(|(i, s)| LegendItem {
+            label: if is_reference(s) {
+                let role = if view.baseline_pinned { "baseline" } else { "reference" };
+                format!("{} ({role})", s.name)
+            } else {
+                s.name.clone()
+            },
+            colour: scenario_colour(i, theme),
+            swatch: Swatch::Line(if is_reference(s) { 4 } else { 2 }),
+        })
+        .collect()
+}
+
+/// The break-even markers of the cumulative chart as (line, month, how many scenarios break even
+/// there): each on the line of the scenario cheaper from then on, one per line and month.
+fn break_even_points(view: &DecisionView, series: &[Vec<f64>]) -> Vec<(usize, u32, usize)> {
+    let mut points: Vec<(usize, u32, usize)> = Vec::new();
+    for s in &view.scenarios {
+        let Some(be) = s.difference.as_ref().and_then(|d| d.break_even.as_ref()) else {
+            continue;
+        };
+        let Some(line) = view.scenarios.iter().position(|x| x.id == be.cheaper_after) else {
+            continue;
+        };
+        let in_range = usize::try_from(be.month).is_ok_and(|k| (1..=series[line].len()).contains(&k));
+        if !in_range {
+            continue;
+        }
+        match points.iter_mut().find(|p| p.0 == line && p.1 == be.month) {
+            Some(p) => p.2 += 1,
+            None => points.push((line, be.month, 1)),
+        }
+    }
+    points
+}
+
+/// Where a break-even label `tw` pixels wide goes beside its marker at (`px`, `py`): the first
+/// place, nearest first, inside the plot area that overlaps no label or marker `placed` and
+/// crosses no line, else the one crossing the fewest lines, else above right.
+fn label_spot(
+    (px, py): (i32, i32),
+    tw: i32,
+    (plot_x, plot_y): (&std::ops::Range<i32>, &std::ops::Range<i32>),
+    placed: &[Rect],
+    lines: &[Vec<(i32, i32)>],
+) -> (i32, i32) {
+    let rect = |(x, y): (i32, i32)| (x - 3, y - 9, x + tw + 3, y + 9);
+    let mut best: Option<((i32, i32), usize)> = None;
+    for dy in [-16, 16, -34, 34, -52, 52, -70, 70, -90, 90, -110, 110] {
+        for spot in [(px + 12, py + dy), (px - 12 - tw, py + dy)] {
+            let r = rect(spot);
+            let inside = r.0 >= plot_x.start && r.2 <= plot_x.end && r.1 >= plot_y.start && r.3 <= plot_y.end;
+            if !inside || placed.iter().any(|p| overlaps(*p, r)) {
+                continue;
+            }
+            let crossings = lines
+                .iter()
+                .flat_map(|l| l.windows(2))
+                .filter(|w| segment_hits_rect(w[0], w[1], r))
+                .count();
+            if best.is_none_or(|(_, c)| crossings < c) {
+                best = Some((spot, crossings));
+            }
+        }
+        if best.is_some_and(|(_, c)| c == 0) {
+            break;
+        }
+    }
+    best.map_or((px + 12, py - 16), |(spot, _)| spot)
 }
 
 /// One scenario's cash per month as stacked bars, one colour per cost category: costs stack

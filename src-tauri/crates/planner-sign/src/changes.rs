@@ -220,69 +220,146 @@ fn raw_objects(tail: &[u8], base: usize) -> Vec<(u32, usize)> {
 /// The changes after the revision that ends at `signed_end` that are not later signatures, in
 /// words. `old` is that revision read on its own, `new` the whole file.
 pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: &Document) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
     let tail = pdf.get(signed_end..).unwrap_or_default();
     if tail.iter().all(u8::is_ascii_whitespace) {
-        return found;
+        return Vec::new();
     }
-    let trimmed = tail
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(&[][..], |p| &tail[..=p]);
-    if !trimmed.ends_with(b"%%EOF") {
-        found.push(format!(
-            "the file does not end with a complete revision: bytes after the last %%EOF were added (the file ends at byte {})",
-            pdf.len()
-        ));
-    }
-
-    // The trailer: the same catalog, no encryption added.
-    let root_old = reference_of(&old.trailer, b"Root");
-    let root_new = reference_of(&new.trailer, b"Root");
-    if root_old != root_new {
-        found.push(format!(
-            "the document catalog was replaced (the trailer names object {} instead of {})",
-            root_new.map_or_else(|| "none".to_owned(), id_text),
-            root_old.map_or_else(|| "none".to_owned(), id_text)
-        ));
-    }
-    if new.trailer.get(b"Encrypt").is_ok() && old.trailer.get(b"Encrypt").is_err() {
-        found.push("encryption was added".to_owned());
-    }
-
-    let (users, content_streams) = page_users(new);
-    let old_pages: Vec<ObjectId> = old.get_pages().into_values().collect();
-    let new_pages: Vec<ObjectId> = new.get_pages().into_values().collect();
-    if old_pages != new_pages {
-        found.push(format!(
-            "the pages changed: {} page(s) were signed, the file now has {}{}",
-            old_pages.len(),
-            new_pages.len(),
-            if old_pages.len() == new_pages.len() {
-                " (pages were replaced or reordered)"
-            } else {
-                ""
-            }
-        ));
-    }
-
-    // What later signatures may add or re-write.
-    let mut allowed: BTreeSet<ObjectId> = BTreeSet::new();
-    let mut widgets: BTreeSet<ObjectId> = BTreeSet::new();
+    let mut c = Changes {
+        old,
+        new,
+        found: Vec::new(),
+        allowed: BTreeSet::new(),
+        widgets: BTreeSet::new(),
+    };
+    c.incomplete_revision(pdf, tail);
+    let (root_old, root_new) = c.trailer();
+    c.page_list();
     let page_numbers: BTreeMap<ObjectId, u32> = new.get_pages().into_iter().map(|(n, id)| (id, n)).collect();
     for (&page_id, &number) in &page_numbers {
+        c.page(page_id, number);
+    }
+    c.allow_signature_widgets();
+    if let (Some(rid), true) = (root_new, root_old == root_new) {
+        c.catalog(rid);
+    }
+    c.info();
+    let mut others = c.other_objects();
+    others.extend(hidden_objects(tail, signed_end, new));
+    let mut found = c.found;
+    found.extend(others);
+    if found.len() > LISTED {
+        let more = found.len() - LISTED;
+        found.truncate(LISTED);
+        found.push(format!("and {more} more change(s)"));
+    }
+    found
+}
+
+/// The comparison of a signed revision (`old`) with the whole file (`new`): what changed, in
+/// words, and the objects that later signatures may add or re-write.
+struct Changes<'d> {
+    old: &'d Document,
+    new: &'d Document,
+    found: Vec<String>,
+    allowed: BTreeSet<ObjectId>,
+    /// Signature widgets added to the pages.
+    widgets: BTreeSet<ObjectId>,
+}
+
+impl Changes<'_> {
+    /// Bytes after the last `%%EOF`: an unfinished revision.
+    fn incomplete_revision(&mut self, pdf: &[u8], tail: &[u8]) {
+        let trimmed = tail
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(&[][..], |p| &tail[..=p]);
+        if !trimmed.ends_with(b"%%EOF") {
+            self.found.push(format!(
+                "the file does not end with a complete revision: bytes after the last %%EOF were added (the file ends at byte {})",
+                pdf.len()
+            ));
+        }
+    }
+
+    /// The trailer: the same catalog, no encryption added. Returns the catalog before and after.
+    fn trailer(&mut self) -> (Option<ObjectId>, Option<ObjectId>) {
+        let (old, new) = (self.old, self.new);
+        let root_old = reference_of(&old.trailer, b"Root");
+        let root_new = reference_of(&new.trailer, b"Root");
+        if root_old != root_new {
+            self.found.push(format!(
+                "the document catalog was replaced (the trailer names object {} instead of {})",
+                root_new.map_or_else(|| "none".to_owned(), id_text),
+                root_old.map_or_else(|| "none".to_owned(), id_text)
+            ));
+        }
+        if new.trailer.get(b"Encrypt").is_ok() && old.trailer.get(b"Encrypt").is_err() {
+            self.found.push("encryption was added".to_owned());
+        }
+        (root_old, root_new)
+    }
+
+    /// The same pages, in the same order.
+    fn page_list(&mut self) {
+        let old_pages: Vec<ObjectId> = self.old.get_pages().into_values().collect();
+        let new_pages: Vec<ObjectId> = self.new.get_pages().into_values().collect();
+        if old_pages != new_pages {
+            self.found.push(format!(
+                "the pages changed: {} page(s) were signed, the file now has {}{}",
+                old_pages.len(),
+                new_pages.len(),
+                if old_pages.len() == new_pages.len() {
+                    " (pages were replaced or reordered)"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+
+    /// One page: its annotations (only signature widgets may be added) and its other keys.
+    fn page(&mut self, page_id: ObjectId, number: u32) {
+        let (old, new) = (self.old, self.new);
         let (Some(Object::Dictionary(page_old)), Some(Object::Dictionary(page_new))) =
             (old.objects.get(&page_id), new.objects.get(&page_id))
         else {
-            continue;
+            return;
         };
+        let page_ok = self.annotations(number, page_old, page_new);
+        if page_ok && let Ok(Object::Reference(aid)) = page_new.get(b"Annots") {
+            self.allowed.insert(*aid);
+        }
+        let keys = differing_keys(page_old, page_new, &[b"Annots"]);
+        if keys.is_empty() {
+            if page_ok {
+                self.allowed.insert(page_id);
+            }
+        } else {
+            self.allowed.insert(page_id);
+            let what = if keys.iter().any(|k| k == "/Contents") {
+                " (what the page draws)"
+            } else {
+                ""
+            };
+            self.found.push(format!(
+                "page {number} (object {}): its {} changed{what}",
+                id_text(page_id),
+                keys.join(", ")
+            ));
+        }
+    }
+
+    /// A page's annotations: none removed, and every one added a signature widget (remembered
+    /// in `widgets`). Whether the page's annotations changed only that way.
+    fn annotations(&mut self, number: u32, page_old: &Dictionary, page_new: &Dictionary) -> bool {
+        let (old, new) = (self.old, self.new);
         let annots_old = array_of(old, page_old, b"Annots");
         let annots_new = array_of(new, page_new, b"Annots");
         let mut page_ok = true;
         for a in &annots_old {
             if !annots_new.contains(a) {
                 page_ok = false;
-                found.push(format!(
+                self.found.push(format!(
                     "page {number}: annotation {} was removed",
                     a.as_reference().map_or_else(|_| "(direct)".to_owned(), id_text)
                 ));
@@ -291,121 +368,109 @@ pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: 
         for a in annots_new.iter().filter(|a| !annots_old.contains(a)) {
             let Ok(wid) = a.as_reference() else {
                 page_ok = false;
-                found.push(format!(
+                self.found.push(format!(
                     "page {number}: an annotation written in the page itself was added"
                 ));
                 continue;
             };
             match new.objects.get(&wid).and_then(|o| o.as_dict().ok()) {
                 Some(w) if is_sig_widget(new, w) => {
-                    widgets.insert(wid);
+                    self.widgets.insert(wid);
                 }
                 Some(w) => {
                     page_ok = false;
                     let sub =
                         crate::error::shorten(&name_of(new, w, b"Subtype").unwrap_or_else(|| "no subtype".to_owned()));
-                    found.push(format!(
+                    self.found.push(format!(
                         "page {number}: annotation {} ({sub}) was added, and it is not a signature field",
                         id_text(wid)
                     ));
                 }
                 None => {
                     page_ok = false;
-                    found.push(format!(
+                    self.found.push(format!(
                         "page {number}: annotation {} was added but cannot be read",
                         id_text(wid)
                     ));
                 }
             }
         }
-        if page_ok && let Ok(Object::Reference(aid)) = page_new.get(b"Annots") {
-            allowed.insert(*aid);
-        }
-        let keys = differing_keys(page_old, page_new, &[b"Annots"]);
-        if keys.is_empty() {
-            if page_ok {
-                allowed.insert(page_id);
-            }
-        } else {
-            allowed.insert(page_id);
-            let what = if keys.iter().any(|k| k == "/Contents") {
-                " (what the page draws)"
-            } else {
-                ""
+        page_ok
+    }
+
+    /// A signature widget's signature dictionary and its appearance (new objects only).
+    fn allow_signature_widgets(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for wid in &self.widgets {
+            let Some(w) = new.objects.get(wid).and_then(|o| o.as_dict().ok()) else {
+                continue;
             };
-            found.push(format!(
-                "page {number} (object {}): its {} changed{what}",
-                id_text(page_id),
-                keys.join(", ")
-            ));
-        }
-    }
-    // A signature widget's signature dictionary and its appearance (new objects only).
-    for wid in &widgets {
-        let Some(w) = new.objects.get(wid).and_then(|o| o.as_dict().ok()) else {
-            continue;
-        };
-        if !old.objects.contains_key(wid) || old.objects.get(wid) == new.objects.get(wid) {
-            allowed.insert(*wid);
-        }
-        if let Some(pid) = reference_of(w, b"Parent")
-            && !old.objects.contains_key(&pid)
-            && new
-                .objects
-                .get(&pid)
-                .and_then(|o| o.as_dict().ok())
-                .is_some_and(|p| name_of(new, p, b"FT").as_deref() == Some("Sig"))
-        {
-            allowed.insert(pid);
-        }
-        if let Some(vid) = reference_of(w, b"V")
-            && !old.objects.contains_key(&vid)
-            && new
-                .objects
-                .get(&vid)
-                .and_then(|o| o.as_dict().ok())
-                .is_some_and(|v| v.get(b"ByteRange").is_ok())
-        {
-            allowed.insert(vid);
-        }
-        let mut stack: Vec<&Object> = w.get(b"AP").ok().into_iter().collect();
-        let mut seen = BTreeSet::new();
-        while let Some(obj) = stack.pop() {
-            match obj {
-                Object::Reference(id) => {
-                    if old.objects.contains_key(id) || !seen.insert(*id) {
-                        continue;
+            if !old.objects.contains_key(wid) || old.objects.get(wid) == new.objects.get(wid) {
+                self.allowed.insert(*wid);
+            }
+            if let Some(pid) = reference_of(w, b"Parent")
+                && !old.objects.contains_key(&pid)
+                && new
+                    .objects
+                    .get(&pid)
+                    .and_then(|o| o.as_dict().ok())
+                    .is_some_and(|p| name_of(new, p, b"FT").as_deref() == Some("Sig"))
+            {
+                self.allowed.insert(pid);
+            }
+            if let Some(vid) = reference_of(w, b"V")
+                && !old.objects.contains_key(&vid)
+                && new
+                    .objects
+                    .get(&vid)
+                    .and_then(|o| o.as_dict().ok())
+                    .is_some_and(|v| v.get(b"ByteRange").is_ok())
+            {
+                self.allowed.insert(vid);
+            }
+            let mut stack: Vec<&Object> = w.get(b"AP").ok().into_iter().collect();
+            let mut seen = BTreeSet::new();
+            while let Some(obj) = stack.pop() {
+                match obj {
+                    Object::Reference(id) => {
+                        if old.objects.contains_key(id) || !seen.insert(*id) {
+                            continue;
+                        }
+                        self.allowed.insert(*id);
+                        if let Some(o) = new.objects.get(id) {
+                            stack.push(o);
+                        }
                     }
-                    allowed.insert(*id);
-                    if let Some(o) = new.objects.get(id) {
-                        stack.push(o);
-                    }
+                    Object::Array(items) => stack.extend(items.iter()),
+                    Object::Dictionary(d) => stack.extend(d.iter().map(|(_, v)| v)),
+                    Object::Stream(s) => stack.extend(s.dict.iter().map(|(_, v)| v)),
+                    _ => {}
                 }
-                Object::Array(items) => stack.extend(items.iter()),
-                Object::Dictionary(d) => stack.extend(d.iter().map(|(_, v)| v)),
-                Object::Stream(s) => stack.extend(s.dict.iter().map(|(_, v)| v)),
-                _ => {}
             }
         }
     }
-    // The catalog and its form.
-    if let (Some(rid), true) = (root_new, root_old == root_new)
-        && let (Some(cat_old), Some(cat_new)) = (
+
+    /// The catalog `rid` (the same object before and after): only its form and extensions may
+    /// change.
+    fn catalog(&mut self, rid: ObjectId) {
+        let (old, new) = (self.old, self.new);
+        let (Some(cat_old), Some(cat_new)) = (
             old.objects.get(&rid).and_then(|o| o.as_dict().ok()),
             new.objects.get(&rid).and_then(|o| o.as_dict().ok()),
-        )
-    {
+        ) else {
+            return;
+        };
         let keys = differing_keys(cat_old, cat_new, &[b"AcroForm", b"Extensions"]);
-        allowed.insert(rid);
+        self.allowed.insert(rid);
         if !keys.is_empty() {
-            found.push(format!(
+            self.found.push(format!(
                 "the document catalog (object {}): its {} changed",
                 id_text(rid),
                 keys.join(", ")
             ));
         }
         if let Ok(Object::Reference(eid)) = cat_new.get(b"Extensions") {
-            allowed.insert(*eid);
+            self.allowed.insert(*eid);
         }
         let empty = Dictionary::new();
         let form_old = cat_old
@@ -414,46 +479,58 @@ pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: 
             .and_then(|f| dict_of(old, f))
             .unwrap_or(&empty);
         if let Some(form_new) = cat_new.get(b"AcroForm").ok().and_then(|f| dict_of(new, f)) {
-            let keys = differing_keys(form_old, form_new, &[b"Fields", b"SigFlags"]);
-            if !keys.is_empty() {
-                found.push(format!("the form (/AcroForm): its {} changed", keys.join(", ")));
-            }
-            let fields_old = array_of(old, form_old, b"Fields");
-            let fields_new = array_of(new, form_new, b"Fields");
-            let mut fields_ok = true;
-            for f in &fields_old {
-                if !fields_new.contains(f) {
-                    fields_ok = false;
-                    found.push(format!(
-                        "the form (/AcroForm): field {} was removed",
-                        f.as_reference().map_or_else(|_| "(direct)".to_owned(), id_text)
-                    ));
-                }
-            }
-            for f in fields_new.iter().filter(|f| !fields_old.contains(f)) {
-                let sig_field = f
-                    .as_reference()
-                    .is_ok_and(|id| widgets.contains(&id) || allowed.contains(&id) && !old.objects.contains_key(&id));
-                if !sig_field {
-                    fields_ok = false;
-                    found.push(format!(
-                        "the form (/AcroForm): field {} was added, and it is not a signature field",
-                        f.as_reference().map_or_else(|_| "(direct)".to_owned(), id_text)
-                    ));
-                }
-            }
+            self.form(form_old, form_new);
             if let Ok(Object::Reference(fid)) = cat_new.get(b"AcroForm") {
-                allowed.insert(*fid);
-            }
-            if fields_ok && let Ok(Object::Reference(fid)) = form_new.get(b"Fields") {
-                allowed.insert(*fid);
+                self.allowed.insert(*fid);
             }
         }
     }
-    // The document information: only the dates and producer signing tools update.
-    let info_old = reference_of(&old.trailer, b"Info");
-    let info_new = reference_of(&new.trailer, b"Info");
-    if let Some(iid) = info_new {
+
+    /// The form: only its fields and signature flags may change, and only signature fields be
+    /// added.
+    fn form(&mut self, form_old: &Dictionary, form_new: &Dictionary) {
+        let (old, new) = (self.old, self.new);
+        let keys = differing_keys(form_old, form_new, &[b"Fields", b"SigFlags"]);
+        if !keys.is_empty() {
+            self.found
+                .push(format!("the form (/AcroForm): its {} changed", keys.join(", ")));
+        }
+        let fields_old = array_of(old, form_old, b"Fields");
+        let fields_new = array_of(new, form_new, b"Fields");
+        let mut fields_ok = true;
+        for f in &fields_old {
+            if !fields_new.contains(f) {
+                fields_ok = false;
+                self.found.push(format!(
+                    "the form (/AcroForm): field {} was removed",
+                    f.as_reference().map_or_else(|_| "(direct)".to_owned(), id_text)
+                ));
+            }
+        }
+        for f in fields_new.iter().filter(|f| !fields_old.contains(f)) {
+            let sig_field = f.as_reference().is_ok_and(|id| {
+                self.widgets.contains(&id) || self.allowed.contains(&id) && !old.objects.contains_key(&id)
+            });
+            if !sig_field {
+                fields_ok = false;
+                self.found.push(format!(
+                    "the form (/AcroForm): field {} was added, and it is not a signature field",
+                    f.as_reference().map_or_else(|_| "(direct)".to_owned(), id_text)
+                ));
+            }
+        }
+        if fields_ok && let Ok(Object::Reference(fid)) = form_new.get(b"Fields") {
+            self.allowed.insert(*fid);
+        }
+    }
+
+    /// The document information: only the dates and producer signing tools update.
+    fn info(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let info_old = reference_of(&old.trailer, b"Info");
+        let Some(iid) = reference_of(&new.trailer, b"Info") else {
+            return;
+        };
         let empty = Dictionary::new();
         let d_old = info_old
             .and_then(|i| old.objects.get(&i))
@@ -461,11 +538,9 @@ pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: 
             .unwrap_or(&empty);
         let d_new = new.objects.get(&iid).and_then(|o| o.as_dict().ok()).unwrap_or(&empty);
         let keys = differing_keys(d_old, d_new, &[b"ModDate", b"Producer"]);
-        if keys.is_empty() {
-            allowed.insert(iid);
-        } else {
-            allowed.insert(iid);
-            found.push(format!(
+        self.allowed.insert(iid);
+        if !keys.is_empty() {
+            self.found.push(format!(
                 "the document information (object {}): its {} changed",
                 id_text(iid),
                 keys.join(", ")
@@ -473,41 +548,50 @@ pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: 
         }
     }
 
-    // Every other object that differs.
-    let ids: BTreeSet<ObjectId> = old.objects.keys().chain(new.objects.keys()).copied().collect();
-    let mut others = Vec::new();
-    for id in ids {
-        let (o, n) = (old.objects.get(&id), new.objects.get(&id));
-        if o == n || allowed.contains(&id) {
-            continue;
+    /// Every other object that differs, with the pages that use it.
+    fn other_objects(&self) -> Vec<String> {
+        let (old, new) = (self.old, self.new);
+        let (users, content_streams) = page_users(new);
+        let ids: BTreeSet<ObjectId> = old.objects.keys().chain(new.objects.keys()).copied().collect();
+        let mut others = Vec::new();
+        for id in ids {
+            let (o, n) = (old.objects.get(&id), new.objects.get(&id));
+            if o == n || self.allowed.contains(&id) {
+                continue;
+            }
+            let pages = users.get(&id);
+            let line = match (o, n) {
+                (None, Some(n)) => format!(
+                    "object {} ({}) was added{}",
+                    id_text(id),
+                    kind(new, n, &content_streams, id),
+                    pages_text(pages)
+                ),
+                (Some(o), None) => format!(
+                    "object {} ({}) was removed",
+                    id_text(id),
+                    kind(old, o, &content_streams, id)
+                ),
+                (Some(_), Some(n)) => format!(
+                    "object {} ({}) was changed{}",
+                    id_text(id),
+                    kind(new, n, &content_streams, id),
+                    pages_text(pages)
+                ),
+                (None, None) => continue,
+            };
+            others.push(line);
         }
-        let pages = users.get(&id);
-        let line = match (o, n) {
-            (None, Some(n)) => format!(
-                "object {} ({}) was added{}",
-                id_text(id),
-                kind(new, n, &content_streams, id),
-                pages_text(pages)
-            ),
-            (Some(o), None) => format!(
-                "object {} ({}) was removed",
-                id_text(id),
-                kind(old, o, &content_streams, id)
-            ),
-            (Some(_), Some(n)) => format!(
-                "object {} ({}) was changed{}",
-                id_text(id),
-                kind(new, n, &content_streams, id),
-                pages_text(pages)
-            ),
-            (None, None) => continue,
-        };
-        others.push(line);
+        others
     }
-    // Objects written after signing that the cross-reference does not use, and that no later
-    // revision writes again: hidden from this check, but a reader that rebuilds a damaged
-    // cross-reference would show them.
+}
+
+/// Objects written after signing that the cross-reference does not use, and that no later
+/// revision writes again: hidden from the comparison, but a reader that rebuilds a damaged
+/// cross-reference would show them.
+fn hidden_objects(tail: &[u8], signed_end: usize, new: &Document) -> Vec<String> {
     let raw = raw_objects(tail, signed_end);
+    let mut out = Vec::new();
     for (i, (number, at)) in raw.iter().enumerate() {
         let used = matches!(
             new.reference_table.get(*number),
@@ -515,16 +599,10 @@ pub(crate) fn modifications(pdf: &[u8], signed_end: usize, old: &Document, new: 
         );
         let rewritten = raw.get(i + 1..).is_some_and(|r| r.iter().any(|(n, _)| n == number));
         if !used && !rewritten {
-            others.push(format!(
+            out.push(format!(
                 "object {number} written at byte {at} is not in the cross-reference (a hidden object)"
             ));
         }
     }
-    found.extend(others);
-    if found.len() > LISTED {
-        let more = found.len() - LISTED;
-        found.truncate(LISTED);
-        found.push(format!("and {more} more change(s)"));
-    }
-    found
+    out
 }

@@ -222,7 +222,47 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
         ));
         return out;
     };
-    // The certificate named by the signer identifier.
+    let cert = signer_certificate(&signed, signer);
+    let Some(cert) = cert else {
+        out.problems
+            .push("the signer's certificate is not included in the signature".to_owned());
+        return out;
+    };
+    let cert_der = cert.to_der().unwrap_or_default();
+
+    if signer.digest_alg.oid != ID_SHA_256 {
+        out.problems.push(format!(
+            "digest algorithm {} is not supported (only SHA-256)",
+            oid_name(&signer.digest_alg.oid)
+        ));
+    }
+    let Some(attrs) = &signer.signed_attrs else {
+        out.problems
+            .push("the signature has no signed attributes (not PAdES)".to_owned());
+        out.certificate = Some((cert, cert_der));
+        return out;
+    };
+    check_signed_attributes(attrs, digest, &cert_der, pades, &mut out);
+    match raw_signed_attrs(&contents[..len]).map_or_else(|| attrs.to_der(), Ok) {
+        Ok(signed_bytes) => match verify_with_spki(
+            cert.tbs_certificate().subject_public_key_info(),
+            &signer.signature_algorithm.oid,
+            &signed_bytes,
+            signer.signature.as_bytes(),
+        ) {
+            Ok(()) => out.signature_ok = true,
+            Err(e) => out.problems.push(e),
+        },
+        Err(e) => out
+            .problems
+            .push(format!("the signed attributes cannot be encoded: {e}")),
+    }
+    out.certificate = Some((cert, cert_der));
+    out
+}
+
+/// The certificate the signer identifier names, among those the signature includes.
+fn signer_certificate(signed: &SignedData, signer: &SignerInfo) -> Option<Certificate> {
     let certs: Vec<Certificate> = signed
         .certificates
         .iter()
@@ -243,25 +283,19 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
             })
         }),
     };
-    let Some(cert) = cert.cloned() else {
-        out.problems
-            .push("the signer's certificate is not included in the signature".to_owned());
-        return out;
-    };
-    let cert_der = cert.to_der().unwrap_or_default();
+    cert.cloned()
+}
 
-    if signer.digest_alg.oid != ID_SHA_256 {
-        out.problems.push(format!(
-            "digest algorithm {} is not supported (only SHA-256)",
-            oid_name(&signer.digest_alg.oid)
-        ));
-    }
-    let Some(attrs) = &signer.signed_attrs else {
-        out.problems
-            .push("the signature has no signed attributes (not PAdES)".to_owned());
-        out.certificate = Some((cert, cert_der));
-        return out;
-    };
+/// The signed attributes a PAdES signature needs: content type `data`, the message digest of
+/// the signed bytes (`digest`; sets `digest_ok`), and the signing certificate (v2), which
+/// `pades` requires.
+fn check_signed_attributes(
+    attrs: &SetOfVec<Attribute>,
+    digest: &[u8],
+    cert_der: &[u8],
+    pades: bool,
+    out: &mut CmsCheck,
+) {
     let single = |oid: ObjectIdentifier| -> Option<&Any> {
         let found: Vec<&Attribute> = attrs.iter().filter(|a| a.oid == oid).collect();
         match found.as_slice() {
@@ -300,7 +334,7 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
                 out.problems.push(
                     "the signing-certificate-v2 attribute uses a hash other than SHA-256 (not checked)".to_owned(),
                 );
-            } else if first.is_none_or(|c| c.cert_hash.as_bytes() != Sha256::digest(&cert_der).as_slice()) {
+            } else if first.is_none_or(|c| c.cert_hash.as_bytes() != Sha256::digest(cert_der).as_slice()) {
                 out.problems.push(
                     "the signing-certificate-v2 attribute names a different certificate than the one included"
                         .to_owned(),
@@ -315,22 +349,6 @@ pub(crate) fn check(contents: &[u8], digest: &[u8], pades: bool) -> CmsCheck {
             .push("the signing-certificate-v2 attribute is missing (PAdES requires it)".to_owned()),
         None => {}
     }
-    match raw_signed_attrs(&contents[..len]).map_or_else(|| attrs.to_der(), Ok) {
-        Ok(signed_bytes) => match verify_with_spki(
-            cert.tbs_certificate().subject_public_key_info(),
-            &signer.signature_algorithm.oid,
-            &signed_bytes,
-            signer.signature.as_bytes(),
-        ) {
-            Ok(()) => out.signature_ok = true,
-            Err(e) => out.problems.push(e),
-        },
-        Err(e) => out
-            .problems
-            .push(format!("the signed attributes cannot be encoded: {e}")),
-    }
-    out.certificate = Some((cert, cert_der));
-    out
 }
 
 #[cfg(test)]

@@ -530,6 +530,11 @@ fn validity_problem(cert: &CertificateInfo, at: &str) -> Option<String> {
 
 /// [`sign`] without the certificate's validity check (tests make signatures by expired
 /// certificates with it, as another program could).
+///
+/// The signature is an incremental update: the file as it is, then a signature dictionary, a
+/// widget on the chosen page (with its appearance when visible), the page, form and catalog
+/// re-written to point at it, a cross-reference and a trailer; then the byte range is patched in
+/// and the CMS signature over those bytes written into the space reserved for it.
 fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Result<Vec<u8>, SignError> {
     let doc = load(pdf)?;
     if doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
@@ -549,8 +554,148 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
         .and_then(Object::as_dict)
         .map_err(|_| SignError::UnsupportedPdf("its catalog (/Root) is not a dictionary".to_owned()))?
         .clone();
+    let page_id = signed_page(&doc, request)?;
+    let mut page = doc
+        .get_object(page_id)
+        .and_then(Object::as_dict)
+        .map_err(|_| SignError::UnsupportedPdf("a page is not a dictionary".to_owned()))?
+        .clone();
+
+    // The form: existing fields stay, the new one is added.
+    let Form {
+        id: acro_id,
+        dict: mut acro,
+        mut fields,
+        field_name,
+    } = open_form(&doc, &catalog);
+
+    let size = doc
+        .trailer
+        .get(b"Size")
+        .and_then(Object::as_i64)
+        .ok()
+        .and_then(|s| u32::try_from(s).ok())
+        .unwrap_or(0)
+        .max(doc.max_id + 1);
+    let ids = NewIds {
+        sig: (size, 0),
+        widget: (size + 1, 0),
+        appearance: (size + 2, 0),
+        page: page_id,
+    };
+
+    fields.push(Object::Reference(ids.widget));
+    acro.set("Fields", Object::Array(fields));
+    acro.set("SigFlags", Object::Integer(3));
+    if acro_id.is_none() {
+        catalog.set("AcroForm", Object::Dictionary(acro.clone()));
+    }
+    declare_pades_extension(&doc, &mut catalog);
+
+    let mut annots: Vec<Object> = page
+        .get(b"Annots")
+        .ok()
+        .map(|a| deref(&doc, a))
+        .and_then(|a| a.as_array().ok())
+        .cloned()
+        .unwrap_or_default();
+    annots.push(Object::Reference(ids.widget));
+    page.set("Annots", Object::Array(annots));
+
+    let (widget, appearance_stream) = signature_widget(request, &field_name, &ids)?;
+    let new_size = if appearance_stream.is_some() {
+        size + 3
+    } else {
+        size + 2
+    };
+
+    // The update, appended after the file as it is.
+    let mut up = Update {
+        out: Vec::with_capacity(pdf.len() + CONTENTS_RESERVE * 2 + 4096),
+        offsets: BTreeMap::new(),
+    };
+    up.out.extend_from_slice(pdf);
+    if !matches!(pdf.last(), Some(b'\n' | b'\r')) {
+        up.out.push(b'\n');
+    }
+    let slots = up.signature_dictionary(ids.sig, request)?;
+    up.object(ids.widget, &Object::Dictionary(widget))?;
+    if let Some((content, w, h)) = appearance_stream {
+        up.appearance(ids.appearance, &content, w, h)?;
+    }
+    up.object(page_id, &Object::Dictionary(page))?;
+    if let Some(id) = acro_id {
+        up.object(id, &Object::Dictionary(acro))?;
+    }
+    up.object(root_id, &Object::Dictionary(catalog))?;
+
+    up.trailer(&doc, root_id, new_size, prev)?;
+    seal(up.out, identity, &slots)
+}
+
+/// The objects a signature adds, and the page it goes on.
+struct NewIds {
+    sig: ObjectId,
+    widget: ObjectId,
+    appearance: ObjectId,
+    page: ObjectId,
+}
+
+/// Where the signature dictionary's byte range and /Contents hex string were written.
+struct Slots {
+    byte_range_at: usize,
+    contents_at: usize,
+    contents_end: usize,
+}
+
+/// The document's form, as the signature re-writes it.
+struct Form {
+    /// The form's object, when the catalog refers to one (else it is written in the catalog).
+    id: Option<ObjectId>,
+    dict: Dictionary,
+    fields: Vec<Object>,
+    /// A field name no field of the form has yet: `Signature1`, `Signature2`…
+    field_name: String,
+}
+
+/// The document's form (/AcroForm) with its fields, and the name for a new signature field.
+fn open_form(doc: &Document, catalog: &Dictionary) -> Form {
+    let (id, dict) = match catalog.get(b"AcroForm") {
+        Ok(Object::Reference(id)) => (
+            Some(*id),
+            doc.get_object(*id)
+                .and_then(Object::as_dict)
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        Ok(Object::Dictionary(d)) => (None, d.clone()),
+        _ => (None, Dictionary::new()),
+    };
+    let fields: Vec<Object> = dict
+        .get(b"Fields")
+        .ok()
+        .map(|f| deref(doc, f))
+        .and_then(|f| f.as_array().ok())
+        .cloned()
+        .unwrap_or_default();
+    let mut names = BTreeSet::new();
+    field_names(doc, &fields, "", &mut names, 0);
+    let field_name = (1..)
+        .map(|n| format!("Signature{n}"))
+        .find(|n| !names.contains(n))
+        .unwrap_or_else(|| "Signature".to_owned());
+    Form {
+        id,
+        dict,
+        fields,
+        field_name,
+    }
+}
+
+/// The page the signature's widget goes on: the first unless the appearance names one.
+fn signed_page(doc: &Document, request: &SignRequest) -> Result<ObjectId, SignError> {
     let pages = doc.get_pages();
-    let page_id = match request.appearance.as_ref().map(|a| a.page) {
+    match request.appearance.as_ref().map(|a| a.page) {
         None => pages.values().next().copied(),
         Some(PageChoice::Last) => pages.values().next_back().copied(),
         Some(PageChoice::Index(i)) => {
@@ -564,63 +709,15 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
             page
         }
     }
-    .ok_or_else(|| SignError::UnsupportedPdf("it has no pages".to_owned()))?;
-    let mut page = doc
-        .get_object(page_id)
-        .and_then(Object::as_dict)
-        .map_err(|_| SignError::UnsupportedPdf("a page is not a dictionary".to_owned()))?
-        .clone();
+    .ok_or_else(|| SignError::UnsupportedPdf("it has no pages".to_owned()))
+}
 
-    // The form: existing fields stay, the new one is added.
-    let (acro_id, mut acro) = match catalog.get(b"AcroForm") {
-        Ok(Object::Reference(id)) => (
-            Some(*id),
-            doc.get_object(*id)
-                .and_then(Object::as_dict)
-                .cloned()
-                .unwrap_or_default(),
-        ),
-        Ok(Object::Dictionary(d)) => (None, d.clone()),
-        _ => (None, Dictionary::new()),
-    };
-    let mut fields: Vec<Object> = acro
-        .get(b"Fields")
-        .ok()
-        .map(|f| deref(&doc, f))
-        .and_then(|f| f.as_array().ok())
-        .cloned()
-        .unwrap_or_default();
-    let mut names = BTreeSet::new();
-    field_names(&doc, &fields, "", &mut names, 0);
-    let field_name = (1..)
-        .map(|n| format!("Signature{n}"))
-        .find(|n| !names.contains(n))
-        .unwrap_or_else(|| "Signature".to_owned());
-
-    let size = doc
-        .trailer
-        .get(b"Size")
-        .and_then(Object::as_i64)
-        .ok()
-        .and_then(|s| u32::try_from(s).ok())
-        .unwrap_or(0)
-        .max(doc.max_id + 1);
-    let sig_id: ObjectId = (size, 0);
-    let widget_id: ObjectId = (size + 1, 0);
-    let ap_id: ObjectId = (size + 2, 0);
-    let mut new_size = size + 2;
-
-    fields.push(Object::Reference(widget_id));
-    acro.set("Fields", Object::Array(fields));
-    acro.set("SigFlags", Object::Integer(3));
-    if acro_id.is_none() {
-        catalog.set("AcroForm", Object::Dictionary(acro.clone()));
-    }
-    // PAdES: declare the ETSI developer extension.
+/// PAdES: declares the ETSI developer extension in the catalog, unless it is there already.
+fn declare_pades_extension(doc: &Document, catalog: &mut Dictionary) {
     let mut extensions = catalog
         .get(b"Extensions")
         .ok()
-        .and_then(|e| dict_of(&doc, e))
+        .and_then(|e| dict_of(doc, e))
         .cloned()
         .unwrap_or_default();
     if extensions.get(b"ESIC").is_err() {
@@ -630,99 +727,150 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
         extensions.set("ESIC", Object::Dictionary(esic));
         catalog.set("Extensions", Object::Dictionary(extensions));
     }
+}
 
-    let mut annots: Vec<Object> = page
-        .get(b"Annots")
-        .ok()
-        .map(|a| deref(&doc, a))
-        .and_then(|a| a.as_array().ok())
-        .cloned()
-        .unwrap_or_default();
-    annots.push(Object::Reference(widget_id));
-    page.set("Annots", Object::Array(annots));
+/// A visible signature's appearance stream: its content and its width and height in points.
+type AppearanceStream = (Vec<u8>, f32, f32);
 
+/// The signature field's widget (printed and locked): invisible, or in the appearance's box
+/// with the content of its appearance stream and the stream's width and height.
+fn signature_widget(
+    request: &SignRequest,
+    field_name: &str,
+    ids: &NewIds,
+) -> Result<(Dictionary, Option<AppearanceStream>), SignError> {
     let mut widget = Dictionary::new();
     widget.set("Type", Object::Name(b"Annot".to_vec()));
     widget.set("Subtype", Object::Name(b"Widget".to_vec()));
     widget.set("FT", Object::Name(b"Sig".to_vec()));
-    widget.set("T", text_string(&field_name));
-    widget.set("V", Object::Reference(sig_id));
-    widget.set("P", Object::Reference(page_id));
-    let mut appearance_stream = None;
-    match &request.appearance {
-        None => {
-            widget.set("Rect", Object::Array(vec![0.into(), 0.into(), 0.into(), 0.into()]));
-            // Print + Locked.
-            widget.set("F", Object::Integer(132));
-        }
-        Some(a) => {
-            let [x1, y1, x2, y2] = a.rect;
-            let (lx, hx) = (x1.min(x2), x1.max(x2));
-            let (ly, hy) = (y1.min(y2), y1.max(y2));
-            let (w, h) = (hx - lx, hy - ly);
-            if !(w.is_finite() && h.is_finite()) || w < 1.0 || h < 1.0 {
-                return Err(SignError::BadRequest(format!(
-                    "the signature box {:?} is empty; give x1 y1 x2 y2 in points with some width and height",
-                    a.rect
-                )));
-            }
-            widget.set(
-                "Rect",
-                Object::Array(vec![
-                    Object::Real(lx),
-                    Object::Real(ly),
-                    Object::Real(hx),
-                    Object::Real(hy),
-                ]),
-            );
-            widget.set("F", Object::Integer(132));
-            let mut ap = Dictionary::new();
-            ap.set("N", Object::Reference(ap_id));
-            widget.set("AP", Object::Dictionary(ap));
-            appearance_stream = Some((appearance_content(a, w, h), w, h));
-            new_size += 1;
-        }
-    }
-
-    // The update, appended after the file as it is.
-    let mut up = Update {
-        out: Vec::with_capacity(pdf.len() + CONTENTS_RESERVE * 2 + 4096),
-        offsets: BTreeMap::new(),
+    widget.set("T", text_string(field_name));
+    widget.set("V", Object::Reference(ids.sig));
+    widget.set("P", Object::Reference(ids.page));
+    let Some(a) = &request.appearance else {
+        widget.set("Rect", Object::Array(vec![0.into(), 0.into(), 0.into(), 0.into()]));
+        // Print + Locked.
+        widget.set("F", Object::Integer(132));
+        return Ok((widget, None));
     };
-    up.out.extend_from_slice(pdf);
-    if !matches!(pdf.last(), Some(b'\n' | b'\r')) {
-        up.out.push(b'\n');
+    let [x1, y1, x2, y2] = a.rect;
+    let (lx, hx) = (x1.min(x2), x1.max(x2));
+    let (ly, hy) = (y1.min(y2), y1.max(y2));
+    let (w, h) = (hx - lx, hy - ly);
+    if !(w.is_finite() && h.is_finite()) || w < 1.0 || h < 1.0 {
+        return Err(SignError::BadRequest(format!(
+            "the signature box {:?} is empty; give x1 y1 x2 y2 in points with some width and height",
+            a.rect
+        )));
+    }
+    widget.set(
+        "Rect",
+        Object::Array(vec![
+            Object::Real(lx),
+            Object::Real(ly),
+            Object::Real(hx),
+            Object::Real(hy),
+        ]),
+    );
+    widget.set("F", Object::Integer(132));
+    let mut ap = Dictionary::new();
+    ap.set("N", Object::Reference(ids.appearance));
+    widget.set("AP", Object::Dictionary(ap));
+    Ok((widget, Some((appearance_content(a, w, h), w, h))))
+}
+
+/// Patches the byte range (everything but the /Contents hex string, at the placeholder's
+/// width) into the finished update, signs those bytes and writes the signature into /Contents.
+fn seal(mut out: Vec<u8>, identity: &Identity, slots: &Slots) -> Result<Vec<u8>, SignError> {
+    let Slots {
+        byte_range_at,
+        contents_at,
+        contents_end,
+    } = *slots;
+    let total = out.len();
+    let range = format!("[0 {contents_at} {contents_end} {}]", total - contents_end);
+    if range.len() > BYTE_RANGE_PLACEHOLDER.len() {
+        return Err(SignError::UnsupportedPdf(
+            "it is too large to sign (over 9 GB)".to_owned(),
+        ));
+    }
+    let padded = format!("{range:<width$}", width = BYTE_RANGE_PLACEHOLDER.len());
+    out[byte_range_at..byte_range_at + padded.len()].copy_from_slice(padded.as_bytes());
+
+    let digest = Sha256::new()
+        .chain_update(&out[..contents_at])
+        .chain_update(&out[contents_end..])
+        .finalize();
+    let cms_der = cms::sign_digest(identity, &digest)?;
+    if cms_der.len() > CONTENTS_RESERVE {
+        return Err(SignError::SignatureTooLarge {
+            needed: cms_der.len(),
+            reserved: CONTENTS_RESERVE,
+        });
+    }
+    let hex = crate::identity::hex(&cms_der);
+    out[contents_at + 1..contents_at + 1 + hex.len()].copy_from_slice(hex.as_bytes());
+    Ok(out)
+}
+
+impl Update {
+    /// The signature dictionary, written by hand to know where /ByteRange and /Contents are:
+    /// both are placeholders until the update is complete.
+    fn signature_dictionary(&mut self, id: ObjectId, request: &SignRequest) -> Result<Slots, SignError> {
+        self.begin(id);
+        self.out
+            .extend_from_slice(b"<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ");
+        let byte_range_at = self.out.len();
+        self.out.extend_from_slice(BYTE_RANGE_PLACEHOLDER.as_bytes());
+        self.out.extend_from_slice(b" /Contents ");
+        let contents_at = self.out.len();
+        self.out.push(b'<');
+        self.out.resize(self.out.len() + CONTENTS_RESERVE * 2, b'0');
+        self.out.push(b'>');
+        let contents_end = self.out.len();
+        self.out.extend_from_slice(b" /M ");
+        write_object(&mut self.out, &text_string(&request.time.pdf_date()))?;
+        self.out.extend_from_slice(b" /Name ");
+        write_object(&mut self.out, &text_string(request.signer_name))?;
+        if let Some(reason) = request.reason {
+            self.out.extend_from_slice(b" /Reason ");
+            write_object(&mut self.out, &text_string(reason))?;
+        }
+        if let Some(location) = request.location {
+            self.out.extend_from_slice(b" /Location ");
+            write_object(&mut self.out, &text_string(location))?;
+        }
+        self.out.extend_from_slice(b">>");
+        self.end();
+        Ok(Slots {
+            byte_range_at,
+            contents_at,
+            contents_end,
+        })
     }
 
-    // The signature dictionary, written by hand to know where /ByteRange and /Contents are.
-    up.begin(sig_id);
-    up.out
-        .extend_from_slice(b"<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ");
-    let byte_range_at = up.out.len();
-    up.out.extend_from_slice(BYTE_RANGE_PLACEHOLDER.as_bytes());
-    up.out.extend_from_slice(b" /Contents ");
-    let contents_at = up.out.len();
-    up.out.push(b'<');
-    up.out.resize(up.out.len() + CONTENTS_RESERVE * 2, b'0');
-    up.out.push(b'>');
-    let contents_end = up.out.len();
-    up.out.extend_from_slice(b" /M ");
-    write_object(&mut up.out, &text_string(&request.time.pdf_date()))?;
-    up.out.extend_from_slice(b" /Name ");
-    write_object(&mut up.out, &text_string(request.signer_name))?;
-    if let Some(reason) = request.reason {
-        up.out.extend_from_slice(b" /Reason ");
-        write_object(&mut up.out, &text_string(reason))?;
+    /// The cross-reference of the update and its trailer (size, catalog, the document's info
+    /// and ID, the previous cross-reference), ending the revision.
+    fn trailer(&mut self, doc: &Document, root_id: ObjectId, new_size: u32, prev: u64) -> Result<(), SignError> {
+        let xref_at = self.xref();
+        let mut trailer = Dictionary::new();
+        trailer.set("Size", Object::Integer(i64::from(new_size)));
+        trailer.set("Root", Object::Reference(root_id));
+        if let Ok(info) = doc.trailer.get(b"Info") {
+            trailer.set("Info", info.clone());
+        }
+        if let Ok(id) = doc.trailer.get(b"ID") {
+            trailer.set("ID", id.clone());
+        }
+        trailer.set("Prev", Object::Integer(i64::try_from(prev).unwrap_or(0)));
+        self.out.extend_from_slice(b"trailer\n");
+        write_dict(&mut self.out, &trailer)?;
+        let _ = write!(Hex(&mut self.out), "\nstartxref\n{xref_at}\n%%EOF\n");
+        Ok(())
     }
-    if let Some(location) = request.location {
-        up.out.extend_from_slice(b" /Location ");
-        write_object(&mut up.out, &text_string(location))?;
-    }
-    up.out.extend_from_slice(b">>");
-    up.end();
 
-    up.object(widget_id, &Object::Dictionary(widget))?;
-    if let Some((content, w, h)) = appearance_stream {
+    /// The visible signature's appearance: a form XObject `w` × `h` points drawing `content` in
+    /// Helvetica.
+    fn appearance(&mut self, id: ObjectId, content: &[u8], w: f32, h: f32) -> Result<(), SignError> {
         let mut font = Dictionary::new();
         font.set("Type", Object::Name(b"Font".to_vec()));
         font.set("Subtype", Object::Name(b"Type1".to_vec()));
@@ -741,59 +889,14 @@ fn sign_unchecked(pdf: &[u8], identity: &Identity, request: &SignRequest) -> Res
         );
         xobject.set("Resources", Object::Dictionary(resources));
         xobject.set("Length", Object::Integer(i64::try_from(content.len()).unwrap_or(0)));
-        up.begin(ap_id);
-        write_dict(&mut up.out, &xobject)?;
-        up.out.extend_from_slice(b"\nstream\n");
-        up.out.extend_from_slice(&content);
-        up.out.extend_from_slice(b"\nendstream");
-        up.end();
+        self.begin(id);
+        write_dict(&mut self.out, &xobject)?;
+        self.out.extend_from_slice(b"\nstream\n");
+        self.out.extend_from_slice(content);
+        self.out.extend_from_slice(b"\nendstream");
+        self.end();
+        Ok(())
     }
-    up.object(page_id, &Object::Dictionary(page))?;
-    if let Some(id) = acro_id {
-        up.object(id, &Object::Dictionary(acro))?;
-    }
-    up.object(root_id, &Object::Dictionary(catalog))?;
-
-    let xref_at = up.xref();
-    let mut trailer = Dictionary::new();
-    trailer.set("Size", Object::Integer(i64::from(new_size)));
-    trailer.set("Root", Object::Reference(root_id));
-    if let Ok(info) = doc.trailer.get(b"Info") {
-        trailer.set("Info", info.clone());
-    }
-    if let Ok(id) = doc.trailer.get(b"ID") {
-        trailer.set("ID", id.clone());
-    }
-    trailer.set("Prev", Object::Integer(i64::try_from(prev).unwrap_or(0)));
-    up.out.extend_from_slice(b"trailer\n");
-    write_dict(&mut up.out, &trailer)?;
-    let _ = write!(Hex(&mut up.out), "\nstartxref\n{xref_at}\n%%EOF\n");
-
-    // Byte range: everything but the /Contents hex string, patched in place at the same width.
-    let total = up.out.len();
-    let range = format!("[0 {contents_at} {contents_end} {}]", total - contents_end);
-    if range.len() > BYTE_RANGE_PLACEHOLDER.len() {
-        return Err(SignError::UnsupportedPdf(
-            "it is too large to sign (over 9 GB)".to_owned(),
-        ));
-    }
-    let padded = format!("{range:<width$}", width = BYTE_RANGE_PLACEHOLDER.len());
-    up.out[byte_range_at..byte_range_at + padded.len()].copy_from_slice(padded.as_bytes());
-
-    let digest = Sha256::new()
-        .chain_update(&up.out[..contents_at])
-        .chain_update(&up.out[contents_end..])
-        .finalize();
-    let cms_der = cms::sign_digest(identity, &digest)?;
-    if cms_der.len() > CONTENTS_RESERVE {
-        return Err(SignError::SignatureTooLarge {
-            needed: cms_der.len(),
-            reserved: CONTENTS_RESERVE,
-        });
-    }
-    let hex = crate::identity::hex(&cms_der);
-    up.out[contents_at + 1..contents_at + 1 + hex.len()].copy_from_slice(hex.as_bytes());
-    Ok(up.out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -878,56 +981,10 @@ fn check_signature(doc: &Document, pdf: &[u8], found: &FoundSig) -> SignatureRep
         later_bytes: 0,
         problems: Vec::new(),
     };
-    let sub_filter = get(doc, d, b"SubFilter")
-        .and_then(|o| o.as_name().ok())
-        .map(|n| String::from_utf8_lossy(n).into_owned());
-    let pades = match sub_filter.as_deref() {
-        Some("ETSI.CAdES.detached") => true,
-        Some("adbe.pkcs7.detached") => false,
-        other => {
-            report.problems.push(format!(
-                "signature format {} is not supported (only ETSI.CAdES.detached and adbe.pkcs7.detached)",
-                crate::error::shorten(other.unwrap_or("(none)"))
-            ));
-            false
-        }
-    };
-    let range: Option<Vec<u64>> = get(doc, d, b"ByteRange").and_then(|o| o.as_array().ok()).and_then(|a| {
-        a.iter()
-            .map(|x| x.as_i64().ok().and_then(|v| u64::try_from(v).ok()))
-            .collect()
-    });
-    let Some([r0, r1, r2, r3]) = range.as_deref().and_then(|r| <[u64; 4]>::try_from(r).ok()) else {
-        report
-            .problems
-            .push("the /ByteRange is missing or is not four non-negative numbers".to_owned());
+    let pades = signature_format(doc, d, &mut report);
+    let Some(ByteRange { start, a, b, end_us }) = byte_range(doc, d, pdf, &mut report) else {
         return report;
     };
-    report.byte_range = [r0, r1, r2, r3];
-    let len = pdf.len() as u64;
-    let end = r2.checked_add(r3);
-    let (Some(end), true) = (end, r0.checked_add(r1).is_some_and(|e| e <= r2)) else {
-        report
-            .problems
-            .push("the /ByteRange overlaps itself or overflows".to_owned());
-        return report;
-    };
-    if end > len {
-        report.problems.push(format!(
-            "the /ByteRange runs to byte {end}, past the end of the file ({len} bytes): the file was truncated"
-        ));
-        return report;
-    }
-    let (Ok(a), Ok(b), Ok(start), Ok(end_us)) = (
-        usize::try_from(r1),
-        usize::try_from(r2),
-        usize::try_from(r0),
-        usize::try_from(end),
-    ) else {
-        report.problems.push("the /ByteRange is too large".to_owned());
-        return report;
-    };
-    report.later_bytes = len - end;
 
     // What the byte range leaves out must be exactly the /Contents hex string.
     let gap = pdf.get(a..b).unwrap_or_default();
@@ -997,6 +1054,75 @@ fn check_signature(doc: &Document, pdf: &[u8], found: &FoundSig) -> SignatureRep
         }
     }
     report
+}
+
+/// Whether the signature is PAdES (`ETSI.CAdES.detached`) rather than PKCS#7; any other format
+/// is reported.
+fn signature_format(doc: &Document, d: &Dictionary, report: &mut SignatureReport) -> bool {
+    let sub_filter = get(doc, d, b"SubFilter")
+        .and_then(|o| o.as_name().ok())
+        .map(|n| String::from_utf8_lossy(n).into_owned());
+    match sub_filter.as_deref() {
+        Some("ETSI.CAdES.detached") => true,
+        Some("adbe.pkcs7.detached") => false,
+        other => {
+            report.problems.push(format!(
+                "signature format {} is not supported (only ETSI.CAdES.detached and adbe.pkcs7.detached)",
+                crate::error::shorten(other.unwrap_or("(none)"))
+            ));
+            false
+        }
+    }
+}
+
+/// The signed ranges of the file, as offsets: `start..a` and `b..end_us`.
+struct ByteRange {
+    start: usize,
+    a: usize,
+    b: usize,
+    end_us: usize,
+}
+
+/// The signature's /ByteRange, checked against the file (four numbers, in order, inside the
+/// file); records it and the bytes after it in `report`. `None`, reported, when unusable.
+fn byte_range(doc: &Document, d: &Dictionary, pdf: &[u8], report: &mut SignatureReport) -> Option<ByteRange> {
+    let range: Option<Vec<u64>> = get(doc, d, b"ByteRange").and_then(|o| o.as_array().ok()).and_then(|a| {
+        a.iter()
+            .map(|x| x.as_i64().ok().and_then(|v| u64::try_from(v).ok()))
+            .collect()
+    });
+    let Some([r0, r1, r2, r3]) = range.as_deref().and_then(|r| <[u64; 4]>::try_from(r).ok()) else {
+        report
+            .problems
+            .push("the /ByteRange is missing or is not four non-negative numbers".to_owned());
+        return None;
+    };
+    report.byte_range = [r0, r1, r2, r3];
+    let len = pdf.len() as u64;
+    let end = r2.checked_add(r3);
+    let (Some(end), true) = (end, r0.checked_add(r1).is_some_and(|e| e <= r2)) else {
+        report
+            .problems
+            .push("the /ByteRange overlaps itself or overflows".to_owned());
+        return None;
+    };
+    if end > len {
+        report.problems.push(format!(
+            "the /ByteRange runs to byte {end}, past the end of the file ({len} bytes): the file was truncated"
+        ));
+        return None;
+    }
+    let (Ok(a), Ok(b), Ok(start), Ok(end_us)) = (
+        usize::try_from(r1),
+        usize::try_from(r2),
+        usize::try_from(r0),
+        usize::try_from(end),
+    ) else {
+        report.problems.push("the /ByteRange is too large".to_owned());
+        return None;
+    };
+    report.later_bytes = len - end;
+    Some(ByteRange { start, a, b, end_us })
 }
 
 /// Every `/ByteRange` key in the raw bytes, with its four numbers when they can be read.

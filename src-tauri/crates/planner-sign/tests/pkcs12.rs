@@ -305,6 +305,45 @@ fn our_pkcs12_opens_in_openssl_and_round_trips() {
 fn rsa4096_chain_fits_and_validates_against_the_ca() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    chain_pkcs12(d);
+    let id = Identity::from_pkcs12(&std::fs::read(d.join("leaf.p12")).unwrap(), "chain").unwrap();
+    let info = id.certificate();
+    assert_eq!(info.key_algorithm, "RSA 4096");
+    assert!(!info.self_signed);
+    assert_eq!(info.issuer, "O=Chain Org,CN=Test Root CA");
+
+    let req = SignRequest {
+        signer_name: "Lee Leaf",
+        reason: Some("Reviewer"),
+        location: None,
+        time: common::valid_from(&id),
+        appearance: None,
+    };
+    let signed = sign(&sample_pdf(1), &id, &req).unwrap();
+    std::fs::write(d.join("chain.pdf"), &signed).unwrap();
+    let out = validate_trusting_the_ca(d, "chain.pdf");
+    let hanko = text(&out);
+    println!("pyHanko (trusting only the CA):\n{hanko}");
+    assert!(out.status.success(), "{hanko}");
+    assert!(
+        hanko.contains("Trust anchor: \"Organization: Chain Org, Common Name: Test Root CA\""),
+        "{hanko}"
+    );
+    assert!(hanko.contains("The signature is judged VALID."), "{hanko}");
+    let pdfsig = text(&run("pdfsig", &["chain.pdf"], d));
+    assert!(pdfsig.contains("Signature is Valid."), "{pdfsig}");
+    // The re-exported file keeps the CA certificate.
+    let again = Identity::from_pkcs12(&id.to_pkcs12("x", "leaf").unwrap(), "x").unwrap();
+    let resigned = sign(&sample_pdf(1), &again, &req).unwrap();
+    std::fs::write(d.join("again.pdf"), &resigned).unwrap();
+    let out = validate_trusting_the_ca(d, "again.pdf");
+    assert!(text(&out).contains("The signature is judged VALID."), "{}", text(&out));
+    assert!(verify(&resigned).unwrap().all_intact());
+}
+
+/// Makes, with openssl, an RSA-4096 root CA (`ca.pem`) and an RSA-4096 signer it certifies,
+/// exported with the CA's certificate to `leaf.p12` (passphrase `chain`), in `d`.
+fn chain_pkcs12(d: &Path) {
     openssl(
         d,
         &[
@@ -385,22 +424,11 @@ fn rsa4096_chain_fits_and_validates_against_the_ca() {
             "pass:chain",
         ],
     );
-    let id = Identity::from_pkcs12(&std::fs::read(d.join("leaf.p12")).unwrap(), "chain").unwrap();
-    let info = id.certificate();
-    assert_eq!(info.key_algorithm, "RSA 4096");
-    assert!(!info.self_signed);
-    assert_eq!(info.issuer, "O=Chain Org,CN=Test Root CA");
+}
 
-    let req = SignRequest {
-        signer_name: "Lee Leaf",
-        reason: Some("Reviewer"),
-        location: None,
-        time: common::valid_from(&id),
-        appearance: None,
-    };
-    let signed = sign(&sample_pdf(1), &id, &req).unwrap();
-    std::fs::write(d.join("chain.pdf"), &signed).unwrap();
-    let out = common::pyhanko(
+/// pyHanko's validation of the signed file `name` in `d`, trusting only the CA `ca.pem`.
+fn validate_trusting_the_ca(d: &Path, name: &str) -> std::process::Output {
+    common::pyhanko(
         &[
             "sign",
             "validate",
@@ -409,39 +437,10 @@ fn rsa4096_chain_fits_and_validates_against_the_ca() {
             "--trust-replace",
             "--trust",
             "ca.pem",
-            "chain.pdf",
+            name,
         ],
         d,
-    );
-    let hanko = text(&out);
-    println!("pyHanko (trusting only the CA):\n{hanko}");
-    assert!(out.status.success(), "{hanko}");
-    assert!(
-        hanko.contains("Trust anchor: \"Organization: Chain Org, Common Name: Test Root CA\""),
-        "{hanko}"
-    );
-    assert!(hanko.contains("The signature is judged VALID."), "{hanko}");
-    let pdfsig = text(&run("pdfsig", &["chain.pdf"], d));
-    assert!(pdfsig.contains("Signature is Valid."), "{pdfsig}");
-    // The re-exported file keeps the CA certificate.
-    let again = Identity::from_pkcs12(&id.to_pkcs12("x", "leaf").unwrap(), "x").unwrap();
-    let resigned = sign(&sample_pdf(1), &again, &req).unwrap();
-    std::fs::write(d.join("again.pdf"), &resigned).unwrap();
-    let out = common::pyhanko(
-        &[
-            "sign",
-            "validate",
-            "--pretty-print",
-            "--no-revocation-check",
-            "--trust-replace",
-            "--trust",
-            "ca.pem",
-            "again.pdf",
-        ],
-        d,
-    );
-    assert!(text(&out).contains("The signature is judged VALID."), "{}", text(&out));
-    assert!(verify(&resigned).unwrap().all_intact());
+    )
 }
 
 /// Reads a hostile fixture (see tests/fixtures/README.md) and returns the refusal, failing if

@@ -223,12 +223,12 @@ struct RawHeader {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RawSource {
-    pub(crate) title: String,
-    pub(crate) url: Option<String>,
-    pub(crate) as_of: AsOf,
+struct RawSource {
+    title: String,
+    url: Option<String>,
+    as_of: AsOf,
     #[serde(default)]
-    pub(crate) undated: bool,
+    undated: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -480,6 +480,37 @@ struct Defaults {
 }
 
 impl<'t> Ctx<'t> {
+    /// Reads the file's `[sources.*]` tables into `sources`; the id of a source that does not
+    /// read goes to `broken_sources`.
+    pub(crate) fn read_sources(&mut self, table: &DeTable<'_>) {
+        let Some(sources) = table.get("sources") else { return };
+        match sources.get_ref().as_table() {
+            Some(src_table) => {
+                for (key, value) in src_table.iter() {
+                    let id = key.get_ref().as_ref().to_owned();
+                    let Some(raw) = self.de::<RawSource>(&format!("sources.{id}"), value) else {
+                        self.broken_sources.push(id);
+                        continue;
+                    };
+                    let source = Source {
+                        id: id.clone(),
+                        title: raw.title,
+                        url: raw.url,
+                        as_of: raw.as_of,
+                        undated: raw.undated,
+                    };
+                    self.sources.insert(id, source);
+                }
+            }
+            None => self.push(
+                &sources.span(),
+                "sources",
+                IssueKind::WrongType,
+                "`sources` must be a table of tables: [sources.my-source-id]",
+            ),
+        }
+    }
+
     fn site(&self, span: &Range<usize>, field: &str) -> Site {
         let (line, column) = self.lines.line_col(self.text, span.start);
         Site {
@@ -795,92 +826,12 @@ pub(crate) fn open_toml<'t>(file: &'t str, text: &'t str) -> Result<(Ctx<'t>, Sp
 pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
     let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
-
-    let Some(header_value) = table.get("catalog") else {
-        ctx.push(
-            &(0..0),
-            "catalog",
-            IssueKind::BadHeader,
-            "the file has no [catalog] table; start it with [catalog] giving kind, format, version and title",
-        );
+    let Some(header) = catalog_header(&mut ctx, table) else {
         return Err(CatalogError { issues: ctx.issues });
     };
-    let Some(header) = ctx.de::<RawHeader>("catalog", header_value) else {
-        return Err(CatalogError { issues: ctx.issues });
-    };
-    if header.format > FORMAT_VERSION {
-        ctx.push(
-            &header_value.span(),
-            "catalog.format",
-            IssueKind::UnsupportedFormat,
-            format!(
-                "this file uses catalog format {} but this Compute Planner reads format {FORMAT_VERSION} at most; update the app or use a catalog made for it",
-                header.format
-            ),
-        );
-        return Err(CatalogError { issues: ctx.issues });
-    }
-    if header.format == 0 {
-        ctx.push(
-            &header_value.span(),
-            "catalog.format",
-            IssueKind::UnsupportedFormat,
-            format!("format 0 does not exist; write format = {FORMAT_VERSION}"),
-        );
-        return Err(CatalogError { issues: ctx.issues });
-    }
-
     let allowed = entry_keys(header.kind);
-    for (key, value) in table.iter() {
-        let k = key.get_ref().as_ref();
-        if k != "catalog" && k != "sources" && !allowed.contains(&k) {
-            ctx.push(
-                &key.span(),
-                k,
-                IssueKind::UnknownField,
-                format!(
-                    "a {} file has no `{k}` table; it may hold [catalog], [sources.*] and {}",
-                    header.kind.as_str(),
-                    allowed
-                        .iter()
-                        .map(|a| format!("[[{a}]]"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
-        let _ = value;
-    }
-
-    if let Some(sources) = table.get("sources") {
-        match sources.get_ref().as_table() {
-            Some(src_table) => {
-                for (key, value) in src_table.iter() {
-                    let id = key.get_ref().as_ref().to_owned();
-                    let Some(raw) = ctx.de::<RawSource>(&format!("sources.{id}"), value) else {
-                        ctx.broken_sources.push(id);
-                        continue;
-                    };
-                    {
-                        let source = Source {
-                            id: id.clone(),
-                            title: raw.title,
-                            url: raw.url,
-                            as_of: raw.as_of,
-                            undated: raw.undated,
-                        };
-                        ctx.sources.insert(id, source);
-                    }
-                }
-            }
-            None => ctx.push(
-                &sources.span(),
-                "sources",
-                IssueKind::WrongType,
-                "`sources` must be a table of tables: [sources.my-source-id]",
-            ),
-        }
-    }
+    unknown_tables(&mut ctx, table, header.kind, allowed);
+    ctx.read_sources(table);
 
     let mut parsed = ParsedFile {
         info: CatalogFileInfo {
@@ -923,238 +874,335 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
     }
 }
 
-fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path: &str, item: &Spanned<DeValue<'_>>) {
-    macro_rules! register {
-        ($raw:expr) => {{
-            let site = ctx.site(&$raw.id.span(), &format!("{path}.id"));
-            out.ids.push((key, $raw.id.get_ref().clone(), site));
-        }};
+/// The file's `[catalog]` header, in a format this app reads; `None` (the problem reported)
+/// otherwise.
+fn catalog_header(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Option<RawHeader> {
+    let Some(header_value) = table.get("catalog") else {
+        ctx.push(
+            &(0..0),
+            "catalog",
+            IssueKind::BadHeader,
+            "the file has no [catalog] table; start it with [catalog] giving kind, format, version and title",
+        );
+        return None;
+    };
+    let header = ctx.de::<RawHeader>("catalog", header_value)?;
+    if header.format > FORMAT_VERSION {
+        ctx.push(
+            &header_value.span(),
+            "catalog.format",
+            IssueKind::UnsupportedFormat,
+            format!(
+                "this file uses catalog format {} but this Compute Planner reads format {FORMAT_VERSION} at most; update the app or use a catalog made for it",
+                header.format
+            ),
+        );
+        return None;
     }
+    if header.format == 0 {
+        ctx.push(
+            &header_value.span(),
+            "catalog.format",
+            IssueKind::UnsupportedFormat,
+            format!("format 0 does not exist; write format = {FORMAT_VERSION}"),
+        );
+        return None;
+    }
+    Some(header)
+}
+
+/// Reports every top-level table a file of `kind` may not hold (it may hold `[catalog]`,
+/// `[sources.*]` and the entry arrays in `allowed`).
+fn unknown_tables(ctx: &mut Ctx<'_>, table: &DeTable<'_>, kind: CatalogKind, allowed: &[&str]) {
+    for (key, _) in table.iter() {
+        let k = key.get_ref().as_ref();
+        if k != "catalog" && k != "sources" && !allowed.contains(&k) {
+            ctx.push(
+                &key.span(),
+                k,
+                IssueKind::UnknownField,
+                format!(
+                    "a {} file has no `{k}` table; it may hold [catalog], [sources.*] and {}",
+                    kind.as_str(),
+                    allowed
+                        .iter()
+                        .map(|a| format!("[[{a}]]"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// Reads one entry of the array `key` at `path` into `out`: its id registered (duplicates are
+/// found once every file is read), its references to accelerators and regions recorded for the
+/// same check, and the entry itself when it is valid.
+fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path: &str, item: &Spanned<DeValue<'_>>) {
     match key {
-        "accelerator" => {
-            let Some(raw) = ctx.de::<RawAccelerator>(path, item) else {
-                return;
-            };
-            register!(raw);
-            if let Some(a) = accelerator(ctx, path, raw) {
-                out.content.accelerators.push(a);
-            }
-        }
-        "offer" => {
-            let Some(raw) = ctx.de::<RawOffer>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
-            out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
-            if let Some(r) = &raw.grid_region {
-                let site = ctx.site(&r.span(), &format!("{path}.grid_region"));
-                out.region_refs.push((r.get_ref().clone(), site));
-            }
-            if let Some(o) = offer(ctx, path, raw) {
-                out.content.offers.push(o);
-            }
-        }
-        "cooling" => {
-            let Some(raw) = ctx.de::<RawCooling>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of);
-            let Some(d) = d else { return };
-            let kw = ctx.figure(path, "kw_per_rack", &raw.kw_per_rack, &d);
-            let pue = ctx.figure(path, "pue", &raw.pue, &d);
-            if let (Some(kw_per_rack), Some(pue)) = (kw, pue) {
-                out.content.facility.cooling.push(Cooling {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    liquid: raw.liquid,
-                    kw_per_rack,
-                    pue,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "upgrade" => {
-            let Some(raw) = ctx.de::<RawUpgrade>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            let currency = ctx.currency(path, &raw.currency);
-            let cost = ctx.figure(path, "cost", &raw.cost, &d);
-            if let (Some(currency), Some(cost)) = (currency, cost) {
-                out.content.facility.upgrades.push(Upgrade {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    kind: raw.kind,
-                    currency,
-                    cost,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "colocation" => {
-            let Some(raw) = ctx.de::<RawColocation>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            let currency = ctx.currency(path, &raw.currency);
-            let price = ctx.figure(path, "per_kw_month", &raw.per_kw_month, &d);
-            if let (Some(currency), Some(per_kw_month)) = (currency, price) {
-                out.content.facility.colocation.push(Colocation {
-                    id: raw.id.into_inner(),
-                    market: raw.market,
-                    currency,
-                    per_kw_month,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "system" => {
-            let Some(raw) = ctx.de::<RawSystem>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
-            out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            let gpus_ok = positive_count(ctx, path, "gpus", &raw.gpus);
-            let power = ctx.figure(path, "max_power_kw", &raw.max_power_kw, &d);
-            let price = ctx.opt_figure(path, "price_usd", &raw.price_usd, &d);
-            if let (true, Some(max_power_kw), Some(price_usd)) = (gpus_ok, power, price) {
-                out.content.facility.systems.push(ServerSystem {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    accelerator: raw.accelerator.into_inner(),
-                    gpus: raw.gpus.into_inner(),
-                    liquid_cooled: raw.liquid_cooled,
-                    max_power_kw,
-                    price_usd,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "pue" => {
-            let Some(raw) = ctx.de::<RawPue>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            if let Some(pue) = ctx.figure(path, "pue", &raw.pue, &d) {
-                out.content.facility.pue_benchmarks.push(PueBenchmark {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    pue,
-                    provider: raw.provider,
-                    cloud_default: raw.cloud_default,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "lead_time" => {
-            let Some(raw) = ctx.de::<RawLeadTime>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            if let Some(weeks) = ctx.figure(path, "weeks", &raw.weeks, &d) {
-                out.content.facility.lead_times.push(LeadTime {
-                    id: raw.id.into_inner(),
-                    item: raw.item,
-                    weeks,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "resale" => {
-            let Some(raw) = ctx.de::<RawResale>(path, item) else {
-                return;
-            };
-            register!(raw);
-            if let Some(a) = &raw.accelerator {
-                let site = ctx.site(&a.span(), &format!("{path}.accelerator"));
-                out.accelerator_refs.push((a.get_ref().clone(), site));
-            }
-            let site = ctx.site(&raw.id.span(), &format!("{path}.id"));
-            if let Some((key, curve)) = resale(ctx, path, raw) {
-                out.resale_targets.push((key, site));
-                out.content.resale.push(curve);
-            }
-        }
-        "fabric" => {
-            let Some(raw) = ctx.de::<RawFabric>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            let currency = ctx.currency(path, &raw.currency);
-            let per_port = ctx.figure(path, "per_port_cost", &raw.per_port_cost, &d);
-            let switch = ctx.opt_figure(path, "switch_cost", &raw.switch_cost, &d);
-            let optic = ctx.opt_figure(path, "optic_cost", &raw.optic_cost, &d);
-            if raw.pools.is_empty() {
-                ctx.push(
-                    &raw.id.span(),
-                    &format!("{path}.pools"),
-                    IssueKind::MissingField,
-                    "name at least one pool the fabric suits: training, inference, experiment or storage",
-                );
-                return;
-            }
-            if let (Some(currency), Some(per_port_cost), Some(switch_cost), Some(optic_cost)) =
-                (currency, per_port, switch, optic)
-            {
-                out.content.fabrics.push(Fabric {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    technology: raw.technology,
-                    port_gbps: raw.port_gbps,
-                    pools: raw.pools,
-                    currency,
-                    per_port_cost,
-                    switch_radix: raw.switch_radix,
-                    switch_cost,
-                    optic_cost,
-                    notes: raw.notes,
-                });
-            }
-        }
-        "region" => {
-            let Some(raw) = ctx.de::<RawRegion>(path, item) else {
-                return;
-            };
-            register!(raw);
-            let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
-                return;
-            };
-            let currency = ctx.currency(path, &raw.currency);
-            let tariff = ctx.opt_figure(path, "tariff_per_kwh", &raw.tariff_per_kwh, &d);
-            let grid = ctx.opt_figure(path, "grid_gco2_per_kwh", &raw.grid_gco2_per_kwh, &d);
-            if let (Some(currency), Some(tariff_per_kwh), Some(grid_gco2_per_kwh)) = (currency, tariff, grid) {
-                out.content.regions.push(Region {
-                    id: raw.id.into_inner(),
-                    name: raw.name,
-                    currency,
-                    tariff_per_kwh,
-                    grid_gco2_per_kwh,
-                    notes: raw.notes,
-                });
-            }
-        }
+        "accelerator" => accelerator_entry(ctx, out, path, item),
+        "offer" => offer_entry(ctx, out, path, item),
+        "cooling" => cooling_entry(ctx, out, path, item),
+        "upgrade" => upgrade_entry(ctx, out, path, item),
+        "colocation" => colocation_entry(ctx, out, path, item),
+        "system" => system_entry(ctx, out, path, item),
+        "pue" => pue_entry(ctx, out, path, item),
+        "lead_time" => lead_time_entry(ctx, out, path, item),
+        "resale" => resale_entry(ctx, out, path, item),
+        "fabric" => fabric_entry(ctx, out, path, item),
+        "region" => region_entry(ctx, out, path, item),
         _ => {}
+    }
+}
+
+/// Records an entry's id and where it is given.
+fn register(ctx: &Ctx<'_>, out: &mut ParsedFile, key: &'static str, path: &str, id: &Spanned<String>) {
+    let site = ctx.site(&id.span(), &format!("{path}.id"));
+    out.ids.push((key, id.get_ref().clone(), site));
+}
+
+/// An `[[accelerator]]` entry.
+fn accelerator_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawAccelerator>(path, item) else {
+        return;
+    };
+    register(ctx, out, "accelerator", path, &raw.id);
+    if let Some(a) = accelerator(ctx, path, raw) {
+        out.content.accelerators.push(a);
+    }
+}
+
+/// An `[[offer]]` entry, with the accelerator it rents out and the grid region it names.
+fn offer_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawOffer>(path, item) else {
+        return;
+    };
+    register(ctx, out, "offer", path, &raw.id);
+    let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
+    out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
+    if let Some(r) = &raw.grid_region {
+        let site = ctx.site(&r.span(), &format!("{path}.grid_region"));
+        out.region_refs.push((r.get_ref().clone(), site));
+    }
+    if let Some(o) = offer(ctx, path, raw) {
+        out.content.offers.push(o);
+    }
+}
+
+/// A `[[cooling]]` technology: its rack power and PUE.
+fn cooling_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawCooling>(path, item) else {
+        return;
+    };
+    register(ctx, out, "cooling", path, &raw.id);
+    let d = ctx.defaults(path, &raw.src, raw.conf, raw.as_of);
+    let Some(d) = d else { return };
+    let kw = ctx.figure(path, "kw_per_rack", &raw.kw_per_rack, &d);
+    let pue = ctx.figure(path, "pue", &raw.pue, &d);
+    if let (Some(kw_per_rack), Some(pue)) = (kw, pue) {
+        out.content.facility.cooling.push(Cooling {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            liquid: raw.liquid,
+            kw_per_rack,
+            pue,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A facility `[[upgrade]]` and its cost.
+fn upgrade_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawUpgrade>(path, item) else {
+        return;
+    };
+    register(ctx, out, "upgrade", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    let currency = ctx.currency(path, &raw.currency);
+    let cost = ctx.figure(path, "cost", &raw.cost, &d);
+    if let (Some(currency), Some(cost)) = (currency, cost) {
+        out.content.facility.upgrades.push(Upgrade {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            kind: raw.kind,
+            currency,
+            cost,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A `[[colocation]]` market and its price per kW and month.
+fn colocation_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawColocation>(path, item) else {
+        return;
+    };
+    register(ctx, out, "colocation", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    let currency = ctx.currency(path, &raw.currency);
+    let price = ctx.figure(path, "per_kw_month", &raw.per_kw_month, &d);
+    if let (Some(currency), Some(per_kw_month)) = (currency, price) {
+        out.content.facility.colocation.push(Colocation {
+            id: raw.id.into_inner(),
+            market: raw.market,
+            currency,
+            per_kw_month,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A server `[[system]]`, with the accelerator it holds.
+fn system_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawSystem>(path, item) else {
+        return;
+    };
+    register(ctx, out, "system", path, &raw.id);
+    let site = ctx.site(&raw.accelerator.span(), &format!("{path}.accelerator"));
+    out.accelerator_refs.push((raw.accelerator.get_ref().clone(), site));
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    let gpus_ok = positive_count(ctx, path, "gpus", &raw.gpus);
+    let power = ctx.figure(path, "max_power_kw", &raw.max_power_kw, &d);
+    let price = ctx.opt_figure(path, "price_usd", &raw.price_usd, &d);
+    if let (true, Some(max_power_kw), Some(price_usd)) = (gpus_ok, power, price) {
+        out.content.facility.systems.push(ServerSystem {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            accelerator: raw.accelerator.into_inner(),
+            gpus: raw.gpus.into_inner(),
+            liquid_cooled: raw.liquid_cooled,
+            max_power_kw,
+            price_usd,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A `[[pue]]` benchmark (a provider's published fleet average, or the cloud default).
+fn pue_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawPue>(path, item) else {
+        return;
+    };
+    register(ctx, out, "pue", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    if let Some(pue) = ctx.figure(path, "pue", &raw.pue, &d) {
+        out.content.facility.pue_benchmarks.push(PueBenchmark {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            pue,
+            provider: raw.provider,
+            cloud_default: raw.cloud_default,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A `[[lead_time]]` for an item, in weeks.
+fn lead_time_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawLeadTime>(path, item) else {
+        return;
+    };
+    register(ctx, out, "lead_time", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    if let Some(weeks) = ctx.figure(path, "weeks", &raw.weeks, &d) {
+        out.content.facility.lead_times.push(LeadTime {
+            id: raw.id.into_inner(),
+            item: raw.item,
+            weeks,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A `[[resale]]` curve, with the accelerator it prices when it names one.
+fn resale_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawResale>(path, item) else {
+        return;
+    };
+    register(ctx, out, "resale", path, &raw.id);
+    if let Some(a) = &raw.accelerator {
+        let site = ctx.site(&a.span(), &format!("{path}.accelerator"));
+        out.accelerator_refs.push((a.get_ref().clone(), site));
+    }
+    let site = ctx.site(&raw.id.span(), &format!("{path}.id"));
+    if let Some((key, curve)) = resale(ctx, path, raw) {
+        out.resale_targets.push((key, site));
+        out.content.resale.push(curve);
+    }
+}
+
+/// A network `[[fabric]]` and its prices; it must name the pools it suits.
+fn fabric_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawFabric>(path, item) else {
+        return;
+    };
+    register(ctx, out, "fabric", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    let currency = ctx.currency(path, &raw.currency);
+    let per_port = ctx.figure(path, "per_port_cost", &raw.per_port_cost, &d);
+    let switch = ctx.opt_figure(path, "switch_cost", &raw.switch_cost, &d);
+    let optic = ctx.opt_figure(path, "optic_cost", &raw.optic_cost, &d);
+    if raw.pools.is_empty() {
+        ctx.push(
+            &raw.id.span(),
+            &format!("{path}.pools"),
+            IssueKind::MissingField,
+            "name at least one pool the fabric suits: training, inference, experiment or storage",
+        );
+        return;
+    }
+    if let (Some(currency), Some(per_port_cost), Some(switch_cost), Some(optic_cost)) =
+        (currency, per_port, switch, optic)
+    {
+        out.content.fabrics.push(Fabric {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            technology: raw.technology,
+            port_gbps: raw.port_gbps,
+            pools: raw.pools,
+            currency,
+            per_port_cost,
+            switch_radix: raw.switch_radix,
+            switch_cost,
+            optic_cost,
+            notes: raw.notes,
+        });
+    }
+}
+
+/// A `[[region]]`: its currency, tariff and grid intensity.
+fn region_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+    let Some(raw) = ctx.de::<RawRegion>(path, item) else {
+        return;
+    };
+    register(ctx, out, "region", path, &raw.id);
+    let Some(d) = ctx.defaults(path, &raw.src, raw.conf, raw.as_of) else {
+        return;
+    };
+    let currency = ctx.currency(path, &raw.currency);
+    let tariff = ctx.opt_figure(path, "tariff_per_kwh", &raw.tariff_per_kwh, &d);
+    let grid = ctx.opt_figure(path, "grid_gco2_per_kwh", &raw.grid_gco2_per_kwh, &d);
+    if let (Some(currency), Some(tariff_per_kwh), Some(grid_gco2_per_kwh)) = (currency, tariff, grid) {
+        out.content.regions.push(Region {
+            id: raw.id.into_inner(),
+            name: raw.name,
+            currency,
+            tariff_per_kwh,
+            grid_gco2_per_kwh,
+            notes: raw.notes,
+        });
     }
 }
 

@@ -4,6 +4,9 @@
 //! parses and checks their text; reading them from disk is the store's job. [`provenance`] holds
 //! where each figure comes from (sources, date, confidence), which the catalog and everything that
 //! cites a figure share.
+//!
+//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits.
+//! Everything else in the crate may build on it.
 
 mod issue;
 mod load;
@@ -12,6 +15,6 @@ pub mod provenance;
 
 pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
-pub(crate) use load::{Ctx, RawSource, SrcList, open_toml};
+pub(crate) use load::{Ctx, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
 pub use model::*;

@@ -39,11 +39,11 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::audit::{NewEntry, hex};
 use crate::catalog::provenance::{AsOf, Confidence, Provenance, Source};
-use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, RawSource, SrcList, open_toml};
-use crate::scenario::Scenario;
-use crate::workload::{DataClassification, Workload};
+use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, SrcList, open_toml};
+use crate::compliance::audit::{NewEntry, hex};
+use crate::engine::scenario::Scenario;
+use crate::engine::workload::{DataClassification, Workload};
 
 /// The template format this build reads.
 pub const TEMPLATE_FORMAT: u32 = 1;
@@ -305,6 +305,34 @@ fn entries<'a, 'd>(ctx: &mut Ctx<'_>, table: &'a DeTable<'d>, key: &str) -> Vec<
 pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
     let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
+    let Some(header) = template_header(&mut ctx, table) else {
+        return Err(CatalogError { issues: ctx.issues });
+    };
+    unknown_tables(&mut ctx, table);
+    ctx.read_sources(table);
+    let families = read_families(&mut ctx, table);
+    let (items, broken_items) = read_items(&mut ctx, table, &families);
+    let controlled = read_controlled(&mut ctx, table, &items, &broken_items);
+    let destinations = read_destinations(&mut ctx, table);
+    if ctx.issues.is_empty() {
+        Ok(ChecklistTemplate {
+            file: file.to_owned(),
+            format: header.format,
+            version: header.version,
+            title: header.title,
+            families,
+            items,
+            controlled,
+            destinations,
+        })
+    } else {
+        Err(CatalogError { issues: ctx.issues })
+    }
+}
+
+/// The template's `[checklist]` header, in a format this app reads; `None` (the problem
+/// reported) otherwise.
+fn template_header(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Option<RawHeader> {
     let Some(header_value) = table.get("checklist") else {
         ctx.push(
             &(0..0),
@@ -312,11 +340,9 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             IssueKind::BadHeader,
             "the file has no [checklist] table; start it with [checklist] giving format, version and title",
         );
-        return Err(CatalogError { issues: ctx.issues });
+        return None;
     };
-    let Some(header) = ctx.de::<RawHeader>("checklist", header_value) else {
-        return Err(CatalogError { issues: ctx.issues });
-    };
+    let header = ctx.de::<RawHeader>("checklist", header_value)?;
     if header.format == 0 || header.format > TEMPLATE_FORMAT {
         ctx.push(
             &header_value.span(),
@@ -327,8 +353,13 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
                 header.format
             ),
         );
-        return Err(CatalogError { issues: ctx.issues });
+        return None;
     }
+    Some(header)
+}
+
+/// Reports every top-level table a checklist template may not hold.
+fn unknown_tables(ctx: &mut Ctx<'_>, table: &DeTable<'_>) {
     for (key, _) in table.iter() {
         let k = key.get_ref().as_ref();
         if !TABLES.contains(&k) {
@@ -340,69 +371,41 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             );
         }
     }
-    if let Some(sources) = table.get("sources") {
-        match sources.get_ref().as_table() {
-            Some(src_table) => {
-                for (key, value) in src_table.iter() {
-                    let id = key.get_ref().as_ref().to_owned();
-                    match ctx.de::<RawSource>(&format!("sources.{id}"), value) {
-                        Some(raw) => {
-                            let source = Source {
-                                id: id.clone(),
-                                title: raw.title,
-                                url: raw.url,
-                                as_of: raw.as_of,
-                                undated: raw.undated,
-                            };
-                            ctx.sources.insert(id, source);
-                        }
-                        None => ctx.broken_sources.push(id),
-                    }
-                }
-            }
-            None => ctx.push(
-                &sources.span(),
-                "sources",
-                IssueKind::WrongType,
-                "`sources` must be a table of tables: [sources.my-source-id]",
-            ),
-        }
-    }
+}
 
-    let mut template = ChecklistTemplate {
-        file: file.to_owned(),
-        format: header.format,
-        version: header.version,
-        title: header.title,
-        families: Vec::new(),
-        items: Vec::new(),
-        controlled: Vec::new(),
-        destinations: Vec::new(),
-    };
-
+/// The `[[family]]` entries, each id once.
+fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<Family> {
+    let mut out = Vec::new();
     let mut seen = BTreeMap::new();
-    for (i, value) in entries(&mut ctx, table, "family").into_iter().enumerate() {
+    for (i, value) in entries(ctx, table, "family").into_iter().enumerate() {
         let path = format!("family[{i}]");
         let Some(raw) = ctx.de::<RawFamily>(&path, value) else {
             continue;
         };
-        if unique(&mut ctx, &mut seen, "family", &path, &raw.id) {
-            template.families.push(Family {
+        if unique(ctx, &mut seen, "family", &path, &raw.id) {
+            out.push(Family {
                 id: raw.id.into_inner(),
                 title: raw.title,
                 gap: raw.gap,
             });
         }
     }
-    let family_ids: BTreeSet<String> = template.families.iter().map(|f| f.id.clone()).collect();
+    out
+}
 
+/// The `[[item]]` entries: each id once, in a known family, with guidance and provenance. Also
+/// the ids of items that failed their own checks: a reference to one of them is not reported
+/// again.
+fn read_items(ctx: &mut Ctx<'_>, table: &DeTable<'_>, families: &[Family]) -> (Vec<TemplateItem>, BTreeSet<String>) {
+    let family_ids: BTreeSet<String> = families.iter().map(|f| f.id.clone()).collect();
+    let mut out = Vec::new();
     let mut seen = BTreeMap::new();
-    for (i, value) in entries(&mut ctx, table, "item").into_iter().enumerate() {
+    for (i, value) in entries(ctx, table, "item").into_iter().enumerate() {
         let path = format!("item[{i}]");
         let Some(raw) = ctx.de::<RawItem>(&path, value) else {
             continue;
         };
-        let mut ok = unique(&mut ctx, &mut seen, "item", &path, &raw.id);
+        let mut ok = unique(ctx, &mut seen, "item", &path, &raw.id);
         if !family_ids.contains(raw.family.get_ref()) {
             let known: Vec<&str> = family_ids.iter().map(String::as_str).collect();
             let message = format!(
@@ -428,7 +431,7 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             ok = false;
         }
         let prov = provenance(
-            &mut ctx,
+            ctx,
             &path,
             &raw.id.span(),
             raw.src.as_ref(),
@@ -437,7 +440,7 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             raw.note,
         );
         if let (true, Some(provenance)) = (ok, prov) {
-            template.items.push(TemplateItem {
+            out.push(TemplateItem {
                 id: raw.id.into_inner(),
                 family: raw.family.into_inner(),
                 title: raw.title,
@@ -449,14 +452,22 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             });
         }
     }
-    let item_ids: BTreeSet<String> = template.items.iter().map(|i| i.id.clone()).collect();
-    // An item that failed its own checks is already reported; a reference to it is not wrong.
+    let item_ids: BTreeSet<String> = out.iter().map(|i: &TemplateItem| i.id.clone()).collect();
     let broken_items: BTreeSet<String> = seen.keys().filter(|k| !item_ids.contains(*k)).cloned().collect();
+    (out, broken_items)
+}
 
-    for (i, value) in entries(&mut ctx, table, "controlled_accelerator")
-        .into_iter()
-        .enumerate()
-    {
+/// The `[[controlled_accelerator]]` entries: at least one accelerator each, and the item that
+/// checks them.
+fn read_controlled(
+    ctx: &mut Ctx<'_>,
+    table: &DeTable<'_>,
+    items: &[TemplateItem],
+    broken_items: &BTreeSet<String>,
+) -> Vec<ControlledAccelerators> {
+    let item_ids: BTreeSet<String> = items.iter().map(|i| i.id.clone()).collect();
+    let mut out = Vec::new();
+    for (i, value) in entries(ctx, table, "controlled_accelerator").into_iter().enumerate() {
         let path = format!("controlled_accelerator[{i}]");
         let Some(raw) = ctx.de::<RawControlled>(&path, value) else {
             continue;
@@ -484,9 +495,9 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             ok = false;
         }
         let at = raw.item.span();
-        let prov = provenance(&mut ctx, &path, &at, raw.src.as_ref(), raw.conf, raw.as_of, raw.note);
+        let prov = provenance(ctx, &path, &at, raw.src.as_ref(), raw.conf, raw.as_of, raw.note);
         if let (true, Some(provenance)) = (ok, prov) {
-            template.controlled.push(ControlledAccelerators {
+            out.push(ControlledAccelerators {
                 accelerators: raw.accelerators.into_inner(),
                 eccn: raw.eccn,
                 item: raw.item.into_inner(),
@@ -495,17 +506,20 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             });
         }
     }
+    out
+}
 
+/// The `[[restricted_destination]]` entries: each id once, with at least one word that names
+/// the destination.
+fn read_destinations(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<RestrictedDestination> {
+    let mut out = Vec::new();
     let mut seen = BTreeMap::new();
-    for (i, value) in entries(&mut ctx, table, "restricted_destination")
-        .into_iter()
-        .enumerate()
-    {
+    for (i, value) in entries(ctx, table, "restricted_destination").into_iter().enumerate() {
         let path = format!("restricted_destination[{i}]");
         let Some(raw) = ctx.de::<RawDestination>(&path, value) else {
             continue;
         };
-        let mut ok = unique(&mut ctx, &mut seen, "restricted destination", &path, &raw.id);
+        let mut ok = unique(ctx, &mut seen, "restricted destination", &path, &raw.id);
         if raw.matches.get_ref().iter().all(|m| normalise(m).trim().is_empty()) {
             ctx.push(
                 &raw.matches.span(),
@@ -516,7 +530,7 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             ok = false;
         }
         let prov = provenance(
-            &mut ctx,
+            ctx,
             &path,
             &raw.id.span(),
             raw.src.as_ref(),
@@ -525,7 +539,7 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             raw.note,
         );
         if let (true, Some(provenance)) = (ok, prov) {
-            template.destinations.push(RestrictedDestination {
+            out.push(RestrictedDestination {
                 id: raw.id.into_inner(),
                 name: raw.name,
                 matches: raw.matches.into_inner(),
@@ -533,12 +547,7 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
             });
         }
     }
-
-    if ctx.issues.is_empty() {
-        Ok(template)
-    } else {
-        Err(CatalogError { issues: ctx.issues })
-    }
+    out
 }
 
 // ----- answers, sign-off, clearance ------------------------------------------------------------
@@ -661,7 +670,7 @@ pub fn signoff_content(subject: &Subject, signoff: &SignOff) -> Vec<u8> {
         "note": signoff.note,
         "answers_sha256": signoff.answers_sha256,
     });
-    crate::audit::canonical_json(&value).into_bytes()
+    crate::compliance::audit::canonical_json(&value).into_bytes()
 }
 
 /// The checklist of one subject.
@@ -707,11 +716,13 @@ pub fn answers_in_force(answers: &[Answer]) -> BTreeMap<&str, &Answer> {
 }
 
 /// SHA-256 (lowercase hex) of the answers in force, sorted by item id, each as the canonical JSON
-/// of [`crate::audit::canonical_json`]; what a sign-off covers.
+/// of [`crate::compliance::audit::canonical_json`]; what a sign-off covers.
 pub fn answers_digest(answers: &[Answer]) -> String {
     let in_force: Vec<&Answer> = answers_in_force(answers).into_values().collect();
     let value = serde_json::to_value(&in_force).unwrap_or(serde_json::Value::Null);
-    hex(&Sha256::digest(crate::audit::canonical_json(&value).as_bytes()))
+    hex(&Sha256::digest(
+        crate::compliance::audit::canonical_json(&value).as_bytes(),
+    ))
 }
 
 /// The checklist changes the log records, as typed payloads.

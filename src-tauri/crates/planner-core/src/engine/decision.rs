@@ -13,11 +13,11 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-use crate::compare::{BreakEven, compare};
-use crate::evaluate::{Evaluation, ScenarioResult};
-use crate::finance::present;
-use crate::ledger::Category;
-use crate::scenario::Origin;
+use crate::engine::compare::{BreakEven, compare};
+use crate::engine::evaluate::{Evaluation, ScenarioResult};
+use crate::engine::finance::present;
+use crate::engine::ledger::Category;
+use crate::engine::scenario::Origin;
 
 /// The most scenarios compared side by side.
 pub const MAX_COMPARED: usize = 8;
@@ -172,7 +172,7 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
             against: b.id.clone(),
             total: present(c.total_difference),
             residual: present(c.residual_difference),
-            resale_note: crate::compare::resale_share_of_difference(&c, eval.horizon_months),
+            resale_note: crate::engine::compare::resale_share_of_difference(&c, eval.horizon_months),
             npv: present(c.npv_difference),
             buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
             buy_vs_rent_words: c.buy_vs_rent.as_ref().map(|x| x.words.clone()),

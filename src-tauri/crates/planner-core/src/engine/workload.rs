@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-use crate::assumption::Assumption;
+use crate::engine::assumption::Assumption;
 pub use crate::workload_kind::{DataClassification, ModelShape, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// FLOPs in one PFLOP-hour: 10^15 FLOP/s for 3,600 s.

@@ -6,11 +6,11 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
+use crate::engine::finance::{annuity_payment, to_ledger};
+use crate::engine::scenario::{Financing, Layer, Owned, Plan};
+use crate::engine::scenario_file::LayerKind;
 use crate::exit_clause::{ExitClause, TerminationFee, validate_clause};
-use crate::finance::{annuity_payment, to_ledger};
 use crate::problem::Problem;
-use crate::scenario::{Financing, Layer, Owned, Plan};
-use crate::scenario_file::LayerKind;
 
 /// What a reserved layer pays in calendar month `month`: its committed GPUs × the month's hours ×
 /// the price per GPU-hour, whether the hours are used or not. The one formula for the monthly

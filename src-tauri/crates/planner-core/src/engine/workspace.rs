@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
 use crate::catalog::Catalog;
-use crate::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
-use crate::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate};
-use crate::scenario::Assumption;
-use crate::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
-use crate::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
-use crate::validate::{Problem, validate};
-use crate::workload::WorkloadKind;
+use crate::engine::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
+use crate::engine::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate};
+use crate::engine::scenario::Assumption;
+use crate::engine::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use crate::engine::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
+use crate::engine::validate::{Problem, validate};
+use crate::engine::workload::WorkloadKind;
 
 /// Everything of a scenario file but its workloads and scenarios.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -326,7 +326,7 @@ pub fn size_workload(
         gpu_memory_gb,
         gpus_per_server.max(1),
         acc.has_scale_up_link(),
-        Some(crate::sizing::FabricSpeed {
+        Some(crate::engine::sizing::FabricSpeed {
             port_gbps: 400,
             rdma: true,
         }),
@@ -377,7 +377,7 @@ mod tests {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioExits {
-    pub layers: Vec<crate::exit::LayerExitCosts>,
+    pub layers: Vec<crate::engine::exit::LayerExitCosts>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -385,7 +385,7 @@ pub struct ScenarioExits {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExitVariantOutcome {
-    pub price: Option<crate::exit::ExitVariantPrice>,
+    pub price: Option<crate::engine::exit::ExitVariantPrice>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -395,7 +395,7 @@ fn plan_of_one(
     settings: &WorkspaceSettings,
     workloads: &[WorkloadSpec],
     scenario: &ScenarioSpec,
-) -> Result<crate::scenario::Plan, Vec<PlacedProblem>> {
+) -> Result<crate::engine::scenario::Plan, Vec<PlacedProblem>> {
     let scenarios = std::slice::from_ref(scenario);
     validate(catalog, &to_scenario_file(settings, workloads, scenarios), None)
         .map_err(|problems| problems.iter().map(|p| place(p, workloads, scenarios)).collect())
@@ -413,15 +413,16 @@ fn on_scenario(scenario: &ScenarioSpec, problems: Vec<Problem>) -> Vec<PlacedPro
         .collect()
 }
 
-/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::exit::scenario_exit_costs`]).
+/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::engine::exit::scenario_exit_costs`]).
 pub fn scenario_exits(
     catalog: &Catalog,
     settings: &WorkspaceSettings,
     workloads: &[WorkloadSpec],
     scenario: &ScenarioSpec,
 ) -> ScenarioExits {
-    let result = plan_of_one(catalog, settings, workloads, scenario)
-        .and_then(|plan| crate::exit::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p)));
+    let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
+        crate::engine::exit::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p))
+    });
     match result {
         Ok(layers) => ScenarioExits {
             layers,
@@ -435,7 +436,7 @@ pub fn scenario_exits(
 }
 
 /// Notice to leave `layer` of `scenario` given in `month`, priced as a variant of the scenario
-/// ([`crate::exit::scenario_exit_variant`]).
+/// ([`crate::engine::exit::scenario_exit_variant`]).
 pub fn scenario_exit_variant(
     catalog: &Catalog,
     settings: &WorkspaceSettings,
@@ -445,7 +446,8 @@ pub fn scenario_exit_variant(
     month: u32,
 ) -> ExitVariantOutcome {
     let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
-        crate::exit::scenario_exit_variant(&plan, &scenario.id, layer, month).map_err(|p| on_scenario(scenario, p))
+        crate::engine::exit::scenario_exit_variant(&plan, &scenario.id, layer, month)
+            .map_err(|p| on_scenario(scenario, p))
     });
     match result {
         Ok(price) => ExitVariantOutcome {

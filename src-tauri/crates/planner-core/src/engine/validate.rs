@@ -3,7 +3,7 @@
 //! This is the only step that can refuse input. It checks every field (signs, fractions at most
 //! 1, horizon 1–120, lease terms, references to catalog ids and to workloads), looks up catalog
 //! figures at the scenario's price point, converts currencies with the file's explicit rates
-//! (catalog figures, and overrides that name their `currency`; see [`crate::fx`]), and records
+//! (catalog figures, and overrides that name their `currency`; see [`crate::engine::fx`]), and records
 //! each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
 //! (`scenarios[1].layers[0].price_per_gpu_hour`) and a sentence saying what to do. Once a plan is
 //! returned, `evaluate` cannot fail.
@@ -20,21 +20,24 @@ use rust_decimal::dec;
 
 use crate::catalog::provenance::Figure;
 use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
-use crate::error::{ErrorCode, ErrorDetail, PlannerError};
-use crate::finance::monthly_rate;
-use crate::network::FabricCost;
-pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
-use crate::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
-use crate::scenario::{Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario};
-use crate::scenario_file::{
-    FORMAT_VERSION, FinancingMethod, LayerKind, LayerSpec, Override, PricePoint, ScenarioFile, ScenarioSpec,
-    WorkloadSpec,
+use crate::engine::finance::monthly_rate;
+use crate::engine::network::FabricCost;
+use crate::engine::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
+use crate::engine::scenario::{
+    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario,
 };
-use crate::sizing::ModelShape;
-use crate::spot::{Checkpointing, overhead_factor};
-use crate::workload::{
+use crate::engine::scenario_file::{
+    CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,
+    ScenarioFile, ScenarioSpec, WorkloadSpec,
+};
+use crate::engine::sizing::ModelShape;
+use crate::engine::spot::{Checkpointing, overhead_factor};
+use crate::engine::workload::{
     FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
 };
+use crate::error::{ErrorCode, ErrorDetail, PlannerError};
+use crate::exit_clause::ExitClause;
+pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
 
 /// The longest operating lease accepted, in months.
 pub const MAX_LEASE_MONTHS: u32 = 60;
@@ -79,7 +82,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     // A horizon outside 1 to 120 is no risk to the arithmetic (it only counts months): it is
     // reported with the file's other problems by `file_level`, and resolution runs on a horizon
     // held inside that range meanwhile.
-    let out_of_range = crate::limits::check(file);
+    let out_of_range = crate::engine::limits::check(file);
     if !out_of_range.is_empty() {
         return Err(out_of_range);
     }
@@ -135,8 +138,8 @@ struct Resolver<'c> {
     catalog: &'c Catalog,
     problems: Vec<Problem>,
     currency: String,
-    /// Rates by the currency they convert from (see [`crate::fx`]).
-    fx: HashMap<String, crate::fx::Conversion>,
+    /// Rates by the currency they convert from (see [`crate::engine::fx`]).
+    fx: HashMap<String, crate::engine::fx::Conversion>,
     /// Findings on `fx` that every scenario's warnings repeat (rates not checked for plausibility).
     fx_warnings: Vec<String>,
     point: PricePoint,
@@ -202,7 +205,7 @@ impl Resolver<'_> {
                 let msg = format!(
                     "this catalog figure is in {currency} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::fx::suggestion(currency, &self.currency)
+                    crate::engine::fx::suggestion(currency, &self.currency)
                 );
                 self.push(path, msg);
                 Decimal::ONE
@@ -234,7 +237,7 @@ impl Resolver<'_> {
         let Some(cur) = o.currency.as_deref() else {
             return (o.value, o.reason.clone());
         };
-        if !crate::fx::is_money_override(path) {
+        if !crate::engine::fx::is_money_override(path) {
             self.push(
                 format!("{path}.currency"),
                 format!("this figure is not money, so it has no currency; remove `\"currency\": \"{cur}\"`"),
@@ -260,7 +263,7 @@ impl Resolver<'_> {
                 let msg = format!(
                     "this value is in {cur} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::fx::suggestion(cur, &self.currency)
+                    crate::engine::fx::suggestion(cur, &self.currency)
                 );
                 self.push(path, msg);
                 (o.value, o.reason.clone())
@@ -369,7 +372,7 @@ impl Resolver<'_> {
                 ),
             );
         }
-        let fx = crate::fx::check(&file.fx, &file.currency);
+        let fx = crate::engine::fx::check(&file.fx, &file.currency);
         self.problems.extend(fx.problems);
         self.fx = fx.rates;
         self.fx_warnings = fx.warnings;
@@ -417,15 +420,7 @@ impl Resolver<'_> {
                 "a workload must be active at least one month; leave the field out for the whole horizon",
             );
         }
-        let method = match (w.kind, w.method) {
-            (WorkloadKind::FineTuning, None) => Some(TuningMethod::Full),
-            (WorkloadKind::FineTuning, m) => m,
-            (_, Some(_)) => {
-                self.push(format!("{p}.method"), "`method` applies to fine-tuning only");
-                None
-            }
-            (_, None) => None,
-        };
+        let method = self.tuning_method(&p, w);
         if let Some(region) = &w.region
             && self.catalog.region(region).is_none()
         {
@@ -444,60 +439,7 @@ impl Resolver<'_> {
             );
         }
         let fpt = parameters.map(|n| flops_per_token(w.kind, method, n));
-        let (base, per_day) = match (w.tokens_per_month, w.gpu_hours_per_day) {
-            (Some(t), None) => {
-                self.non_negative(&format!("{p}.tokens_per_month"), t);
-                if w.gpu_hours_on.is_some() {
-                    self.push(
-                        format!("{p}.gpu_hours_on"),
-                        "`gpu_hours_on` goes with `gpu_hours_per_day`, not with tokens",
-                    );
-                }
-                match fpt {
-                    // Divided first: tokens × FLOPs per token can pass the decimal's limit.
-                    Some(f) => (t / FLOP_PER_PFLOP_HOUR * f, false),
-                    None => {
-                        self.push(
-                            format!("{p}.model"),
-                            "demand in tokens needs the model (`model.parameters_billion`) to count FLOPs",
-                        );
-                        (Decimal::ZERO, false)
-                    }
-                }
-            }
-            (None, Some(h)) => {
-                self.non_negative(&format!("{p}.gpu_hours_per_day"), h);
-                let peak = match &w.gpu_hours_on {
-                    None => {
-                        self.push(
-                            format!("{p}.gpu_hours_on"),
-                            "say which accelerator (catalog id) the GPU-hours are counted on",
-                        );
-                        None
-                    }
-                    Some(id) => {
-                        let path = format!("{p}.gpu_hours_on");
-                        let prec = w.precision;
-                        self.accelerator(&path, id).map(|a| peak_of(a, prec.uses_8bit_peak()))
-                    }
-                };
-                match peak {
-                    Some(Some(peak)) => (h * useful_pflop_per_gpu_hour(peak, w.mfu), true),
-                    Some(None) => {
-                        self.push(format!("{p}.gpu_hours_on"), "this accelerator publishes no dense tensor throughput; count the GPU-hours on one that does");
-                        (Decimal::ZERO, true)
-                    }
-                    None => (Decimal::ZERO, true),
-                }
-            }
-            _ => {
-                self.push(
-                    p.clone(),
-                    "give the demand as exactly one of `tokens_per_month` or `gpu_hours_per_day`",
-                );
-                (Decimal::ZERO, false)
-            }
-        };
+        let (base, per_day) = self.base_demand(&p, w, fpt);
         if self.problems.len() == before {
             self.demand_in_range(&p, w, base, per_day);
         }
@@ -537,11 +479,92 @@ impl Resolver<'_> {
         })
     }
 
+    /// The tuning method a workload trains with: full fine-tuning unless it says otherwise, and
+    /// none for work that is not fine-tuning (where giving one is refused).
+    fn tuning_method(&mut self, p: &str, w: &WorkloadSpec) -> Option<TuningMethod> {
+        match (w.kind, w.method) {
+            (WorkloadKind::FineTuning, None) => Some(TuningMethod::Full),
+            (WorkloadKind::FineTuning, m) => m,
+            (_, Some(_)) => {
+                self.push(format!("{p}.method"), "`method` applies to fine-tuning only");
+                None
+            }
+            (_, None) => None,
+        }
+    }
+
+    /// A workload's demand in its first month, in useful PFLOP-hours, and whether it is counted
+    /// per day: from tokens a month (with the model's FLOPs per token `fpt`), or from GPU-hours a
+    /// day on a named accelerator; exactly one of the two.
+    fn base_demand(&mut self, p: &str, w: &WorkloadSpec, fpt: Option<Decimal>) -> (Decimal, bool) {
+        match (w.tokens_per_month, w.gpu_hours_per_day) {
+            (Some(t), None) => {
+                self.non_negative(&format!("{p}.tokens_per_month"), t);
+                if w.gpu_hours_on.is_some() {
+                    self.push(
+                        format!("{p}.gpu_hours_on"),
+                        "`gpu_hours_on` goes with `gpu_hours_per_day`, not with tokens",
+                    );
+                }
+                match fpt {
+                    // Divided first: tokens × FLOPs per token can pass the decimal's limit.
+                    Some(f) => (t / FLOP_PER_PFLOP_HOUR * f, false),
+                    None => {
+                        self.push(
+                            format!("{p}.model"),
+                            "demand in tokens needs the model (`model.parameters_billion`) to count FLOPs",
+                        );
+                        (Decimal::ZERO, false)
+                    }
+                }
+            }
+            (None, Some(h)) => self.gpu_hours_demand(p, w, h),
+            _ => {
+                self.push(
+                    p,
+                    "give the demand as exactly one of `tokens_per_month` or `gpu_hours_per_day`",
+                );
+                (Decimal::ZERO, false)
+            }
+        }
+    }
+
+    /// Demand given as `h` GPU-hours a day on the accelerator `gpu_hours_on` names, converted at
+    /// its dense peak and the workload's MFU.
+    fn gpu_hours_demand(&mut self, p: &str, w: &WorkloadSpec, h: Decimal) -> (Decimal, bool) {
+        self.non_negative(&format!("{p}.gpu_hours_per_day"), h);
+        let peak = match &w.gpu_hours_on {
+            None => {
+                self.push(
+                    format!("{p}.gpu_hours_on"),
+                    "say which accelerator (catalog id) the GPU-hours are counted on",
+                );
+                None
+            }
+            Some(id) => {
+                let path = format!("{p}.gpu_hours_on");
+                let prec = w.precision;
+                self.accelerator(&path, id).map(|a| peak_of(a, prec.uses_8bit_peak()))
+            }
+        };
+        match peak {
+            Some(Some(peak)) => (h * useful_pflop_per_gpu_hour(peak, w.mfu), true),
+            Some(None) => {
+                self.push(
+                    format!("{p}.gpu_hours_on"),
+                    "this accelerator publishes no dense tensor throughput; count the GPU-hours on one that does",
+                );
+                (Decimal::ZERO, true)
+            }
+            None => (Decimal::ZERO, true),
+        }
+    }
+
     /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
-    /// than [`crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// than [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
     /// passes it: the engine compounds the growth month by month and sizes layers from it.
     fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
-        let max = crate::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
         let per_month = if per_day {
@@ -549,7 +572,7 @@ impl Resolver<'_> {
         } else {
             Some(base)
         };
-        let factor = crate::finance::powi(Decimal::ONE + w.monthly_growth, months);
+        let factor = crate::engine::finance::powi(Decimal::ONE + w.monthly_growth, months);
         let peak = match (per_month, factor) {
             (Some(d), Some(f)) if f <= max => d.checked_mul(f),
             _ => None,
@@ -581,7 +604,7 @@ impl Resolver<'_> {
     fn shadow_price(
         &mut self,
         p: &str,
-        precision: crate::workload::Precision,
+        precision: crate::engine::workload::Precision,
         mfu: Decimal,
     ) -> (Decimal, Option<Assumption>) {
         let mut best: Option<(Decimal, &crate::catalog::Offer, &Figure, Decimal)> = None;
@@ -648,7 +671,6 @@ impl Resolver<'_> {
         self.warnings.clear();
         self.point = s.price_point.unwrap_or(file.price_point);
         let point = self.point;
-        let horizon = self.horizon;
         for (name, value) in [
             ("staff_fte", s.staff_fte),
             ("staff_cost_per_fte_year", s.staff_cost_per_fte_year),
@@ -671,82 +693,9 @@ impl Resolver<'_> {
             .facility
             .as_ref()
             .map(|f| self.facility(&format!("{p}.facility"), f, point));
-        let fabric = s.network.as_ref().and_then(|n| {
-            let path = format!("{p}.network.fabric");
-            let Some(fab) = self.catalog.fabric(&n.fabric) else {
-                self.push(path, format!("no fabric has id `{}` in the catalog", n.fabric));
-                return None;
-            };
-            let fab = fab.clone();
-            let per_port = self.figure_or_override(
-                &format!("{p}.network.per_port_cost"),
-                n.per_port_cost.as_ref(),
-                &fab.id,
-                "per_port_cost",
-                Some(&fab.per_port_cost),
-                Some(&fab.currency),
-                point,
-            );
-            let rate = self.fx_rate(&path, &fab.currency);
-            // A quoted price per port is all-in: it replaces the catalog's part-by-part pricing
-            // (switches and optics), which would otherwise ignore it.
-            let by_parts = n.per_port_cost.is_none();
-            Some(Fabric {
-                cost: FabricCost {
-                    id: fab.id.clone(),
-                    per_port_cost: per_port,
-                    switch_radix: fab.switch_radix.map(u32::from).filter(|_| by_parts),
-                    switch_cost: fab
-                        .switch_cost
-                        .as_ref()
-                        .map(|f| at(f, point) * rate)
-                        .filter(|_| by_parts),
-                    optic_cost: fab
-                        .optic_cost
-                        .as_ref()
-                        .map(|f| at(f, point) * rate)
-                        .filter(|_| by_parts),
-                },
-                id: fab.id.clone(),
-                port_gbps: fab.port_gbps,
-                rdma: fab.technology != FabricTechnology::Ethernet,
-            })
-        });
-        let workload_ids: HashMap<&str, usize> = file
-            .workloads
-            .iter()
-            .enumerate()
-            .map(|(k, w)| (w.id.as_str(), k))
-            .collect();
-        let mut layer_ids = HashMap::new();
-        let mut layers = Vec::new();
-        let mut adaptation_months = Decimal::ZERO;
+        let fabric = s.network.as_ref().and_then(|n| self.fabric(&p, n, point));
         let mut warnings = self.fx_warnings.clone();
-        for (j, l) in s.layers.iter().enumerate() {
-            let lp = format!("{p}.layers[{j}]");
-            if layer_ids.insert(l.id.clone(), j).is_some() {
-                self.push(
-                    format!("{lp}.id"),
-                    format!("layer id `{}` is used twice in this scenario", l.id),
-                );
-            }
-            if l.kind == LayerKind::Owned && s.facility.is_none() {
-                self.push(
-                    format!("{p}.facility"),
-                    "an owned layer needs a `facility` (region, cooling, rack limit)",
-                );
-            }
-            if let Some(layer) = self.layer(&lp, l, &workload_ids, horizon, facility.as_ref(), point) {
-                if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a))
-                    && let Some(m) = &acc.adaptation_months
-                    && matches!(l.kind, LayerKind::Owned | LayerKind::Pooled)
-                {
-                    adaptation_months = adaptation_months.max(at(m, point));
-                }
-                self.region_warnings(&layer, file, &mut warnings);
-                layers.push(layer);
-            }
-        }
+        let (layers, adaptation_months) = self.scenario_layers(&p, s, file, facility.as_ref(), &mut warnings);
         if adaptation_months > Decimal::ZERO && s.engineer_month_cost.is_zero() {
             self.push(
                 format!("{p}.engineer_month_cost"),
@@ -756,7 +705,7 @@ impl Resolver<'_> {
         if self.problems.len() > before {
             return None;
         }
-        let months = crate::sizing::ceil_u32(adaptation_months);
+        let months = crate::engine::sizing::ceil_u32(adaptation_months);
         // Every scenario prices work it leaves undone at the workloads' shadow prices: each
         // scenario's assumption list cites where they come from.
         self.assumptions
@@ -783,11 +732,104 @@ impl Resolver<'_> {
         })
     }
 
+    /// The scenario's network fabric from the catalog, its price per port taken from the catalog
+    /// or an override; a quoted price per port replaces the catalog's part-by-part pricing.
+    fn fabric(&mut self, p: &str, n: &NetworkSpec, point: PricePoint) -> Option<Fabric> {
+        let path = format!("{p}.network.fabric");
+        let Some(fab) = self.catalog.fabric(&n.fabric) else {
+            self.push(path, format!("no fabric has id `{}` in the catalog", n.fabric));
+            return None;
+        };
+        let fab = fab.clone();
+        let per_port = self.figure_or_override(
+            &format!("{p}.network.per_port_cost"),
+            n.per_port_cost.as_ref(),
+            &fab.id,
+            "per_port_cost",
+            Some(&fab.per_port_cost),
+            Some(&fab.currency),
+            point,
+        );
+        let rate = self.fx_rate(&path, &fab.currency);
+        // A quoted price per port is all-in: it replaces the catalog's part-by-part pricing
+        // (switches and optics), which would otherwise ignore it.
+        let by_parts = n.per_port_cost.is_none();
+        Some(Fabric {
+            cost: FabricCost {
+                id: fab.id.clone(),
+                per_port_cost: per_port,
+                switch_radix: fab.switch_radix.map(u32::from).filter(|_| by_parts),
+                switch_cost: fab
+                    .switch_cost
+                    .as_ref()
+                    .map(|f| at(f, point) * rate)
+                    .filter(|_| by_parts),
+                optic_cost: fab
+                    .optic_cost
+                    .as_ref()
+                    .map(|f| at(f, point) * rate)
+                    .filter(|_| by_parts),
+            },
+            id: fab.id.clone(),
+            port_gbps: fab.port_gbps,
+            rdma: fab.technology != FabricTechnology::Ethernet,
+        })
+    }
+
+    /// The scenario's layers, each resolved (ids unique, an owned layer only with a facility),
+    /// with the engineering months its domestic accelerators need to adapt the software stack
+    /// (the most any owned or pooled layer needs) and the data-residency warnings.
+    fn scenario_layers(
+        &mut self,
+        p: &str,
+        s: &ScenarioSpec,
+        file: &ScenarioFile,
+        facility: Option<&Facility>,
+        warnings: &mut Vec<String>,
+    ) -> (Vec<Layer>, Decimal) {
+        let point = self.point;
+        let workload_ids: HashMap<&str, usize> = file
+            .workloads
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (w.id.as_str(), k))
+            .collect();
+        let mut layer_ids = HashMap::new();
+        let mut layers = Vec::new();
+        let mut adaptation_months = Decimal::ZERO;
+        for (j, l) in s.layers.iter().enumerate() {
+            let lp = format!("{p}.layers[{j}]");
+            if layer_ids.insert(l.id.clone(), j).is_some() {
+                self.push(
+                    format!("{lp}.id"),
+                    format!("layer id `{}` is used twice in this scenario", l.id),
+                );
+            }
+            if l.kind == LayerKind::Owned && s.facility.is_none() {
+                self.push(
+                    format!("{p}.facility"),
+                    "an owned layer needs a `facility` (region, cooling, rack limit)",
+                );
+            }
+            if let Some(layer) = self.layer(&lp, l, &workload_ids, self.horizon, facility, point) {
+                if let Some(acc) = layer.accelerator.as_deref().and_then(|a| self.catalog.accelerator(a))
+                    && let Some(m) = &acc.adaptation_months
+                    && matches!(l.kind, LayerKind::Owned | LayerKind::Pooled)
+                {
+                    adaptation_months = adaptation_months.max(at(m, point));
+                }
+                self.region_warnings(&layer, file, warnings);
+                layers.push(layer);
+            }
+        }
+        (layers, adaptation_months)
+    }
+
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
-        use crate::workload::DataClassification::{Confidential, Restricted};
+        use crate::engine::workload::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
             let spot_refused = layer.kind == LayerKind::Spot
-                && !(w.interruptible && w.class != crate::workload::WorkloadClass::Steady);
+                && !(w.interruptible && w.class != crate::engine::workload::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)
@@ -801,7 +843,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn facility(&mut self, p: &str, f: &crate::scenario_file::FacilitySpec, point: PricePoint) -> Facility {
+    fn facility(&mut self, p: &str, f: &FacilitySpec, point: PricePoint) -> Facility {
         let region = self.catalog.region(&f.region).cloned();
         if region.is_none() {
             self.push(
@@ -877,7 +919,41 @@ impl Resolver<'_> {
                 "the rack power limit must be above zero kW",
             );
         }
-        let colocation = match (&f.colocation, &f.colocation_per_kw_month) {
+        let colocation = self.colocation(p, f, point);
+        let pd = self.facility_upgrade(
+            p,
+            "power_distribution_upgrade",
+            f.power_distribution_upgrade.as_deref(),
+            UpgradeKind::PowerDistribution,
+            point,
+        );
+        let cu = self.facility_upgrade(
+            p,
+            "cooling_upgrade",
+            f.cooling_upgrade.as_deref(),
+            UpgradeKind::Cooling,
+            point,
+        );
+        Facility {
+            pue,
+            tariff_per_kwh: tariff,
+            grid_gco2_per_kwh: grid,
+            kw_per_rack_limit: f.kw_per_rack_limit,
+            cooling: cooling.map(|c| CoolingLimit {
+                id: c.id.clone(),
+                liquid: c.liquid,
+                typical_kw: c.kw_per_rack.low,
+                max_kw: c.kw_per_rack.high,
+            }),
+            colocation_per_kw_month: colocation,
+            power_distribution_per_rack: pd,
+            cooling_upgrade_per_rack: cu,
+        }
+    }
+
+    /// The colocation price per kW and month: an override, else the named catalog market's.
+    fn colocation(&mut self, p: &str, f: &FacilitySpec, point: PricePoint) -> Decimal {
+        match (&f.colocation, &f.colocation_per_kw_month) {
             (_, Some(o)) => self.take_override(&format!("{p}.colocation_per_kw_month"), o),
             (Some(id), None) => match self.catalog.facility.colocation.iter().find(|c| &c.id == id).cloned() {
                 Some(c) => self.take_catalog(
@@ -897,54 +973,43 @@ impl Resolver<'_> {
                 }
             },
             (None, None) => Decimal::ZERO,
-        };
-        let mut upgrade = |field: &str, id: &Option<String>, kind: UpgradeKind| -> Decimal {
-            let Some(id) = id else { return Decimal::ZERO };
-            match self.catalog.facility.upgrades.iter().find(|u| &u.id == id).cloned() {
-                Some(u) if u.kind == kind => self.take_catalog(
-                    &format!("{p}.{field}"),
-                    &u.id,
-                    "cost",
-                    &u.cost,
-                    Some(&u.currency),
-                    point,
-                ),
-                Some(_) => {
-                    self.push(
-                        format!("{p}.{field}"),
-                        format!("upgrade `{id}` is not of the kind this field needs"),
-                    );
-                    Decimal::ZERO
-                }
-                None => {
-                    self.push(
-                        format!("{p}.{field}"),
-                        format!("no facility upgrade has id `{id}` in the catalog"),
-                    );
-                    Decimal::ZERO
-                }
+        }
+    }
+
+    /// The cost per rack of the facility upgrade `id` names (the field `field` of the facility
+    /// at `p`), which must be of `kind`; 0 when none is named.
+    fn facility_upgrade(
+        &mut self,
+        p: &str,
+        field: &str,
+        id: Option<&str>,
+        kind: UpgradeKind,
+        point: PricePoint,
+    ) -> Decimal {
+        let Some(id) = id else { return Decimal::ZERO };
+        match self.catalog.facility.upgrades.iter().find(|u| u.id == id).cloned() {
+            Some(u) if u.kind == kind => self.take_catalog(
+                &format!("{p}.{field}"),
+                &u.id,
+                "cost",
+                &u.cost,
+                Some(&u.currency),
+                point,
+            ),
+            Some(_) => {
+                self.push(
+                    format!("{p}.{field}"),
+                    format!("upgrade `{id}` is not of the kind this field needs"),
+                );
+                Decimal::ZERO
             }
-        };
-        let pd = upgrade(
-            "power_distribution_upgrade",
-            &f.power_distribution_upgrade,
-            UpgradeKind::PowerDistribution,
-        );
-        let cu = upgrade("cooling_upgrade", &f.cooling_upgrade, UpgradeKind::Cooling);
-        Facility {
-            pue,
-            tariff_per_kwh: tariff,
-            grid_gco2_per_kwh: grid,
-            kw_per_rack_limit: f.kw_per_rack_limit,
-            cooling: cooling.map(|c| CoolingLimit {
-                id: c.id.clone(),
-                liquid: c.liquid,
-                typical_kw: c.kw_per_rack.low,
-                max_kw: c.kw_per_rack.high,
-            }),
-            colocation_per_kw_month: colocation,
-            power_distribution_per_rack: pd,
-            cooling_upgrade_per_rack: cu,
+            None => {
+                self.push(
+                    format!("{p}.{field}"),
+                    format!("no facility upgrade has id `{id}` in the catalog"),
+                );
+                Decimal::ZERO
+            }
         }
     }
 
@@ -999,6 +1064,10 @@ impl Resolver<'_> {
         }
     }
 
+    /// Resolves one supply layer in stages: the checks on its own fields, the workloads it
+    /// serves, its hardware (offer, system, accelerator), its throughput, its exit (a fixed month
+    /// or a clause), the terms its kind pays on, and the energy estimate of a rented layer. Every
+    /// problem is reported; the layer is `None` when any was found.
     fn layer(
         &mut self,
         p: &str,
@@ -1009,6 +1078,73 @@ impl Resolver<'_> {
         point: PricePoint,
     ) -> Option<Layer> {
         let before = self.problems.len();
+        self.layer_fields(p, l);
+        let serves = self.layer_serves(p, l, workloads);
+        let hw = self.layer_hardware(p, l);
+        let (peak16, peak8) = self.layer_peak(p, l, hw.acc.as_ref());
+        let memory_gb = hw.acc.as_ref().map_or(Decimal::ZERO, |a| a.memory_gb.low);
+        let has_scale_up = hw.acc.as_ref().is_some_and(|a| a.has_scale_up_link());
+        if let Some(g) = l.gpus
+            && g == 0
+        {
+            self.push(
+                format!("{p}.gpus"),
+                "a layer with zero GPUs serves nothing; remove it or give a count",
+            );
+        }
+        let exit_fee = self.layer_exit_fee(p, l, horizon);
+        let exit_clause = self.layer_exit_clause(p, l);
+        let _ = facility;
+        let terms = self.kind_terms(p, l, &hw, exit_fee, point);
+        if exit_clause.is_some() {
+            self.clause_applies(p, l, terms.owned.as_ref());
+        }
+        let cloud_energy = if l.kind == LayerKind::Owned {
+            None
+        } else {
+            self.cloud_energy(p, &l.id, l.idle_power_share, hw.offer.as_ref(), hw.acc.as_ref(), point)
+        };
+        if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
+            self.push(
+                format!("{p}.installation"),
+                "installation and platform costs apply to owned layers only",
+            );
+        }
+        if self.problems.len() > before {
+            return None;
+        }
+        Some(Layer {
+            id: l.id.clone(),
+            kind: l.kind,
+            accelerator: hw.acc_id,
+            peak_tflops_16: peak16,
+            peak_tflops_8: peak8,
+            memory_gb,
+            has_scale_up_link: has_scale_up,
+            mfu: l.mfu,
+            availability: l.availability.unwrap_or(if l.kind == LayerKind::Owned {
+                DEFAULT_OWNED_AVAILABILITY
+            } else {
+                Decimal::ONE
+            }),
+            gpus: terms.gpus,
+            from_month: terms.owned.as_ref().map_or(l.start_month, |o| o.delivery_month),
+            until_month: terms.until,
+            price_per_gpu_hour: terms.price_per_gpu_hour,
+            price_per_million_tokens: terms.price_per_million_tokens,
+            overhead_factor: terms.overhead,
+            serves,
+            exit_fee,
+            exit_clause,
+            owned: terms.owned,
+            region: terms.region,
+            cloud_energy,
+        })
+    }
+
+    /// The checks on a layer's own fields: those its kind refuses, its MFU and availability as
+    /// fractions, its platform and installation costs not negative.
+    fn layer_fields(&mut self, p: &str, l: &LayerSpec) {
         self.kind_fields(p, l);
         if let Some(m) = l.mfu {
             self.positive_fraction(&format!("{p}.mfu"), m);
@@ -1022,7 +1158,11 @@ impl Resolver<'_> {
         ] {
             self.non_negative(&format!("{p}.{name}"), v);
         }
-        let serves = l.serves.as_ref().map(|ids| {
+    }
+
+    /// The workloads a layer serves, by index, when it names them (every id must exist).
+    fn layer_serves(&mut self, p: &str, l: &LayerSpec, workloads: &HashMap<&str, usize>) -> Option<Vec<usize>> {
+        l.serves.as_ref().map(|ids| {
             ids.iter()
                 .enumerate()
                 .filter_map(|(k, id)| {
@@ -1033,8 +1173,12 @@ impl Resolver<'_> {
                     found
                 })
                 .collect::<Vec<usize>>()
-        });
-        // The accelerator: named directly, through a system, or through an offer.
+        })
+    }
+
+    /// A layer's hardware: the catalog offer it rents from, the server system it buys, and the
+    /// accelerator, named directly, through the system, or through the offer.
+    fn layer_hardware(&mut self, p: &str, l: &LayerSpec) -> LayerHardware {
         let offer = match (&l.offer, l.kind) {
             (Some(id), _) => {
                 let o = self.catalog.offer(id).cloned();
@@ -1099,8 +1243,18 @@ impl Resolver<'_> {
                 format!("system `{}` holds `{}`, not `{a}`", s.id, s.accelerator),
             );
         }
-        // Throughput: from the catalog or an override; token-metered layers need none.
-        let (peak16, peak8) = match (&l.peak_tflops, &acc) {
+        LayerHardware {
+            offer,
+            system,
+            acc_id,
+            acc,
+        }
+    }
+
+    /// Throughput, dense 16-bit and 8-bit TFLOPS: from the catalog or an override; token-metered
+    /// layers need none.
+    fn layer_peak(&mut self, p: &str, l: &LayerSpec, acc: Option<&Accelerator>) -> (Decimal, Decimal) {
+        match (&l.peak_tflops, acc) {
             (Some(o), _) => {
                 let v = self.take_override(&format!("{p}.peak_tflops"), o);
                 (v, v)
@@ -1135,18 +1289,12 @@ impl Resolver<'_> {
                 }
             }
             (None, None) => (Decimal::ZERO, Decimal::ZERO),
-        };
-        let memory_gb = acc.as_ref().map_or(Decimal::ZERO, |a| a.memory_gb.low);
-        let has_scale_up = acc.as_ref().is_some_and(|a| a.has_scale_up_link());
-        if let Some(g) = l.gpus
-            && g == 0
-        {
-            self.push(
-                format!("{p}.gpus"),
-                "a layer with zero GPUs serves nothing; remove it or give a count",
-            );
         }
-        let exit_fee = l.exit.as_ref().map(|e| {
+    }
+
+    /// A fixed-month exit: the month (inside the horizon) and the fee paid then.
+    fn layer_exit_fee(&mut self, p: &str, l: &LayerSpec, horizon: u32) -> Option<(u32, Decimal)> {
+        l.exit.as_ref().map(|e| {
             if e.month >= horizon {
                 self.push(
                     format!("{p}.exit.month"),
@@ -1158,8 +1306,12 @@ impl Resolver<'_> {
             }
             self.non_negative(&format!("{p}.exit.fee"), e.fee);
             (e.month, e.fee)
-        });
-        let exit_clause = l.exit_clause.as_ref().map(|c| {
+        })
+    }
+
+    /// An exit clause, checked as a contract states it; refused beside a fixed-month exit.
+    fn layer_exit_clause(&mut self, p: &str, l: &LayerSpec) -> Option<ExitClause> {
+        l.exit_clause.as_ref().map(|c| {
             for problem in crate::exit_clause::validate_clause(c, &format!("{p}.exit_clause")) {
                 self.push(problem.path, problem.message);
             }
@@ -1170,146 +1322,173 @@ impl Resolver<'_> {
                 );
             }
             c.clone()
-        });
-        let offer_id = offer.as_ref().map(|o| o.id.clone()).unwrap_or_default();
-        let offer_cur = offer.as_ref().map(|o| o.currency.clone());
-        let price_path = format!("{p}.price_per_gpu_hour");
-        let mut price_per_gpu_hour = Decimal::ZERO;
-        let mut overhead = Decimal::ONE;
-        let mut until = exit_fee.map(|e| e.0);
-        let mut owned = None;
-        let mut region = offer.as_ref().map(|o| o.region.clone());
-        let mut gpus = l.gpus;
-        let mut price_per_million_tokens = Decimal::ZERO;
+        })
+    }
+
+    /// What a layer pays and when it ends, by its kind: the price per GPU-hour of an on-demand,
+    /// reserved or spot offer (or its override), a reserved term, the spot checkpoint overhead,
+    /// the internal price of a pool, the price per million tokens, or the owned hardware.
+    fn kind_terms(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        hw: &LayerHardware,
+        exit_fee: Option<(u32, Decimal)>,
+        point: PricePoint,
+    ) -> KindTerms {
+        let offer = hw.offer.as_ref();
+        let mut terms = KindTerms {
+            price_per_gpu_hour: Decimal::ZERO,
+            price_per_million_tokens: Decimal::ZERO,
+            overhead: Decimal::ONE,
+            until: exit_fee.map(|e| e.0),
+            owned: None,
+            region: offer.map(|o| o.region.clone()),
+            gpus: l.gpus,
+        };
         match l.kind {
             LayerKind::OnDemand => {
-                let fig = offer.as_ref().and_then(|o| o.on_demand_per_gpu_hour.clone());
-                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, "on_demand_per_gpu_hour", fig.as_ref(), offer_cur.as_deref(), point);
+                let fig = offer.and_then(|o| o.on_demand_per_gpu_hour.clone());
+                terms.price_per_gpu_hour = self.offer_price(p, l, offer, "on_demand_per_gpu_hour", fig.as_ref(), point);
             }
-            LayerKind::Reserved => {
-                let term = match l.term {
-                    Some(t) => t,
-                    None => {
-                        self.push(format!("{p}.term"), "a reserved layer needs its commitment term: \"1y\" or \"3y\"");
-                        crate::scenario_file::CommitTerm::OneYear
-                    }
-                };
-                if l.gpus.is_none() {
-                    self.push(format!("{p}.gpus"), "a reserved layer needs the number of GPUs committed");
-                }
-                let (field, fig) = match term {
-                    crate::scenario_file::CommitTerm::OneYear => ("reserved_1y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_1y_per_gpu_hour.clone())),
-                    crate::scenario_file::CommitTerm::ThreeYears => ("reserved_3y_per_gpu_hour", offer.as_ref().and_then(|o| o.reserved_3y_per_gpu_hour.clone())),
-                };
-                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, field, fig.as_ref(), offer_cur.as_deref(), point);
-                // The commitment runs its whole term; an exit ends it early for a fee. A term that
-                // outlasts the horizon is paid only inside the horizon (the rest shows in results).
-                let end = l.start_month + term.months();
-                until = Some(until.map_or(end, |u| u.min(end)));
-            }
+            LayerKind::Reserved => self.reserved_terms(p, l, offer, point, &mut terms),
             LayerKind::Spot => {
-                let fig = offer.as_ref().and_then(|o| o.spot_per_gpu_hour.clone());
-                price_per_gpu_hour = self.figure_or_override(&price_path, l.price_per_gpu_hour.as_ref(), &offer_id, "spot_per_gpu_hour", fig.as_ref(), offer_cur.as_deref(), point);
-                let lambda = match l.interruptions_per_hour {
-                    Some(v) => {
-                        self.non_negative(&format!("{p}.interruptions_per_hour"), v);
-                        v
-                    }
-                    None => {
-                        self.push(format!("{p}.interruptions_per_hour"), "a spot layer needs the expected interruptions per hour (e.g. \"0.25\" for one per 4 hours)");
-                        Decimal::ZERO
-                    }
-                };
-                let c = l.checkpoint_write_minutes.unwrap_or(dec!(3));
-                let r = l.restart_minutes.unwrap_or(dec!(10));
-                self.non_negative(&format!("{p}.checkpoint_write_minutes"), c);
-                self.non_negative(&format!("{p}.restart_minutes"), r);
-                overhead = overhead_factor(&Checkpointing {
-                    interruptions_per_hour: lambda.max(Decimal::ZERO),
-                    checkpoint_write_h: c.max(Decimal::ZERO) / dec!(60),
-                    restart_h: r.max(Decimal::ZERO) / dec!(60),
-                });
+                let fig = offer.and_then(|o| o.spot_per_gpu_hour.clone());
+                terms.price_per_gpu_hour = self.offer_price(p, l, offer, "spot_per_gpu_hour", fig.as_ref(), point);
+                terms.overhead = self.spot_overhead(p, l);
             }
             LayerKind::Pooled => match &l.price_per_gpu_hour {
-                Some(o) => price_per_gpu_hour = self.take_override(&price_path, o),
-                None => self.push(price_path, "a pooled layer needs its internal price per GPU-hour, with the reason (e.g. the pool's charge-back rate)"),
+                Some(o) => terms.price_per_gpu_hour = self.take_override(&format!("{p}.price_per_gpu_hour"), o),
+                None => self.push(format!("{p}.price_per_gpu_hour"), "a pooled layer needs its internal price per GPU-hour, with the reason (e.g. the pool's charge-back rate)"),
             },
             LayerKind::TokenMetered => match &l.price_per_million_tokens {
-                Some(o) => price_per_million_tokens = self.take_override(&format!("{p}.price_per_million_tokens"), o),
+                Some(o) => terms.price_per_million_tokens = self.take_override(&format!("{p}.price_per_million_tokens"), o),
                 None => self.push(format!("{p}.price_per_million_tokens"), "a token-metered layer needs its price per million tokens, with the reason"),
             },
             LayerKind::Owned => {
-                region = None;
-                owned = self.owned(p, l, acc.as_ref(), system.as_ref(), point);
-                gpus = owned.as_ref().map(|o: &Owned| o.gpus);
-                if let Some(o) = &owned
-                    && let Financing::Lease { term_months, .. } = o.financing {
-                        let end = o.delivery_month + term_months;
-                        until = Some(until.map_or(end, |u| u.min(end)));
-                    }
-                let _ = facility;
+                terms.region = None;
+                terms.owned = self.owned(p, l, hw.acc.as_ref(), hw.system.as_ref(), point);
+                terms.gpus = terms.owned.as_ref().map(|o: &Owned| o.gpus);
+                if let Some(o) = &terms.owned
+                    && let Financing::Lease { term_months, .. } = o.financing
+                {
+                    let end = o.delivery_month + term_months;
+                    terms.until = Some(terms.until.map_or(end, |u| u.min(end)));
+                }
             }
         }
-        // A clause prices ending a commitment early, so only layers with a commitment schedule
-        // (reserved capacity, leased hardware) may carry one; see `catalogs/samples/README.md`.
-        if exit_clause.is_some() {
-            let refusal = match l.kind {
-                LayerKind::Reserved => None,
-                LayerKind::Owned => match owned.as_ref().map(|o: &Owned| &o.financing) {
-                    Some(Financing::Lease { .. }) | None => None,
-                    Some(_) => Some(
-                        "owned hardware paid in cash or by a loan commits to no contract payments a clause could end; an exit clause applies to reserved capacity and leased hardware",
-                    ),
-                },
-                _ => Some(
-                    "this layer commits to no payments (it is paid as used): an exit clause applies to reserved capacity and leased hardware only",
-                ),
-            };
-            if let Some(message) = refusal {
-                self.push(format!("{p}.exit_clause"), message);
+        terms
+    }
+
+    /// A rented layer's price per GPU-hour: its override, else the offer's figure `field`.
+    fn offer_price(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        offer: Option<&crate::catalog::Offer>,
+        field: &str,
+        fig: Option<&Figure>,
+        point: PricePoint,
+    ) -> Decimal {
+        let offer_id = offer.map(|o| o.id.clone()).unwrap_or_default();
+        let offer_cur = offer.map(|o| o.currency.clone());
+        self.figure_or_override(
+            &format!("{p}.price_per_gpu_hour"),
+            l.price_per_gpu_hour.as_ref(),
+            &offer_id,
+            field,
+            fig,
+            offer_cur.as_deref(),
+            point,
+        )
+    }
+
+    /// A reserved layer's term, GPUs committed and price for the term. The commitment runs its
+    /// whole term; an exit ends it early for a fee. A term that outlasts the horizon is paid only
+    /// inside the horizon (the rest shows in results).
+    fn reserved_terms(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        offer: Option<&crate::catalog::Offer>,
+        point: PricePoint,
+        terms: &mut KindTerms,
+    ) {
+        let term = match l.term {
+            Some(t) => t,
+            None => {
+                self.push(
+                    format!("{p}.term"),
+                    "a reserved layer needs its commitment term: \"1y\" or \"3y\"",
+                );
+                CommitTerm::OneYear
             }
-        }
-        let cloud_energy = if l.kind == LayerKind::Owned {
-            None
-        } else {
-            self.cloud_energy(p, &l.id, l.idle_power_share, offer.as_ref(), acc.as_ref(), point)
         };
-        if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
+        if l.gpus.is_none() {
             self.push(
-                format!("{p}.installation"),
-                "installation and platform costs apply to owned layers only",
+                format!("{p}.gpus"),
+                "a reserved layer needs the number of GPUs committed",
             );
         }
-        if self.problems.len() > before {
-            return None;
-        }
-        Some(Layer {
-            id: l.id.clone(),
-            kind: l.kind,
-            accelerator: acc_id,
-            peak_tflops_16: peak16,
-            peak_tflops_8: peak8,
-            memory_gb,
-            has_scale_up_link: has_scale_up,
-            mfu: l.mfu,
-            availability: l.availability.unwrap_or(if l.kind == LayerKind::Owned {
-                DEFAULT_OWNED_AVAILABILITY
-            } else {
-                Decimal::ONE
-            }),
-            gpus,
-            from_month: owned.as_ref().map_or(l.start_month, |o| o.delivery_month),
-            until_month: until,
-            price_per_gpu_hour,
-            price_per_million_tokens,
-            overhead_factor: overhead,
-            serves,
-            exit_fee,
-            exit_clause,
-            owned,
-            region,
-            cloud_energy,
+        let (field, fig) = match term {
+            CommitTerm::OneYear => (
+                "reserved_1y_per_gpu_hour",
+                offer.and_then(|o| o.reserved_1y_per_gpu_hour.clone()),
+            ),
+            CommitTerm::ThreeYears => (
+                "reserved_3y_per_gpu_hour",
+                offer.and_then(|o| o.reserved_3y_per_gpu_hour.clone()),
+            ),
+        };
+        terms.price_per_gpu_hour = self.offer_price(p, l, offer, field, fig.as_ref(), point);
+        let end = l.start_month + term.months();
+        terms.until = Some(terms.until.map_or(end, |u| u.min(end)));
+    }
+
+    /// A spot layer's overhead factor from checkpointing (Young/Daly) at its interruption rate.
+    fn spot_overhead(&mut self, p: &str, l: &LayerSpec) -> Decimal {
+        let lambda = match l.interruptions_per_hour {
+            Some(v) => {
+                self.non_negative(&format!("{p}.interruptions_per_hour"), v);
+                v
+            }
+            None => {
+                self.push(
+                    format!("{p}.interruptions_per_hour"),
+                    "a spot layer needs the expected interruptions per hour (e.g. \"0.25\" for one per 4 hours)",
+                );
+                Decimal::ZERO
+            }
+        };
+        let c = l.checkpoint_write_minutes.unwrap_or(dec!(3));
+        let r = l.restart_minutes.unwrap_or(dec!(10));
+        self.non_negative(&format!("{p}.checkpoint_write_minutes"), c);
+        self.non_negative(&format!("{p}.restart_minutes"), r);
+        overhead_factor(&Checkpointing {
+            interruptions_per_hour: lambda.max(Decimal::ZERO),
+            checkpoint_write_h: c.max(Decimal::ZERO) / dec!(60),
+            restart_h: r.max(Decimal::ZERO) / dec!(60),
         })
+    }
+
+    /// A clause prices ending a commitment early, so only layers with a commitment schedule
+    /// (reserved capacity, leased hardware) may carry one; see `catalogs/samples/README.md`.
+    fn clause_applies(&mut self, p: &str, l: &LayerSpec, owned: Option<&Owned>) {
+        let refusal = match l.kind {
+            LayerKind::Reserved => None,
+            LayerKind::Owned => match owned.map(|o| &o.financing) {
+                Some(Financing::Lease { .. }) | None => None,
+                Some(_) => Some(
+                    "owned hardware paid in cash or by a loan commits to no contract payments a clause could end; an exit clause applies to reserved capacity and leased hardware",
+                ),
+            },
+            _ => Some(
+                "this layer commits to no payments (it is paid as used): an exit clause applies to reserved capacity and leased hardware only",
+            ),
+        };
+        if let Some(message) = refusal {
+            self.push(format!("{p}.exit_clause"), message);
+        }
     }
 
     /// How a rented layer's energy and emissions are estimated, each figure recorded as an
@@ -1466,6 +1645,8 @@ impl Resolver<'_> {
         }
     }
 
+    /// An owned layer in stages: GPUs and servers, the hardware price, the server power, the
+    /// running-cost rates, the financing, the resale share and the payment milestones.
     fn owned(
         &mut self,
         p: &str,
@@ -1492,45 +1673,8 @@ impl Resolver<'_> {
                 "the system sets the GPUs per server; remove `gpus_per_server`",
             );
         }
-        let price_path = format!("{p}.price_per_gpu");
-        let hardware = match (
-            &l.price_per_gpu,
-            system.and_then(|s| s.price_usd.as_ref().map(|f| (s, f))),
-            acc,
-        ) {
-            (Some(o), _, _) => self.take_override(&price_path, o),
-            (None, Some((s, f)), _) => {
-                self.take_catalog(&price_path, &s.id, "price_usd", f, Some("USD"), point) / Decimal::from(s.gpus.max(1))
-            }
-            (None, None, Some(a)) => match &a.price_usd {
-                Some(f) => self.take_catalog(&price_path, &a.id, "price_usd", f, Some("USD"), point),
-                None => {
-                    self.push(&price_path, format!("the catalog has no purchase price for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}", a.id));
-                    Decimal::ZERO
-                }
-            },
-            (None, None, None) => Decimal::ZERO,
-        } + l.platform_cost_per_gpu;
-        let power_path = format!("{p}.power_kw_per_gpu");
-        let server_kw = match (
-            &l.power_kw_per_gpu,
-            system,
-            acc.and_then(|a| a.tdp_w.as_ref().map(|t| (a, t))),
-        ) {
-            (Some(o), _, _) => self.take_override(&power_path, o) * Decimal::from(per_server),
-            (None, Some(s), _) => self.take_catalog(&power_path, &s.id, "max_power_kw", &s.max_power_kw, None, point),
-            (None, None, Some((a, tdp))) => {
-                let w = self.take_catalog(&power_path, &a.id, "tdp_w", tdp, None, point);
-                Decimal::from(per_server) * w / dec!(1000) * SERVER_OVERHEAD_FACTOR
-            }
-            (None, None, None) => {
-                self.push(
-                    &power_path,
-                    "the catalog gives no power for this hardware; give the wall power per GPU in kW",
-                );
-                Decimal::ZERO
-            }
-        };
+        let hardware = self.hardware_price(p, l, acc, system, point);
+        let server_kw = self.server_kw(p, l, acc, system, per_server, point);
         let life = l.depreciation_life_months.unwrap_or(DEFAULT_LIFE_MONTHS);
         if life == 0 {
             self.push(
@@ -1550,12 +1694,108 @@ impl Resolver<'_> {
         );
         let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
         self.fraction(&format!("{p}.idle_power_share"), idle);
-        let fin = l.financing.clone().unwrap_or(crate::scenario_file::FinancingSpec {
-            method: FinancingMethod::Cash,
-            annual_rate: Decimal::ZERO,
-            term_months: 0,
-            down_payment: Decimal::ZERO,
-        });
+        let financing = self.financing(p, l, life);
+        let delivery = l.start_month + l.lead_time_months;
+        let leased = matches!(financing, Financing::Lease { .. });
+        let residual_share = self.residual(p, l, acc, delivery, leased, point);
+        let milestones = self.milestones(p, l, delivery);
+        Some(Owned {
+            gpus,
+            gpus_per_server: per_server,
+            server_kw,
+            hardware_per_gpu: hardware,
+            installation: l.installation,
+            order_month: l.start_month,
+            delivery_month: delivery,
+            financing,
+            milestones,
+            life_months: life.max(1),
+            salvage_share: l.salvage_share,
+            residual_share,
+            support_rate_per_year: l.support_rate_per_year,
+            non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year.unwrap_or_default(),
+            running_cost_per_gpu_hour: l.running_cost_per_gpu_hour.unwrap_or_default(),
+            idle_power_share: idle,
+        })
+    }
+
+    /// The price of one owned GPU: an override, else the system's price per GPU, else the
+    /// accelerator's; plus the platform cost per GPU.
+    fn hardware_price(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        acc: Option<&Accelerator>,
+        system: Option<&crate::catalog::ServerSystem>,
+        point: PricePoint,
+    ) -> Decimal {
+        let price_path = format!("{p}.price_per_gpu");
+        let price = match (
+            &l.price_per_gpu,
+            system.and_then(|s| s.price_usd.as_ref().map(|f| (s, f))),
+            acc,
+        ) {
+            (Some(o), _, _) => self.take_override(&price_path, o),
+            (None, Some((s, f)), _) => {
+                self.take_catalog(&price_path, &s.id, "price_usd", f, Some("USD"), point) / Decimal::from(s.gpus.max(1))
+            }
+            (None, None, Some(a)) => match &a.price_usd {
+                Some(f) => self.take_catalog(&price_path, &a.id, "price_usd", f, Some("USD"), point),
+                None => {
+                    self.push(&price_path, format!("the catalog has no purchase price for `{}`; give {{\"value\": \"...\", \"reason\": \"...\"}}", a.id));
+                    Decimal::ZERO
+                }
+            },
+            (None, None, None) => Decimal::ZERO,
+        };
+        price + l.platform_cost_per_gpu
+    }
+
+    /// The wall power of one server at full load, kW: an override per GPU, else the system's
+    /// maximum, else the accelerator's TDP with the server overhead factor.
+    fn server_kw(
+        &mut self,
+        p: &str,
+        l: &LayerSpec,
+        acc: Option<&Accelerator>,
+        system: Option<&crate::catalog::ServerSystem>,
+        per_server: u32,
+        point: PricePoint,
+    ) -> Decimal {
+        let power_path = format!("{p}.power_kw_per_gpu");
+        match (
+            &l.power_kw_per_gpu,
+            system,
+            acc.and_then(|a| a.tdp_w.as_ref().map(|t| (a, t))),
+        ) {
+            (Some(o), _, _) => self.take_override(&power_path, o) * Decimal::from(per_server),
+            (None, Some(s), _) => self.take_catalog(&power_path, &s.id, "max_power_kw", &s.max_power_kw, None, point),
+            (None, None, Some((a, tdp))) => {
+                let w = self.take_catalog(&power_path, &a.id, "tdp_w", tdp, None, point);
+                Decimal::from(per_server) * w / dec!(1000) * SERVER_OVERHEAD_FACTOR
+            }
+            (None, None, None) => {
+                self.push(
+                    &power_path,
+                    "the catalog gives no power for this hardware; give the wall power per GPU in kW",
+                );
+                Decimal::ZERO
+            }
+        }
+    }
+
+    /// How owned hardware is paid: cash, a loan (term, down payment) or a lease (no longer than
+    /// the depreciation life `life`, paid by the lease rather than by milestones).
+    fn financing(&mut self, p: &str, l: &LayerSpec, life: u32) -> Financing {
+        let fin = l
+            .financing
+            .clone()
+            .unwrap_or(crate::engine::scenario_file::FinancingSpec {
+                method: FinancingMethod::Cash,
+                annual_rate: Decimal::ZERO,
+                term_months: 0,
+                down_payment: Decimal::ZERO,
+            });
         let fp = format!("{p}.financing");
         if fin.annual_rate < Decimal::ZERO || fin.annual_rate > Decimal::ONE {
             self.push(
@@ -1564,7 +1804,7 @@ impl Resolver<'_> {
             );
         }
         let rate = monthly_rate(fin.annual_rate.max(Decimal::ZERO)).unwrap_or_default();
-        let financing = match fin.method {
+        match fin.method {
             FinancingMethod::Cash => {
                 if fin.term_months > 0 || !fin.annual_rate.is_zero() || !fin.down_payment.is_zero() {
                     self.push(fp.clone(), "cash financing takes no rate, term or down payment");
@@ -1606,11 +1846,13 @@ impl Resolver<'_> {
                     term_months: fin.term_months,
                 }
             }
-        };
-        let delivery = l.start_month + l.lead_time_months;
-        let leased = matches!(financing, Financing::Lease { .. });
-        let residual_share = self.residual(p, l, acc, delivery, leased, point);
-        let milestones = if l.payment_milestones.is_empty() {
+        }
+    }
+
+    /// The hardware's payment milestones as (absolute month, share), the shares adding up to 1;
+    /// all on delivery when the file gives none.
+    fn milestones(&mut self, p: &str, l: &LayerSpec, delivery: u32) -> Vec<(u32, Decimal)> {
+        if l.payment_milestones.is_empty() {
             vec![(delivery, Decimal::ONE)]
         } else {
             let mut total = Decimal::ZERO;
@@ -1628,26 +1870,27 @@ impl Resolver<'_> {
                 .iter()
                 .map(|m| (l.start_month + m.month, m.share))
                 .collect()
-        };
-        Some(Owned {
-            gpus,
-            gpus_per_server: per_server,
-            server_kw,
-            hardware_per_gpu: hardware,
-            installation: l.installation,
-            order_month: l.start_month,
-            delivery_month: delivery,
-            financing,
-            milestones,
-            life_months: life.max(1),
-            salvage_share: l.salvage_share,
-            residual_share,
-            support_rate_per_year: l.support_rate_per_year,
-            non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year.unwrap_or_default(),
-            running_cost_per_gpu_hour: l.running_cost_per_gpu_hour.unwrap_or_default(),
-            idle_power_share: idle,
-        })
+        }
     }
+}
+
+/// A layer's hardware as the catalog gives it.
+struct LayerHardware {
+    offer: Option<crate::catalog::Offer>,
+    system: Option<crate::catalog::ServerSystem>,
+    acc_id: Option<String>,
+    acc: Option<Accelerator>,
+}
+
+/// What a layer pays and when it ends, as its kind sets them.
+struct KindTerms {
+    price_per_gpu_hour: Decimal,
+    price_per_million_tokens: Decimal,
+    overhead: Decimal,
+    until: Option<u32>,
+    owned: Option<Owned>,
+    region: Option<String>,
+    gpus: Option<u32>,
 }
 
 fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {

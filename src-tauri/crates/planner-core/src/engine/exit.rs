@@ -50,16 +50,16 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::commitment::find_layer;
-pub use crate::commitment::{
+use crate::engine::commitment::find_layer;
+pub use crate::engine::commitment::{
     CommitmentKind, CommitmentSchedule, ExitCost, LayerExitCosts, commitment_schedule, exit_cost, exit_curve,
     layer_exit_costs, layer_exit_curve, layer_schedule, scenario_exit_costs,
 };
-use crate::evaluate::evaluate;
+use crate::engine::evaluate::evaluate;
+use crate::engine::scenario::Plan;
+use crate::engine::scenario_file::LayerKind;
 pub use crate::exit_clause::{ExitClause, TerminationFee, validate_clause};
 use crate::problem::Problem;
-use crate::scenario::Plan;
-use crate::scenario_file::LayerKind;
 
 /// The id of the variant of scenario `scenario_id` that leaves `layer_id` at `notice_month`.
 pub fn variant_id(scenario_id: &str, layer_id: &str, notice_month: u32) -> String {

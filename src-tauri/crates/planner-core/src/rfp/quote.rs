@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
+use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
+use crate::engine::workspace::WorkspaceSettings;
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
-use crate::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
-use crate::workspace::WorkspaceSettings;
 
 /// The kind of supply a quote offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -275,16 +275,48 @@ fn is_currency_code(c: &str) -> bool {
 }
 
 /// The workspace's rate for `currency` (1 for its own currency), if it has one that the engine
-/// accepts (well formed, inside the plausibility band of [`crate::fx`]): a quote converts with
+/// accepts (well formed, inside the plausibility band of [`crate::engine::fx`]): a quote converts with
 /// exactly the rates a scenario's figures do.
 fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    crate::fx::check(&settings.fx, &settings.currency)
+    crate::engine::fx::check(&settings.fx, &settings.currency)
         .rates
         .get(currency)
         .map(|c| c.per_unit)
+}
+
+/// The problems of one quote, in the order they are found.
+#[derive(Default)]
+struct Problems(Vec<QuoteProblem>);
+
+impl Problems {
+    fn push(&mut self, field: &str, kind: &str, message: String) {
+        self.0.push(QuoteProblem {
+            field: field.to_owned(),
+            kind: kind.to_owned(),
+            message,
+        });
+    }
+
+    /// A figure a quote of kind `kind` needs (`what`, in words), missing unless `present`.
+    fn needs(&mut self, kind: &str, present: bool, field: &str, what: &str) {
+        if !present {
+            self.push(field, "missing-value", format!("a `{kind}` quote needs {what}"));
+        }
+    }
+
+    /// A figure a quote of kind `kind` does not take, given when `present`.
+    fn refuses(&mut self, kind: &str, present: bool, field: &str) {
+        if present {
+            self.push(
+                field,
+                "not-applicable",
+                format!("`{field}` does not apply to a `{kind}` quote; leave the cell empty"),
+            );
+        }
+    }
 }
 
 impl Quote {
@@ -312,14 +344,16 @@ impl Quote {
     /// Everything wrong with the quote by itself, against the catalog and the workspace's
     /// currency; empty when the quote can become a layer.
     pub fn problems(&self, catalog: &Catalog, settings: &WorkspaceSettings) -> Vec<QuoteProblem> {
-        let mut out = Vec::new();
-        let mut push = |field: &str, kind: &str, message: String| {
-            out.push(QuoteProblem {
-                field: field.to_owned(),
-                kind: kind.to_owned(),
-                message,
-            });
-        };
+        let mut out = Problems::default();
+        self.reference_problems(catalog, settings, &mut out);
+        self.range_problems(&mut out);
+        self.kind_problems(&mut out);
+        out.0
+    }
+
+    /// The columns required on every row, the accelerator's catalog id, and the currency (an
+    /// ISO code the workspace has a rate for).
+    fn reference_problems(&self, catalog: &Catalog, settings: &WorkspaceSettings, out: &mut Problems) {
         for (field, value) in [
             ("vendor", &self.vendor),
             ("quote_id", &self.quote_id),
@@ -327,7 +361,7 @@ impl Quote {
             ("currency", &self.currency),
         ] {
             if value.trim().is_empty() {
-                push(
+                out.push(
                     field,
                     "missing-value",
                     format!("give the {field}; this column is required on every row"),
@@ -335,7 +369,7 @@ impl Quote {
             }
         }
         if !self.accelerator.trim().is_empty() && catalog.accelerator(&self.accelerator).is_none() {
-            push(
+            out.push(
                 "accelerator",
                 "unknown-reference",
                 format!(
@@ -346,7 +380,7 @@ impl Quote {
         }
         if !self.currency.trim().is_empty() {
             if !is_currency_code(&self.currency) {
-                push(
+                out.push(
                     "currency",
                     "unknown-value",
                     format!(
@@ -355,7 +389,7 @@ impl Quote {
                     ),
                 );
             } else if rate_for(settings, &self.currency).is_none() {
-                push(
+                out.push(
                     "currency",
                     "no-exchange-rate",
                     format!(
@@ -365,8 +399,12 @@ impl Quote {
                 );
             }
         }
+    }
+
+    /// Numbers out of their range: zero GPUs, negative amounts, shares outside 0..1.
+    fn range_problems(&self, out: &mut Problems) {
         if self.gpus == Some(0) {
-            push(
+            out.push(
                 "gpus",
                 "out-of-range",
                 "zero GPUs supply nothing; give the number of GPUs quoted".to_owned(),
@@ -383,7 +421,7 @@ impl Quote {
             if let Some(v) = value
                 && v < Decimal::ZERO
             {
-                push(field, "negative-value", format!("{v} is negative; give zero or more"));
+                out.push(field, "negative-value", format!("{v} is negative; give zero or more"));
             }
         }
         for (field, value) in [
@@ -392,7 +430,7 @@ impl Quote {
             ("sla_refund_share", self.sla_refund_share),
         ] {
             match value {
-                Some(v) if v > Decimal::ONE => push(
+                Some(v) if v > Decimal::ONE => out.push(
                     field,
                     "out-of-range",
                     format!(
@@ -400,7 +438,7 @@ impl Quote {
                         (v / dec!(100)).normalize()
                     ),
                 ),
-                Some(v) if v < Decimal::ZERO => push(
+                Some(v) if v < Decimal::ZERO => out.push(
                     field,
                     "out-of-range",
                     format!("{v} is negative; a share lies between 0 and 1 (0% and 100%)"),
@@ -408,58 +446,46 @@ impl Quote {
                 _ => {}
             }
         }
+    }
+
+    /// The figures the offer kind needs, and those it refuses: owned hardware is bought (GPUs
+    /// and a price per GPU), rentals are priced per GPU-hour; a reservation commits GPUs for 12
+    /// or 36 months; spot capacity states its interruptions.
+    fn kind_problems(&self, out: &mut Problems) {
         let kind = self.offer_kind.as_str();
-        let needs = |present: bool, field: &str, what: &str, push: &mut dyn FnMut(&str, &str, String)| {
-            if !present {
-                push(field, "missing-value", format!("a `{kind}` quote needs {what}"));
-            }
-        };
-        let refuses = |present: bool, field: &str, push: &mut dyn FnMut(&str, &str, String)| {
-            if present {
-                push(
-                    field,
-                    "not-applicable",
-                    format!("`{field}` does not apply to a `{kind}` quote; leave the cell empty"),
-                );
-            }
-        };
         match self.offer_kind {
             QuoteKind::Owned => {
-                needs(self.gpus.is_some(), "gpus", "the number of GPUs bought", &mut push);
-                needs(
+                out.needs(kind, self.gpus.is_some(), "gpus", "the number of GPUs bought");
+                out.needs(
+                    kind,
                     self.hardware_price_per_gpu.is_some(),
                     "hardware_price_per_gpu",
                     "the purchase price per GPU (`hardware_price_per_gpu`)",
-                    &mut push,
                 );
-                refuses(self.price_per_gpu_hour.is_some(), "price_per_gpu_hour", &mut push);
+                out.refuses(kind, self.price_per_gpu_hour.is_some(), "price_per_gpu_hour");
             }
             QuoteKind::Reserved | QuoteKind::OnDemand | QuoteKind::Spot => {
-                needs(
+                out.needs(
+                    kind,
                     self.price_per_gpu_hour.is_some(),
                     "price_per_gpu_hour",
                     "its price per GPU-hour (`price_per_gpu_hour`; divide an instance price by its GPUs)",
-                    &mut push,
                 );
-                refuses(
-                    self.hardware_price_per_gpu.is_some(),
-                    "hardware_price_per_gpu",
-                    &mut push,
-                );
-                refuses(self.installation.is_some(), "installation", &mut push);
-                refuses(self.support_rate_per_year.is_some(), "support_rate_per_year", &mut push);
+                out.refuses(kind, self.hardware_price_per_gpu.is_some(), "hardware_price_per_gpu");
+                out.refuses(kind, self.installation.is_some(), "installation");
+                out.refuses(kind, self.support_rate_per_year.is_some(), "support_rate_per_year");
             }
         }
         if self.offer_kind == QuoteKind::Reserved {
-            needs(self.gpus.is_some(), "gpus", "the number of GPUs committed", &mut push);
+            out.needs(kind, self.gpus.is_some(), "gpus", "the number of GPUs committed");
             match self.commitment_months {
-                None => needs(
+                None => out.needs(
+                    kind,
                     false,
                     "commitment_months",
                     "its commitment (`commitment_months`: 12 or 36)",
-                    &mut push,
                 ),
-                Some(m) if !COMMITMENT_MONTHS.contains(&m) => push(
+                Some(m) if !COMMITMENT_MONTHS.contains(&m) => out.push(
                     "commitment_months",
                     "unknown-value",
                     format!(
@@ -469,23 +495,18 @@ impl Quote {
                 Some(_) => {}
             }
         } else {
-            refuses(self.commitment_months.is_some(), "commitment_months", &mut push);
+            out.refuses(kind, self.commitment_months.is_some(), "commitment_months");
         }
         if self.offer_kind == QuoteKind::Spot {
-            needs(
+            out.needs(
+                kind,
                 self.interruptions_per_hour.is_some(),
                 "interruptions_per_hour",
                 "the expected interruptions per hour (`interruptions_per_hour`, e.g. 0.25 for one per 4 hours)",
-                &mut push,
             );
         } else {
-            refuses(
-                self.interruptions_per_hour.is_some(),
-                "interruptions_per_hour",
-                &mut push,
-            );
+            out.refuses(kind, self.interruptions_per_hour.is_some(), "interruptions_per_hour");
         }
-        out
     }
 
     /// The quote as a supply layer with id `id`, in the workspace's currency. Quoted prices
@@ -796,22 +817,96 @@ pub fn parse_quotes(
         ));
     };
     let data: Vec<&TableRow> = rows.collect();
-    let mut details = Vec::new();
-    // The header: every column known, none twice, every required one present.
-    let mut columns: HashMap<&'static str, usize> = HashMap::new();
-    let mut by_index: Vec<Option<&Column>> = Vec::new();
-    for (i, cell) in header.cells.iter().enumerate() {
+    let mut reader = QuoteReader::new(file, header);
+    if data.is_empty() {
+        reader.details.push(detail(
+            file,
+            None,
+            None,
+            "",
+            "empty-file",
+            "the file has a header but no quotes; add one row per quote below the header".to_owned(),
+        ));
+    }
+    let mut quotes = Vec::new();
+    for row in data {
+        let (mut values, bad) = reader.read_cells(row);
+        let Some((quote, kind, valid_until)) = quote_of(file, row, &mut values) else {
+            continue;
+        };
+        let before = reader.details.len();
+        reader.missing_values(row, kind, valid_until, &bad);
+        reader.quote_problems(row, &quote, kind, &bad, catalog, settings);
+        reader.duplicate(row, &quote);
+        if reader.details.len() == before && bad.is_empty() {
+            quotes.push(quote);
+        }
+    }
+    if reader.details.is_empty() {
+        Ok(quotes)
+    } else {
+        Err(import_error(file, reader.details))
+    }
+}
+
+/// A quote table being read: the header's columns and every problem found so far.
+struct QuoteReader<'t> {
+    file: &'t str,
+    header: &'t TableRow,
+    /// Each template column's index in the header.
+    columns: HashMap<&'static str, usize>,
+    /// Each header cell's column: none for an empty, unknown or repeated header cell.
+    by_index: Vec<Option<&'static Column>>,
+    details: Vec<ErrorDetail>,
+    /// (vendor, quote id) in lower case → the row that gave it first.
+    seen: HashMap<(String, String), u32>,
+}
+
+impl<'t> QuoteReader<'t> {
+    /// Reads the header: every column known, none twice, every required one present.
+    fn new(file: &'t str, header: &'t TableRow) -> QuoteReader<'t> {
+        let mut reader = QuoteReader {
+            file,
+            header,
+            columns: HashMap::new(),
+            by_index: Vec::new(),
+            details: Vec::new(),
+            seen: HashMap::new(),
+        };
+        for (i, cell) in header.cells.iter().enumerate() {
+            let column = reader.header_cell(i, cell);
+            reader.by_index.push(column);
+        }
+        for c in COLUMNS
+            .iter()
+            .filter(|c| c.required && !reader.columns.contains_key(c.name))
+        {
+            reader.details.push(detail(
+                file,
+                Some(header.row),
+                None,
+                c.name,
+                "missing-column",
+                format!("the header has no `{}` column; add it (it is required)", c.name),
+            ));
+        }
+        reader
+    }
+
+    /// The column of the header cell at index `i`, when it names a template column not named
+    /// before.
+    fn header_cell(&mut self, i: usize, cell: &Cell) -> Option<&'static Column> {
+        let (file, header) = (self.file, self.header);
         let at = Some(column_number(i));
         let text = cell_text(cell).unwrap_or_default();
         if text.is_empty() {
-            by_index.push(None);
-            continue;
+            return None;
         }
         let name = normalise_header(&text);
         match COLUMNS.iter().find(|c| c.name == name) {
             Some(c) => {
-                if let Some(first) = columns.insert(c.name, i) {
-                    details.push(detail(
+                if let Some(first) = self.columns.insert(c.name, i) {
+                    self.details.push(detail(
                         file,
                         Some(header.row),
                         at,
@@ -823,15 +918,15 @@ pub fn parse_quotes(
                             column_number(first)
                         ),
                     ));
-                    columns.insert(c.name, first);
-                    by_index.push(None);
+                    self.columns.insert(c.name, first);
+                    None
                 } else {
-                    by_index.push(Some(c));
+                    Some(c)
                 }
             }
             None => {
                 let text = quoted(&text);
-                details.push(detail(
+                self.details.push(detail(
                     file,
                     Some(header.row),
                     at,
@@ -842,44 +937,25 @@ pub fn parse_quotes(
                         COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
                     ),
                 ));
-                by_index.push(None);
+                None
             }
         }
     }
-    for c in COLUMNS.iter().filter(|c| c.required && !columns.contains_key(c.name)) {
-        details.push(detail(
-            file,
-            Some(header.row),
-            None,
-            c.name,
-            "missing-column",
-            format!("the header has no `{}` column; add it (it is required)", c.name),
-        ));
-    }
-    if data.is_empty() {
-        details.push(detail(
-            file,
-            None,
-            None,
-            "",
-            "empty-file",
-            "the file has a header but no quotes; add one row per quote below the header".to_owned(),
-        ));
-    }
-    let mut quotes = Vec::new();
-    let mut seen: HashMap<(String, String), u32> = HashMap::new();
-    for row in data {
+
+    /// Every cell of a row read for its column's type: the values by column, and the columns
+    /// whose cell was refused. A cell outside every column is reported too.
+    fn read_cells(&mut self, row: &TableRow) -> (HashMap<&'static str, Value>, Vec<&'static str>) {
         let mut values: HashMap<&'static str, Value> = HashMap::new();
         let mut bad: Vec<&'static str> = Vec::new();
         for (i, cell) in row.cells.iter().enumerate() {
-            match by_index.get(i).copied().flatten() {
+            match self.by_index.get(i).copied().flatten() {
                 Some(c) => match read_cell(c, cell) {
                     Ok(v) => {
                         values.insert(c.name, v);
                     }
                     Err((kind, message)) => {
-                        details.push(detail(
-                            file,
+                        self.details.push(detail(
+                            self.file,
                             Some(row.row),
                             Some(column_number(i)),
                             c.name,
@@ -889,8 +965,8 @@ pub fn parse_quotes(
                         bad.push(c.name);
                     }
                 },
-                None if i >= header.cells.len() && !cell.is_empty() => details.push(detail(
-                    file,
+                None if i >= self.header.cells.len() && !cell.is_empty() => self.details.push(detail(
+                    self.file,
                     Some(row.row),
                     Some(column_number(i)),
                     "",
@@ -900,120 +976,161 @@ pub fn parse_quotes(
                 None => {}
             }
         }
-        let mut take = |name: &str| values.remove(name).unwrap_or(Value::None);
-        let text = |v: Value| match v {
-            Value::Text(t) => Some(t),
-            _ => None,
-        };
-        let decimal = |v: Value| match v {
-            Value::Decimal(d) => Some(d),
-            _ => None,
-        };
-        let count = |v: Value| match v {
-            Value::Count(n) => Some(n),
-            _ => None,
-        };
-        let kind = match take("offer_kind") {
-            Value::Kind(k) => Some(k),
-            _ => None,
-        };
-        let valid_until = match take("valid_until") {
-            Value::Date(d) => Some(d),
-            _ => None,
-        };
-        // Without a readable date the row is reported below; the placeholder never leaves here.
-        let Some(date) = valid_until.or_else(|| AsOf::ymd(1900, 1, 1)) else {
-            continue;
-        };
-        let quote = Quote {
-            vendor: text(take("vendor")).unwrap_or_default(),
-            quote_id: text(take("quote_id")).unwrap_or_default(),
-            offer_kind: kind.unwrap_or(QuoteKind::OnDemand),
-            accelerator: text(take("accelerator")).unwrap_or_default(),
-            gpus: count(take("gpus")),
-            currency: text(take("currency")).unwrap_or_default(),
-            price_per_gpu_hour: decimal(take("price_per_gpu_hour")),
-            hardware_price_per_gpu: decimal(take("hardware_price_per_gpu")),
-            installation: decimal(take("installation")),
-            support_rate_per_year: decimal(take("support_rate_per_year")),
-            lead_time_months: count(take("lead_time_months")),
-            commitment_months: count(take("commitment_months")),
-            interruptions_per_hour: decimal(take("interruptions_per_hour")),
-            egress_per_tb: decimal(take("egress_per_tb")),
-            sla_uptime: decimal(take("sla_uptime")),
-            sla_refund_share: decimal(take("sla_refund_share")),
-            response_hours: decimal(take("response_hours")),
-            valid_until: date,
-            notes: text(take("notes")).filter(|t| !t.is_empty()),
-            source: QuoteSource {
-                file: file.to_owned(),
-                row: row.row,
-            },
-        };
-        let before = details.len();
-        let at = |name: &str| columns.get(name).map(|&i| column_number(i));
+        (values, bad)
+    }
+
+    /// The column number of the template column `name`, when the header has it.
+    fn at(&self, name: &str) -> Option<u32> {
+        self.columns.get(name).map(|&i| column_number(i))
+    }
+
+    /// The offer kind and the validity date are required on every row: each missing one is
+    /// reported, unless its cell was refused already or its whole column is missing.
+    fn missing_values(
+        &mut self,
+        row: &TableRow,
+        kind: Option<QuoteKind>,
+        valid_until: Option<AsOf>,
+        bad: &[&'static str],
+    ) {
         for (name, missing) in [("offer_kind", kind.is_none()), ("valid_until", valid_until.is_none())] {
-            if missing && !bad.contains(&name) && columns.contains_key(name) {
+            if missing && !bad.contains(&name) && self.columns.contains_key(name) {
                 let what = if name == "offer_kind" {
                     "the offer kind: owned, reserved, on-demand or spot"
                 } else {
                     "the last day the prices hold (YYYY-MM-DD)"
                 };
-                details.push(detail(
-                    file,
+                self.details.push(detail(
+                    self.file,
                     Some(row.row),
-                    at(name),
+                    self.at(name),
                     name,
                     "missing-value",
                     format!("give {what}; this column is required on every row"),
                 ));
             }
         }
+    }
+
+    /// The quote's own problems ([`Quote::problems`]) at their row and column, each reported
+    /// once: not for a cell already refused or a required column missing, and no rule of the
+    /// offer kind when the kind itself is unreadable.
+    fn quote_problems(
+        &mut self,
+        row: &TableRow,
+        quote: &Quote,
+        kind: Option<QuoteKind>,
+        bad: &[&'static str],
+        catalog: &Catalog,
+        settings: &WorkspaceSettings,
+    ) {
         for p in quote.problems(catalog, settings) {
             // A cell already refused, or a whole column missing, is reported once, not again.
-            let column_missing = COLUMNS.iter().any(|c| c.required && c.name == p.field) && at(&p.field).is_none();
+            let column_missing = COLUMNS.iter().any(|c| c.required && c.name == p.field) && self.at(&p.field).is_none();
             // Kind rules say nothing useful when the kind itself is unreadable.
             let kind_rule = matches!(p.kind.as_str(), "missing-value" | "not-applicable")
                 && !matches!(p.field.as_str(), "vendor" | "quote_id" | "accelerator" | "currency");
             if bad.contains(&p.field.as_str()) || column_missing || (kind.is_none() && kind_rule) {
                 continue;
             }
-            let message = if at(&p.field).is_none() && p.kind == "missing-value" {
+            let message = if self.at(&p.field).is_none() && p.kind == "missing-value" {
                 format!("{}; add a `{}` column", p.message, p.field)
             } else {
                 p.message
             };
-            details.push(detail(file, Some(row.row), at(&p.field), &p.field, &p.kind, message));
-        }
-        if !quote.vendor.is_empty() && !quote.quote_id.is_empty() {
-            let key = (quote.vendor.to_lowercase(), quote.quote_id.to_lowercase());
-            if let Some(first) = seen.get(&key) {
-                details.push(detail(
-                    file,
-                    Some(row.row),
-                    at("quote_id"),
-                    "quote_id",
-                    "duplicate-quote",
-                    format!(
-                        "vendor `{}` has quote `{}` on row {first} and again on row {}; give each quote its own quote_id or delete the repeated row",
-                        quoted(&quote.vendor),
-                        quoted(&quote.quote_id),
-                        row.row
-                    ),
-                ));
-            } else {
-                seen.insert(key, row.row);
-            }
-        }
-        if details.len() == before && bad.is_empty() {
-            quotes.push(quote);
+            self.details.push(detail(
+                self.file,
+                Some(row.row),
+                self.at(&p.field),
+                &p.field,
+                &p.kind,
+                message,
+            ));
         }
     }
-    if details.is_empty() {
-        Ok(quotes)
-    } else {
-        Err(import_error(file, details))
+
+    /// Reports a (vendor, quote id) pair given on an earlier row, case ignored.
+    fn duplicate(&mut self, row: &TableRow, quote: &Quote) {
+        if quote.vendor.is_empty() || quote.quote_id.is_empty() {
+            return;
+        }
+        let key = (quote.vendor.to_lowercase(), quote.quote_id.to_lowercase());
+        if let Some(first) = self.seen.get(&key) {
+            self.details.push(detail(
+                self.file,
+                Some(row.row),
+                self.at("quote_id"),
+                "quote_id",
+                "duplicate-quote",
+                format!(
+                    "vendor `{}` has quote `{}` on row {first} and again on row {}; give each quote its own quote_id or delete the repeated row",
+                    quoted(&quote.vendor),
+                    quoted(&quote.quote_id),
+                    row.row
+                ),
+            ));
+        } else {
+            self.seen.insert(key, row.row);
+        }
     }
+}
+
+/// The quote a row's values make, with its offer kind and validity date as read (`None` when
+/// unreadable: the quote then holds a placeholder, and the row is reported).
+fn quote_of(
+    file: &str,
+    row: &TableRow,
+    values: &mut HashMap<&'static str, Value>,
+) -> Option<(Quote, Option<QuoteKind>, Option<AsOf>)> {
+    let mut take = |name: &str| values.remove(name).unwrap_or(Value::None);
+    let text = |v: Value| match v {
+        Value::Text(t) => Some(t),
+        _ => None,
+    };
+    let decimal = |v: Value| match v {
+        Value::Decimal(d) => Some(d),
+        _ => None,
+    };
+    let count = |v: Value| match v {
+        Value::Count(n) => Some(n),
+        _ => None,
+    };
+    let kind = match take("offer_kind") {
+        Value::Kind(k) => Some(k),
+        _ => None,
+    };
+    let valid_until = match take("valid_until") {
+        Value::Date(d) => Some(d),
+        _ => None,
+    };
+    // Without a readable date the row is reported; the placeholder never leaves the reader.
+    let date = valid_until.or_else(|| AsOf::ymd(1900, 1, 1))?;
+    let quote = Quote {
+        vendor: text(take("vendor")).unwrap_or_default(),
+        quote_id: text(take("quote_id")).unwrap_or_default(),
+        offer_kind: kind.unwrap_or(QuoteKind::OnDemand),
+        accelerator: text(take("accelerator")).unwrap_or_default(),
+        gpus: count(take("gpus")),
+        currency: text(take("currency")).unwrap_or_default(),
+        price_per_gpu_hour: decimal(take("price_per_gpu_hour")),
+        hardware_price_per_gpu: decimal(take("hardware_price_per_gpu")),
+        installation: decimal(take("installation")),
+        support_rate_per_year: decimal(take("support_rate_per_year")),
+        lead_time_months: count(take("lead_time_months")),
+        commitment_months: count(take("commitment_months")),
+        interruptions_per_hour: decimal(take("interruptions_per_hour")),
+        egress_per_tb: decimal(take("egress_per_tb")),
+        sla_uptime: decimal(take("sla_uptime")),
+        sla_refund_share: decimal(take("sla_refund_share")),
+        response_hours: decimal(take("response_hours")),
+        valid_until: date,
+        notes: text(take("notes")).filter(|t| !t.is_empty()),
+        source: QuoteSource {
+            file: file.to_owned(),
+            row: row.row,
+        },
+    };
+    Some((quote, kind, valid_until))
 }
 
 #[cfg(test)]

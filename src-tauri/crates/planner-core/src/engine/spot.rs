@@ -9,7 +9,7 @@
 
 use rust_decimal::Decimal;
 
-use crate::finance::sqrt;
+use crate::engine::finance::sqrt;
 
 /// The checkpointing assumptions of a spot layer, in hours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -27,8 +27,8 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde_json::Value;
 
+use crate::engine::scenario_file::ScenarioFile;
 use crate::problem::Problem;
-use crate::scenario_file::ScenarioFile;
 
 /// The most money a single figure of a file may be (a price, a fee, a yearly cost).
 pub const MAX_MONEY: Decimal = dec!(1000000000000);

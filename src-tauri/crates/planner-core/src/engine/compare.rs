@@ -5,8 +5,8 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-use crate::evaluate::{Evaluation, ScenarioResult};
-use crate::finance::present;
+use crate::engine::evaluate::{Evaluation, ScenarioResult};
+use crate::engine::finance::present;
 
 /// When the cheaper of two scenarios changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -22,12 +22,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
-use crate::decision::decision_view;
+use crate::engine::decision::decision_view;
+use crate::engine::scenario_file::{ScenarioSpec, WorkloadSpec};
+use crate::engine::workspace::{SelectionResult, Subject, WorkspaceSettings, evaluate_selection};
 use crate::error::PlannerError;
-use crate::quote::{Quote, QuoteKind};
-use crate::scenario_file::{ScenarioSpec, WorkloadSpec};
-use crate::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
-use crate::workspace::{Subject, WorkspaceSettings, evaluate_selection};
+use crate::rfp::quote::{Quote, QuoteKind};
+use crate::rfp::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
 
 /// What the buyer enters on the scorecard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -245,15 +245,7 @@ pub fn scorecard_view(
     compliance: &BTreeMap<String, Decimal>,
 ) -> ScorecardView {
     // Each scenario named by a vendor is evaluated once, together (one horizon, one catalog).
-    let mut named: Vec<ScenarioSpec> = Vec::new();
-    for v in &draft.vendors {
-        if let Some(id) = &v.scenario
-            && !named.iter().any(|s| &s.id == id)
-            && let Some(s) = scenarios.iter().find(|s| &s.id == id)
-        {
-            named.push(s.clone());
-        }
-    }
+    let named = named_scenarios(draft, scenarios);
     let result = if named.is_empty() {
         None
     } else {
@@ -273,43 +265,8 @@ pub fn scorecard_view(
             .as_ref()
             .and_then(|id| scenarios.iter().find(|s| &s.id == id));
         let fig = v.scenario.as_ref().and_then(|id| figures.iter().find(|f| &f.id == id));
-        match (&v.scenario, spec, fig) {
-            (None, _, _) => problems.push(problem(
-                format!("vendors[{i}].scenario"),
-                "choose the scenario whose cost is this vendor's (import the vendor's quotes to make one)",
-            )),
-            (Some(id), None, _) => problems.push(problem(
-                format!("vendors[{i}].scenario"),
-                format!("there is no scenario `{id}` any more: choose another"),
-            )),
-            (Some(id), Some(_), None) => {
-                let why: Vec<String> = result
-                    .iter()
-                    .flat_map(|r| &r.problems)
-                    .filter(|p| {
-                        p.subject == Subject::Scenario(id.clone()) || !matches!(p.subject, Subject::Scenario(_))
-                    })
-                    .map(|p| {
-                        if p.field.is_empty() {
-                            p.message.clone()
-                        } else {
-                            format!("{}: {}", p.field, p.message)
-                        }
-                    })
-                    .collect();
-                problems.push(problem(
-                    format!("vendors[{i}].scenario"),
-                    format!(
-                        "scenario `{id}` cannot be evaluated, so its cost is unknown: {}",
-                        if why.is_empty() {
-                            "see the scenario's problems".to_owned()
-                        } else {
-                            why.join("; ")
-                        }
-                    ),
-                ));
-            }
-            (Some(_), Some(_), Some(_)) => {}
+        if let Some(p) = scenario_problem(i, v.scenario.as_deref(), spec.is_some(), fig.is_some(), result.as_ref()) {
+            problems.push(p);
         }
         let share = compliance.get(&v.name).copied();
         if let Some(s) = share
@@ -346,34 +303,8 @@ pub fn scorecard_view(
         });
     }
     let mut problems = Vec::new();
-    let card = if inputs.is_empty() {
-        // The weights are still checked, so a refused weight shows before any vendor is ranked.
-        if let Err(ps) = crate::scorecard::normalise_weights(&draft.weights) {
-            problems.extend(ps.into_iter().map(|p| problem(p.path, p.message)));
-        }
-        None
-    } else {
-        match scorecard(&inputs, &draft.weights) {
-            Ok(card) => Some(card),
-            Err(ps) => {
-                problems.extend(ps.into_iter().map(|p| problem(p.path, p.message)));
-                None
-            }
-        }
-    };
-    let stability = card.as_ref().and_then(|c| {
-        let top = c.ranking.first()?;
-        Some(match &c.flip {
-            Some(f) => stability_words(&top.name, f),
-            None if c.ranking.len() == 1 => {
-                format!("Only {} is ranked: the ranking cannot change until another vendor has every figure.", top.name)
-            }
-            None => format!(
-                "No change of weights puts another vendor on top: {} is at least as good as each of the others on every axis.",
-                top.name
-            ),
-        })
-    });
+    let card = rank(draft, &inputs, &mut problems);
+    let stability = card.as_ref().and_then(stability);
     ScorecardView {
         currency: settings.currency.clone(),
         horizon_months: horizon.unwrap_or(settings.horizon_months),
@@ -382,6 +313,106 @@ pub fn scorecard_view(
         stability,
         problems,
     }
+}
+
+/// The vendors named scenarios, each once, in the order the vendors name them.
+fn named_scenarios(draft: &ScorecardDraft, scenarios: &[ScenarioSpec]) -> Vec<ScenarioSpec> {
+    let mut named: Vec<ScenarioSpec> = Vec::new();
+    for v in &draft.vendors {
+        if let Some(id) = &v.scenario
+            && !named.iter().any(|s| &s.id == id)
+            && let Some(s) = scenarios.iter().find(|s| &s.id == id)
+        {
+            named.push(s.clone());
+        }
+    }
+    named
+}
+
+/// What stands between vendor `i` and its cost: no scenario chosen, a scenario that is gone
+/// (`has_spec` false), or one that cannot be evaluated (`has_figures` false: its problems said).
+fn scenario_problem(
+    i: usize,
+    scenario: Option<&str>,
+    has_spec: bool,
+    has_figures: bool,
+    result: Option<&SelectionResult>,
+) -> Option<ScorecardProblem> {
+    match (scenario, has_spec, has_figures) {
+        (None, _, _) => Some(problem(
+            format!("vendors[{i}].scenario"),
+            "choose the scenario whose cost is this vendor's (import the vendor's quotes to make one)",
+        )),
+        (Some(id), false, _) => Some(problem(
+            format!("vendors[{i}].scenario"),
+            format!("there is no scenario `{id}` any more: choose another"),
+        )),
+        (Some(id), true, false) => {
+            let why: Vec<String> = result
+                .iter()
+                .flat_map(|r| &r.problems)
+                .filter(|p| p.subject == Subject::Scenario(id.to_owned()) || !matches!(p.subject, Subject::Scenario(_)))
+                .map(|p| {
+                    if p.field.is_empty() {
+                        p.message.clone()
+                    } else {
+                        format!("{}: {}", p.field, p.message)
+                    }
+                })
+                .collect();
+            Some(problem(
+                format!("vendors[{i}].scenario"),
+                format!(
+                    "scenario `{id}` cannot be evaluated, so its cost is unknown: {}",
+                    if why.is_empty() {
+                        "see the scenario's problems".to_owned()
+                    } else {
+                        why.join("; ")
+                    }
+                ),
+            ))
+        }
+        (Some(_), true, true) => None,
+    }
+}
+
+/// The scorecard of the vendors with every figure, under the draft's weights; refused weights go
+/// to `problems` (checked even when no vendor can be ranked yet, so they show first).
+fn rank(draft: &ScorecardDraft, inputs: &[VendorInput], problems: &mut Vec<ScorecardProblem>) -> Option<Scorecard> {
+    if inputs.is_empty() {
+        // The weights are still checked, so a refused weight shows before any vendor is ranked.
+        if let Err(ps) = crate::rfp::scorecard::normalise_weights(&draft.weights) {
+            problems.extend(ps.into_iter().map(|p| problem(p.path, p.message)));
+        }
+        None
+    } else {
+        match scorecard(inputs, &draft.weights) {
+            Ok(card) => Some(card),
+            Err(ps) => {
+                problems.extend(ps.into_iter().map(|p| problem(p.path, p.message)));
+                None
+            }
+        }
+    }
+}
+
+/// How stable the ranking is, in words: the least weight change that puts another vendor on
+/// top, or why none can.
+fn stability(c: &Scorecard) -> Option<String> {
+    let top = c.ranking.first()?;
+    Some(match &c.flip {
+        Some(f) => stability_words(&top.name, f),
+        None if c.ranking.len() == 1 => {
+            format!(
+                "Only {} is ranked: the ranking cannot change until another vendor has every figure.",
+                top.name
+            )
+        }
+        None => format!(
+            "No change of weights puts another vendor on top: {} is at least as good as each of the others on every axis.",
+            top.name
+        ),
+    })
 }
 
 /// A quote as the import preview shows it: on the workspace's footing (its currency), with the

@@ -6,12 +6,12 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-pub use crate::assumption::{Assumption, Origin};
 use crate::calendar::YearMonth;
-use crate::network::FabricCost;
-use crate::rack::CoolingLimit;
-use crate::scenario_file::LayerKind;
-use crate::workload::Workload;
+pub use crate::engine::assumption::{Assumption, Origin};
+use crate::engine::network::FabricCost;
+use crate::engine::rack::CoolingLimit;
+use crate::engine::scenario_file::LayerKind;
+use crate::engine::workload::Workload;
 
 /// Everything `evaluate` needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -131,7 +131,7 @@ pub struct Layer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CloudEnergy {
     /// Wall power of one busy GPU with its share of the server, kW: catalog TDP × the server
-    /// overhead factor ([`crate::rack::SERVER_OVERHEAD_FACTOR`]), as for owned GPUs without a system.
+    /// overhead factor ([`crate::engine::rack::SERVER_OVERHEAD_FACTOR`]), as for owned GPUs without a system.
     pub kw_per_gpu: Decimal,
     pub pue: Decimal,
     pub grid_gco2_per_kwh: Decimal,

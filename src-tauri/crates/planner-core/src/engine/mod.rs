@@ -1,0 +1,37 @@
+//! The planning engine: a scenario file in, checked, evaluated and compared; the figures a
+//! decision rests on out.
+//!
+//! The pipeline: [`scenario_file`] (the versioned JSON format) → [`validate`] (with the catalog,
+//! a resolved [`scenario::Plan`] or every problem at its JSON path; [`fx`] and [`limits`] check
+//! the file's exchange rates and the bounds of its numbers, [`assumption`] records where each
+//! figure comes from) → [`evaluate`] (cannot fail: a ledger and totals per scenario) →
+//! [`compare`] → [`decision`] (what the screen, the exports and the memo show). [`workspace`]
+//! evaluates a selection of a workspace's scenarios and places each problem on its item.
+//! [`commitment`] and [`exit`] price leaving a contract. The building blocks ([`workload`],
+//! [`sizing`], [`rack`], [`network`], [`dispatch`], [`spot`], [`ledger`], [`finance`]) take plain
+//! numbers and can be called on their own.
+//!
+//! May import: [`crate::catalog`], [`crate::error`] and the shared modules at the crate root
+//! (`problem`, `calendar`, `exit_clause`, `workload_kind`). Never `rfp`, `compliance` or `memo`,
+//! which build on it.
+
+pub mod assumption;
+pub mod commitment;
+pub mod compare;
+pub mod decision;
+pub mod dispatch;
+pub mod evaluate;
+pub mod exit;
+pub mod finance;
+pub mod fx;
+pub mod ledger;
+pub mod limits;
+pub mod network;
+pub mod rack;
+pub mod scenario;
+pub mod scenario_file;
+pub mod sizing;
+pub mod spot;
+pub mod validate;
+pub mod workload;
+pub mod workspace;
