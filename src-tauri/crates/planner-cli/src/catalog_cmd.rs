@@ -82,165 +82,186 @@ fn cite(f: Option<&Figure>) -> String {
     })
 }
 
+/// A title, a header and rows: one table of the catalog.
+type Table = (&'static str, Vec<&'static str>, Vec<Vec<String>>);
+
+fn accelerators_table(catalog: &Catalog) -> Table {
+    (
+        "Accelerators",
+        vec![
+            "id",
+            "family",
+            "memory GB",
+            "BW TB/s",
+            "BF16 TF",
+            "FP8 TF",
+            "TDP W",
+            "price USD",
+            "price source",
+        ],
+        catalog
+            .accelerators
+            .iter()
+            .map(|a| {
+                vec![
+                    a.id.clone(),
+                    a.family.label().to_owned(),
+                    fig(Some(&a.memory_gb)),
+                    fig(a.bandwidth_tbps.as_ref()),
+                    fig(a.bf16_tflops.as_ref()),
+                    fig(a.fp8_tflops.as_ref()),
+                    fig(a.tdp_w.as_ref()),
+                    fig(a.price_usd.as_ref()),
+                    cite(a.price_usd.as_ref()),
+                ]
+            })
+            .collect(),
+    )
+}
+
+fn offers_table(catalog: &Catalog) -> Table {
+    (
+        "Cloud offers (per GPU-hour)",
+        vec![
+            "id",
+            "provider",
+            "accelerator",
+            "cur",
+            "on demand",
+            "1y",
+            "3y",
+            "spot",
+            "source",
+        ],
+        catalog
+            .offers
+            .iter()
+            .map(|o| {
+                vec![
+                    o.id.clone(),
+                    o.provider.clone(),
+                    o.accelerator.clone(),
+                    o.currency.clone(),
+                    fig(o.on_demand_per_gpu_hour.as_ref()),
+                    fig(o.reserved_1y_per_gpu_hour.as_ref()),
+                    fig(o.reserved_3y_per_gpu_hour.as_ref()),
+                    fig(o.spot_per_gpu_hour.as_ref()),
+                    cite(o.on_demand_per_gpu_hour.as_ref().or(o.spot_per_gpu_hour.as_ref())),
+                ]
+            })
+            .collect(),
+    )
+}
+
+fn facility_table(catalog: &Catalog) -> Table {
+    let f = &catalog.facility;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    rows.extend(f.cooling.iter().map(|c| {
+        vec![
+            "cooling".into(),
+            c.id.clone(),
+            format!("{} kW/rack", fig(Some(&c.kw_per_rack))),
+            format!("PUE {}", fig(Some(&c.pue))),
+            cite(Some(&c.kw_per_rack)),
+        ]
+    }));
+    rows.extend(f.systems.iter().map(|s| {
+        vec![
+            "system".into(),
+            s.id.clone(),
+            format!("{} kW", fig(Some(&s.max_power_kw))),
+            format!("{} USD", fig(s.price_usd.as_ref())),
+            cite(Some(&s.max_power_kw)),
+        ]
+    }));
+    rows.extend(f.upgrades.iter().map(|u| {
+        vec![
+            "upgrade".into(),
+            u.id.clone(),
+            format!("{} {}", fig(Some(&u.cost)), u.currency),
+            String::new(),
+            cite(Some(&u.cost)),
+        ]
+    }));
+    rows.extend(f.colocation.iter().map(|c| {
+        vec![
+            "colocation".into(),
+            c.id.clone(),
+            format!("{} {}/kW-month", fig(Some(&c.per_kw_month)), c.currency),
+            c.market.clone(),
+            cite(Some(&c.per_kw_month)),
+        ]
+    }));
+    rows.extend(f.pue_benchmarks.iter().map(|p| {
+        vec![
+            "pue".into(),
+            p.id.clone(),
+            format!("PUE {}", fig(Some(&p.pue))),
+            p.name.clone(),
+            cite(Some(&p.pue)),
+        ]
+    }));
+    rows.extend(f.lead_times.iter().map(|l| {
+        vec![
+            "lead time".into(),
+            l.id.clone(),
+            format!("{} weeks", fig(Some(&l.weeks))),
+            l.item.clone(),
+            cite(Some(&l.weeks)),
+        ]
+    }));
+    ("Facility", vec!["what", "id", "figure", "detail", "source"], rows)
+}
+
+fn fabrics_table(catalog: &Catalog) -> Table {
+    (
+        "Network fabrics",
+        vec!["id", "name", "Gb/s", "per-port cost", "cur", "source"],
+        catalog
+            .fabrics
+            .iter()
+            .map(|f| {
+                vec![
+                    f.id.clone(),
+                    f.name.clone(),
+                    f.port_gbps.to_string(),
+                    fig(Some(&f.per_port_cost)),
+                    f.currency.clone(),
+                    cite(Some(&f.per_port_cost)),
+                ]
+            })
+            .collect(),
+    )
+}
+
+fn regions_table(catalog: &Catalog) -> Table {
+    (
+        "Regions",
+        vec!["id", "name", "tariff/kWh", "cur", "gCO2/kWh", "source"],
+        catalog
+            .regions
+            .iter()
+            .map(|r| {
+                vec![
+                    r.id.clone(),
+                    r.name.clone(),
+                    fig(r.tariff_per_kwh.as_ref()),
+                    r.currency.clone(),
+                    fig(r.grid_gco2_per_kwh.as_ref()),
+                    cite(r.tariff_per_kwh.as_ref().or(r.grid_gco2_per_kwh.as_ref())),
+                ]
+            })
+            .collect(),
+    )
+}
+
 fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
-    let (title, header, rows): (&str, Vec<&str>, Vec<Vec<String>>) = match kind {
-        CatalogKind::Accelerators => (
-            "Accelerators",
-            vec![
-                "id",
-                "family",
-                "memory GB",
-                "BW TB/s",
-                "BF16 TF",
-                "FP8 TF",
-                "TDP W",
-                "price USD",
-                "price source",
-            ],
-            catalog
-                .accelerators
-                .iter()
-                .map(|a| {
-                    vec![
-                        a.id.clone(),
-                        a.family.label().to_owned(),
-                        fig(Some(&a.memory_gb)),
-                        fig(a.bandwidth_tbps.as_ref()),
-                        fig(a.bf16_tflops.as_ref()),
-                        fig(a.fp8_tflops.as_ref()),
-                        fig(a.tdp_w.as_ref()),
-                        fig(a.price_usd.as_ref()),
-                        cite(a.price_usd.as_ref()),
-                    ]
-                })
-                .collect(),
-        ),
-        CatalogKind::Offers => (
-            "Cloud offers (per GPU-hour)",
-            vec![
-                "id",
-                "provider",
-                "accelerator",
-                "cur",
-                "on demand",
-                "1y",
-                "3y",
-                "spot",
-                "source",
-            ],
-            catalog
-                .offers
-                .iter()
-                .map(|o| {
-                    vec![
-                        o.id.clone(),
-                        o.provider.clone(),
-                        o.accelerator.clone(),
-                        o.currency.clone(),
-                        fig(o.on_demand_per_gpu_hour.as_ref()),
-                        fig(o.reserved_1y_per_gpu_hour.as_ref()),
-                        fig(o.reserved_3y_per_gpu_hour.as_ref()),
-                        fig(o.spot_per_gpu_hour.as_ref()),
-                        cite(o.on_demand_per_gpu_hour.as_ref().or(o.spot_per_gpu_hour.as_ref())),
-                    ]
-                })
-                .collect(),
-        ),
-        CatalogKind::Facility => {
-            let f = &catalog.facility;
-            let mut rows: Vec<Vec<String>> = Vec::new();
-            rows.extend(f.cooling.iter().map(|c| {
-                vec![
-                    "cooling".into(),
-                    c.id.clone(),
-                    format!("{} kW/rack", fig(Some(&c.kw_per_rack))),
-                    format!("PUE {}", fig(Some(&c.pue))),
-                    cite(Some(&c.kw_per_rack)),
-                ]
-            }));
-            rows.extend(f.systems.iter().map(|s| {
-                vec![
-                    "system".into(),
-                    s.id.clone(),
-                    format!("{} kW", fig(Some(&s.max_power_kw))),
-                    format!("{} USD", fig(s.price_usd.as_ref())),
-                    cite(Some(&s.max_power_kw)),
-                ]
-            }));
-            rows.extend(f.upgrades.iter().map(|u| {
-                vec![
-                    "upgrade".into(),
-                    u.id.clone(),
-                    format!("{} {}", fig(Some(&u.cost)), u.currency),
-                    String::new(),
-                    cite(Some(&u.cost)),
-                ]
-            }));
-            rows.extend(f.colocation.iter().map(|c| {
-                vec![
-                    "colocation".into(),
-                    c.id.clone(),
-                    format!("{} {}/kW-month", fig(Some(&c.per_kw_month)), c.currency),
-                    c.market.clone(),
-                    cite(Some(&c.per_kw_month)),
-                ]
-            }));
-            rows.extend(f.pue_benchmarks.iter().map(|p| {
-                vec![
-                    "pue".into(),
-                    p.id.clone(),
-                    format!("PUE {}", fig(Some(&p.pue))),
-                    p.name.clone(),
-                    cite(Some(&p.pue)),
-                ]
-            }));
-            rows.extend(f.lead_times.iter().map(|l| {
-                vec![
-                    "lead time".into(),
-                    l.id.clone(),
-                    format!("{} weeks", fig(Some(&l.weeks))),
-                    l.item.clone(),
-                    cite(Some(&l.weeks)),
-                ]
-            }));
-            ("Facility", vec!["what", "id", "figure", "detail", "source"], rows)
-        }
-        CatalogKind::Fabrics => (
-            "Network fabrics",
-            vec!["id", "name", "Gb/s", "per-port cost", "cur", "source"],
-            catalog
-                .fabrics
-                .iter()
-                .map(|f| {
-                    vec![
-                        f.id.clone(),
-                        f.name.clone(),
-                        f.port_gbps.to_string(),
-                        fig(Some(&f.per_port_cost)),
-                        f.currency.clone(),
-                        cite(Some(&f.per_port_cost)),
-                    ]
-                })
-                .collect(),
-        ),
-        CatalogKind::Regions => (
-            "Regions",
-            vec!["id", "name", "tariff/kWh", "cur", "gCO2/kWh", "source"],
-            catalog
-                .regions
-                .iter()
-                .map(|r| {
-                    vec![
-                        r.id.clone(),
-                        r.name.clone(),
-                        fig(r.tariff_per_kwh.as_ref()),
-                        r.currency.clone(),
-                        fig(r.grid_gco2_per_kwh.as_ref()),
-                        cite(r.tariff_per_kwh.as_ref().or(r.grid_gco2_per_kwh.as_ref())),
-                    ]
-                })
-                .collect(),
-        ),
+    let (title, header, rows) = match kind {
+        CatalogKind::Accelerators => accelerators_table(catalog),
+        CatalogKind::Offers => offers_table(catalog),
+        CatalogKind::Facility => facility_table(catalog),
+        CatalogKind::Fabrics => fabrics_table(catalog),
+        CatalogKind::Regions => regions_table(catalog),
     };
     render_table(title, &header, &rows)
 }

@@ -4,7 +4,7 @@
 //! arguments, prints, and maps errors to exit codes (0 success, 1 refused input or failed check,
 //! 2 usage).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -64,42 +64,7 @@ enum Command {
         command: WorkspaceCommand,
     },
     /// Write the decision memo (PDF) of a workspace or a scenario file, optionally signed.
-    Memo {
-        /// A workspace (.cpw: its memo draft is used and the memo is recorded in it) or a
-        /// scenario file (JSON: give --author and --decision).
-        file: PathBuf,
-        /// The scenarios to compare, by id, comma separated (default: the workspace's memo
-        /// draft or compare screen; all of a scenario file's).
-        #[arg(long, value_delimiter = ',')]
-        scenarios: Option<Vec<String>>,
-        /// Where to write the PDF.
-        #[arg(long)]
-        out: PathBuf,
-        #[arg(long)]
-        author: Option<String>,
-        #[arg(long)]
-        client: Option<String>,
-        /// What was decided, in a sentence or two.
-        #[arg(long)]
-        decision: Option<String>,
-        /// Why; separate paragraphs with a blank line.
-        #[arg(long)]
-        rationale: Option<String>,
-        /// The scenario the decision adopts (differences are taken against it).
-        #[arg(long)]
-        recommended: Option<String>,
-        #[arg(long, value_enum)]
-        paper: Option<PaperArg>,
-        /// Sign the memo with this PKCS#12 identity (.p12).
-        #[arg(long)]
-        sign_with: Option<PathBuf>,
-        /// The environment variable holding the identity's passphrase.
-        #[arg(long)]
-        passphrase_env: Option<String>,
-        /// The reason written into the signature (default: Author).
-        #[arg(long)]
-        reason: Option<String>,
-    },
+    Memo(MemoCli),
     /// Add a signature (e.g. a reviewer's) to a PDF, keeping the earlier signatures valid.
     Sign {
         pdf: PathBuf,
@@ -127,32 +92,7 @@ enum Command {
         command: IdentityCommand,
     },
     /// What leaving a reserved contract or a lease costs if notice is given in each month of its term.
-    Exit {
-        /// The scenario file (JSON).
-        file: PathBuf,
-        #[arg(long)]
-        scenario: String,
-        /// The reserved layer to leave.
-        #[arg(long)]
-        layer: String,
-        /// Months between notice and the exit taking effect (payments fall due meanwhile). Without
-        /// any clause flag, the layer's own `exit_clause` from the file is used.
-        #[arg(long)]
-        notice: Option<u32>,
-        /// The termination fee: `25%` of the commitment remaining after the notice, or a fixed amount.
-        #[arg(long)]
-        fee: Option<String>,
-        /// Egress price per TB, and the TB to move out.
-        #[arg(long)]
-        egress_per_tb: Option<String>,
-        #[arg(long)]
-        data_tb: Option<String>,
-        /// One-off offboarding cost.
-        #[arg(long)]
-        offboarding: Option<String>,
-        #[arg(long)]
-        json: bool,
-    },
+    Exit(ExitCli),
     /// The tamper-evident checklist log of a workspace.
     Audit {
         #[command(subcommand)]
@@ -288,61 +228,147 @@ impl From<KindArg> for CatalogKind {
     }
 }
 
+#[derive(Debug, clap::Args)]
+struct MemoCli {
+    /// A workspace (.cpw: its memo draft is used and the memo is recorded in it) or a
+    /// scenario file (JSON: give --author and --decision).
+    file: PathBuf,
+    /// The scenarios to compare, by id, comma separated (default: the workspace's memo
+    /// draft or compare screen; all of a scenario file's).
+    #[arg(long, value_delimiter = ',')]
+    scenarios: Option<Vec<String>>,
+    /// Where to write the PDF.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    author: Option<String>,
+    #[arg(long)]
+    client: Option<String>,
+    /// What was decided, in a sentence or two.
+    #[arg(long)]
+    decision: Option<String>,
+    /// Why; separate paragraphs with a blank line.
+    #[arg(long)]
+    rationale: Option<String>,
+    /// The scenario the decision adopts (differences are taken against it).
+    #[arg(long)]
+    recommended: Option<String>,
+    #[arg(long, value_enum)]
+    paper: Option<PaperArg>,
+    /// Sign the memo with this PKCS#12 identity (.p12).
+    #[arg(long)]
+    sign_with: Option<PathBuf>,
+    /// The environment variable holding the identity's passphrase.
+    #[arg(long)]
+    passphrase_env: Option<String>,
+    /// The reason written into the signature (default: Author).
+    #[arg(long)]
+    reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExitCli {
+    /// The scenario file (JSON).
+    file: PathBuf,
+    #[arg(long)]
+    scenario: String,
+    /// The reserved layer to leave.
+    #[arg(long)]
+    layer: String,
+    /// Months between notice and the exit taking effect (payments fall due meanwhile). Without
+    /// any clause flag, the layer's own `exit_clause` from the file is used.
+    #[arg(long)]
+    notice: Option<u32>,
+    /// The termination fee: `25%` of the commitment remaining after the notice, or a fixed amount.
+    #[arg(long)]
+    fee: Option<String>,
+    /// Egress price per TB, and the TB to move out.
+    #[arg(long)]
+    egress_per_tb: Option<String>,
+    #[arg(long)]
+    data_tb: Option<String>,
+    /// One-off offboarding cost.
+    #[arg(long)]
+    offboarding: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command {
+    match run(&cli.catalog, cli.command) {
+        Ok((text, passed)) => {
+            print!("{text}");
+            if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(err) => {
+            eprint!("{}", render_error(&err));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The memo command: the draft's fields from the flags, then the memo.
+fn memo(catalog: &Path, m: MemoCli) -> Result<String, PlannerError> {
+    memo_cmd::memo(
+        catalog,
+        &m.file,
+        &memo_cmd::MemoArgs {
+            scenarios: m.scenarios,
+            out: m.out,
+            author: m.author,
+            client: m.client,
+            decision: m.decision,
+            rationale: m.rationale,
+            recommended: m.recommended,
+            paper: m.paper.map(|p| match p {
+                PaperArg::A4 => Paper::A4,
+                PaperArg::Letter => Paper::Letter,
+            }),
+            sign_with: m.sign_with,
+            passphrase_env: m.passphrase_env,
+            reason: m.reason,
+        },
+    )
+}
+
+/// The exit command: the clause from the flags, then the curve.
+fn exit(catalog: &Path, e: ExitCli) -> Result<String, PlannerError> {
+    let c = planner_store::load_catalog_dir(catalog)?;
+    let args = exit_cmd::ClauseArgs {
+        notice_months: e.notice,
+        fee: e.fee,
+        egress_per_tb: e.egress_per_tb,
+        data_tb: e.data_tb,
+        offboarding: e.offboarding,
+    };
+    exit_cmd::curve(&c, &e.file, &e.scenario, &e.layer, &args, e.json)
+}
+
+/// Runs one command: the text to print and whether its check passed (a verification that finds
+/// a broken signature or log is a result, not an error).
+fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError> {
+    let text = match command {
         Command::Catalog { command } => match command {
-            CatalogCommand::List { kind, json } => catalog_cmd::list(&cli.catalog, kind.map(Into::into), json),
+            CatalogCommand::List { kind, json } => catalog_cmd::list(catalog, kind.map(Into::into), json),
             CatalogCommand::Check { dir } => catalog_cmd::check(&dir),
         },
         Command::Evaluate { file, json, horizon } => {
-            planner_store::load_catalog_dir(&cli.catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))
+            planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))
         }
         Command::Compare { file } => {
-            planner_store::load_catalog_dir(&cli.catalog).and_then(|c| evaluate::compare(&c, &file))
+            planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::compare(&c, &file))
         }
         Command::Workspace { command } => match command {
             WorkspaceCommand::New { out, title, from } => {
-                workspace_cmd::new(&cli.catalog, &out, title.as_deref(), from.as_deref())
+                workspace_cmd::new(catalog, &out, title.as_deref(), from.as_deref())
             }
-            WorkspaceCommand::Show { file } => workspace_cmd::show(&cli.catalog, &file),
-            WorkspaceCommand::Export { file, out } => workspace_cmd::export(&cli.catalog, &file, out.as_deref()),
+            WorkspaceCommand::Show { file } => workspace_cmd::show(catalog, &file),
+            WorkspaceCommand::Export { file, out } => workspace_cmd::export(catalog, &file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
-            WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(&cli.catalog, &file, &out),
+            WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(catalog, &file, &out),
         },
-        Command::Memo {
-            file,
-            scenarios,
-            out,
-            author,
-            client,
-            decision,
-            rationale,
-            recommended,
-            paper,
-            sign_with,
-            passphrase_env,
-            reason,
-        } => memo_cmd::memo(
-            &cli.catalog,
-            &file,
-            &memo_cmd::MemoArgs {
-                scenarios,
-                out,
-                author,
-                client,
-                decision,
-                rationale,
-                recommended,
-                paper: paper.map(|p| match p {
-                    PaperArg::A4 => Paper::A4,
-                    PaperArg::Letter => Paper::Letter,
-                }),
-                sign_with,
-                passphrase_env,
-                reason,
-            },
-        ),
+        Command::Memo(m) => memo(catalog, m),
         Command::Sign {
             pdf,
             with,
@@ -350,46 +376,15 @@ fn main() -> ExitCode {
             reason,
             workspace,
         } => memo_cmd::sign(&pdf, &with, passphrase_env.as_deref(), &reason, workspace.as_deref()),
-        Command::Verify { file, json } => match memo_cmd::verify(&file, json) {
-            Ok((text, intact)) => {
-                print!("{text}");
-                return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };
-            }
-            Err(e) => Err(e),
-        },
-        Command::Exit {
-            file,
-            scenario,
-            layer,
-            notice,
-            fee,
-            egress_per_tb,
-            data_tb,
-            offboarding,
-            json,
-        } => planner_store::load_catalog_dir(&cli.catalog).and_then(|c| {
-            let args = exit_cmd::ClauseArgs {
-                notice_months: notice,
-                fee,
-                egress_per_tb,
-                data_tb,
-                offboarding,
-            };
-            exit_cmd::curve(&c, &file, &scenario, &layer, &args, json)
-        }),
+        Command::Verify { file, json } => return memo_cmd::verify(&file, json),
+        Command::Exit(e) => exit(catalog, e),
         Command::Audit { command } => match command {
-            AuditCommand::Verify { file, json } => match audit_cmd::verify(&cli.catalog, &file, json) {
-                Ok((text, intact)) => {
-                    print!("{text}");
-                    return if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE };
-                }
-                Err(e) => Err(e),
-            },
+            AuditCommand::Verify { file, json } => return audit_cmd::verify(catalog, &file, json),
             AuditCommand::Log { file } => audit_cmd::log(&file),
         },
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
-                quotes_cmd::check(&cli.catalog, &file, workspace.as_deref(), json)
+                quotes_cmd::check(catalog, &file, workspace.as_deref(), json)
             }
         },
         Command::Identity { command } => match command {
@@ -401,17 +396,8 @@ fn main() -> ExitCode {
                 passphrase_env,
             } => memo_cmd::identity_new(&name, &org, email.as_deref(), &out, passphrase_env.as_deref()),
         },
-    };
-    match outcome {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprint!("{}", render_error(&err));
-            ExitCode::FAILURE
-        }
-    }
+    }?;
+    Ok((text, true))
 }
 
 /// The boundary error as a person reads it: the message, then one line per located detail.
