@@ -389,3 +389,16 @@ fn the_command_scan_measures_bodies() {
         vec![("short".to_owned(), 1), ("long".to_owned(), 4)]
     );
 }
+
+/// ARCHITECTURE.md stays a map a newcomer reads in ten minutes: under 2,500 words (details live
+/// in each crate's README and in planner-core's ENGINE_RULES.md).
+#[test]
+fn the_architecture_map_stays_short() {
+    let text = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let words = text.split_whitespace().count();
+    assert!(words < 2_500, "ARCHITECTURE.md has {words} words; keep it under 2,500");
+    assert!(
+        text.matches("Architecture invariant:").count() >= 5,
+        "the map states its invariants"
+    );
+}
