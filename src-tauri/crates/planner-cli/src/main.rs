@@ -19,6 +19,7 @@ mod exit_cmd;
 mod host;
 mod memo_cmd;
 mod quotes_cmd;
+mod scorecard_cmd;
 mod workspace_cmd;
 
 #[derive(Debug, Parser)]
@@ -97,6 +98,14 @@ enum Command {
     Audit {
         #[command(subcommand)]
         command: AuditCommand,
+    },
+    /// The vendor scorecard of a workspace: costs, compliance, axis scores, the ranking and how
+    /// stable it is.
+    Scorecard {
+        /// The workspace (.cpw).
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// RFP vendor quotes (CSV or XLSX, see catalogs/templates/README.md).
     Quotes {
@@ -382,6 +391,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             AuditCommand::Verify { file, json } => return audit_cmd::verify(catalog, &file, json),
             AuditCommand::Log { file } => audit_cmd::log(&file),
         },
+        Command::Scorecard { file, json } => scorecard_cmd::scorecard(catalog, &file, json),
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
                 quotes_cmd::check(catalog, &file, workspace.as_deref(), json)

@@ -502,3 +502,79 @@ fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
     assert_eq!(not.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&not.stderr).contains("not a Compute Planner workspace"));
 }
+
+#[test]
+fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("rfp.cpw");
+    let ws_arg = ws.to_str().unwrap();
+    let made = planner(&[
+        "workspace",
+        "new",
+        ws_arg,
+        "--from",
+        "catalogs/samples/enterprise-hybrid.json",
+    ]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    // Import the template's example quotes the way the app does (there is no CLI import).
+    let host = planner_app::DesktopHost::new(root().join("catalogs"), None);
+    planner_app::session::open(&host, &ws).unwrap();
+    let quotes = root().join("catalogs/templates/rfp-quotes.csv");
+    planner_app::vendors::import_quotes(&host, &quotes, "hybrid").unwrap();
+    // The figures a quote file does not carry, as the buyer types them on the Vendors tab.
+    let mut draft = planner_app::vendors::scorecard_draft(&host).unwrap();
+    for (i, v) in draft.vendors.iter_mut().enumerate() {
+        let d = |t: &str| Some(t.parse::<Decimal>().unwrap());
+        v.mfu = if i == 0 { d("0.42") } else { d("0.38") };
+        v.annual_failure_rate = d("0.05");
+        v.sla = v.sla.or(d("0.995"));
+        v.sla_refund_share = v.sla_refund_share.or(d("0.1"));
+        v.expert_hours_per_month = if i == 0 { d("4") } else { d("10") };
+    }
+    planner_app::scenarios::apply_edit(
+        &host,
+        &planner_store::workspace::EditRequest {
+            edit: planner_store::workspace::Edit::Scorecard { scorecard: draft },
+            label: "Vendor figures".to_owned(),
+            coalesce: None,
+        },
+    )
+    .unwrap();
+    planner_app::session::close(&host);
+
+    let out = planner(&["scorecard", ws_arg, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let vendors = v["vendors"].as_array().unwrap();
+    assert_eq!(vendors.len(), 2);
+    let dec = |x: &Value| x.as_str().unwrap().parse::<Decimal>().unwrap();
+    // Each vendor's cost is its scenario's total cash, to the cent, as the engine gives it.
+    planner_app::session::open(&host, &ws).unwrap();
+    for vendor in vendors {
+        let id = vendor["scenario"].as_str().unwrap();
+        let spec = planner_app::scenarios::get(&host, id).unwrap();
+        let detail = planner_app::scenarios::detail(&host, &spec).unwrap();
+        let total = detail.figures.unwrap().total_cash.round_dp(2);
+        assert_eq!(dec(&vendor["tco"]), total, "{}", vendor["name"]);
+    }
+    planner_app::session::close(&host);
+    // Every score is the weighted sum of its axis scores, with the weights shown.
+    let card = &v["scorecard"];
+    let w = &card["weights"];
+    let axes = ["performance", "reliability", "cost", "service", "compliance"];
+    let ranking = card["ranking"].as_array().unwrap_or_else(|| panic!("no ranking: {v:#}"));
+    assert_eq!(ranking.len(), 2);
+    for s in ranking {
+        let sum: Decimal = axes.iter().map(|a| dec(&w[a]) * dec(&s["axes"][a])).sum();
+        assert!((sum - dec(&s["score"])).abs() < Decimal::new(1, 9), "{s}");
+    }
+    assert_eq!(ranking[0]["rank"], 1);
+
+    let shown = planner(&["scorecard", ws_arg]);
+    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    let text = String::from_utf8_lossy(&shown.stdout);
+    let top = ranking[0]["name"].as_str().unwrap();
+    assert!(text.contains(&format!("  1. {top} score")), "{text}");
+    assert!(text.contains("compliance not reviewed"), "{text}");
+    assert!(text.contains("stability: "), "{text}");
+}

@@ -1,0 +1,81 @@
+//! `planner scorecard WORKSPACE [--json]`: the vendor scorecard of a workspace as the Vendors tab
+//! shows it (weights, each vendor's cost, compliance and axis scores, the ranking and how stable
+//! it is), from the same use case the app calls.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::scorecard::PerAxis;
+use rust_decimal::Decimal;
+
+/// A share (0..1) as a percentage with one decimal.
+fn pct(d: Decimal) -> String {
+    format!("{}%", (d * Decimal::ONE_HUNDRED).round_dp(1))
+}
+
+fn axes(a: &PerAxis) -> String {
+    format!(
+        "performance {}, reliability {}, cost {}, service {}, compliance {}",
+        pct(a.performance),
+        pct(a.reliability),
+        pct(a.cost),
+        pct(a.service),
+        pct(a.compliance)
+    )
+}
+
+/// The scorecard of the workspace at `path`, as text or JSON.
+pub fn scorecard(catalog_dir: &Path, path: &Path, json: bool) -> Result<String, PlannerError> {
+    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let view = planner_app::vendors::scorecard(&host)?;
+    if json {
+        return serde_json::to_string_pretty(&view)
+            .map(|s| s + "\n")
+            .map_err(|e| PlannerError::new(ErrorCode::Io, format!("could not write JSON: {e}")));
+    }
+    let mut out = format!(
+        "{}: vendor scorecard over {} months ({})\n",
+        path.display(),
+        view.horizon_months,
+        view.currency
+    );
+    if view.vendors.is_empty() {
+        out.push_str("no vendors: import RFP quotes (the Vendors tab) to score them\n");
+    }
+    for v in &view.vendors {
+        let cost = v
+            .tco
+            .map_or_else(|| "no cost".to_owned(), |t| format!("{} {t}", view.currency));
+        let compliance = v.compliance.map_or_else(|| "not reviewed".to_owned(), pct);
+        let _ = writeln!(
+            out,
+            "  {}: {}, {cost}, compliance {compliance}",
+            v.name,
+            v.scenario_name.as_deref().unwrap_or("no scenario")
+        );
+        for p in &v.problems {
+            let _ = writeln!(out, "    not ranked: {}: {}", p.field, p.message);
+        }
+    }
+    for p in &view.problems {
+        let _ = writeln!(out, "weights: {}: {}", p.field, p.message);
+    }
+    if let Some(card) = &view.scorecard {
+        let _ = writeln!(out, "weights: {}", axes(&card.weights));
+        for s in &card.ranking {
+            let _ = writeln!(
+                out,
+                "  {}. {} score {} ({})",
+                s.rank,
+                s.name,
+                pct(s.score),
+                axes(&s.axes)
+            );
+        }
+    }
+    if let Some(stability) = &view.stability {
+        let _ = writeln!(out, "stability: {stability}");
+    }
+    Ok(out)
+}
