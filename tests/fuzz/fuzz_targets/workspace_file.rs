@@ -32,8 +32,12 @@ fuzz_target!(|data: &[u8]| {
     // What the app shows: the comparison, and the checklists against the kept template.
     let _ = ws.compare();
     let shipped = (CHECKLIST.0.to_owned(), CHECKLIST.1.to_owned());
-    if let Ok(t) = ws.checklist_template(&shipped) {
-        let _ = ws.checklist_statuses(&t);
+    if let Ok(t) = ws.checklist_template(&shipped)
+        && let Ok((lists, _)) = ws.checklist_records()
+    {
+        for list in &lists {
+            let _ = list.clearance(&t);
+        }
     }
     drop(ws);
 });
