@@ -562,7 +562,9 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     let card = &v["scorecard"];
     let w = &card["weights"];
     let axes = ["performance", "reliability", "cost", "service", "compliance"];
-    let ranking = card["ranking"].as_array().unwrap_or_else(|| panic!("no ranking: {v:#}"));
+    let ranking = card["ranking"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no ranking: {v:#}"));
     assert_eq!(ranking.len(), 2);
     for s in ranking {
         let sum: Decimal = axes.iter().map(|a| dec(&w[a]) * dec(&s["axes"][a])).sum();
