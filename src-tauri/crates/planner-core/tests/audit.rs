@@ -228,6 +228,15 @@ fn checklist_changes_are_recorded_as_typed_payloads_and_verify() {
     assert_eq!(log[0].payload["answer"]["status"], "pass");
     let back: ChecklistChange = serde_json::from_value(log[1].payload.clone()).unwrap();
     assert!(matches!(back, ChecklistChange::SignOff { .. }));
+    // A sign-off by name only is logged without a `signature` key, as before the wire form became
+    // total (issue #15): the chain's payloads keep their shape.
+    assert_eq!(
+        canonical_json(&log[1].payload),
+        format!(
+            r#"{{"change":"sign-off","signoff":{{"answers_sha256":"{}","at":"2026-11-22T12:30:00Z","note":"","reviewer":"lead"}}}}"#,
+            log[1].payload["signoff"]["answers_sha256"].as_str().unwrap()
+        )
+    );
     // Entries survive a JSON round trip (as the store will keep them) and still verify.
     let text = serde_json::to_string(&log).unwrap();
     let back: Vec<AuditEntry> = serde_json::from_str(&text).unwrap();

@@ -643,7 +643,7 @@ pub struct SignOff {
     pub answers_sha256: String,
     /// The reviewer's signature over [`signoff_content`], when the sign-off was signed with a
     /// key; absent for a sign-off attributed by name only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub signature: Option<SignOffSignature>,
 }
 
@@ -750,12 +750,20 @@ impl ChecklistChange {
 
     /// The entry that records this change on `subject`.
     pub fn entry(&self, subject: &Subject, actor: &str, at: &str) -> NewEntry {
+        let mut payload = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        // The log records a sign-off by name only without a `signature` key, as it always has; the
+        // wire form (`null`) is not what is hashed into the chain.
+        if let Some(signoff) = payload.get_mut("signoff").and_then(serde_json::Value::as_object_mut)
+            && signoff.get("signature").is_some_and(serde_json::Value::is_null)
+        {
+            signoff.remove("signature");
+        }
         NewEntry {
             at: at.to_owned(),
             actor: actor.to_owned(),
             action: self.action().to_owned(),
             subject: subject.key(),
-            payload: serde_json::to_value(self).unwrap_or(serde_json::Value::Null),
+            payload,
         }
     }
 }

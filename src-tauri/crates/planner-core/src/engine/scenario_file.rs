@@ -34,7 +34,8 @@ pub struct Override {
     pub value: Decimal,
     /// ISO 4217 code of `value` when it is money in another currency than the file's (absent: the
     /// file's). It is converted with the file's `fx`; a field that is not money refuses it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// Why this value and not the catalog's: a quote number, a measurement, a source.
     pub reason: String,
@@ -61,13 +62,16 @@ pub enum PricePoint {
 #[serde(deny_unknown_fields)]
 pub struct FxRate {
     /// The currency one unit of which is priced (market form).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
     /// The currency the price is in (market form).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
     /// Older form: the currency one unit of which is worth `rate` units of the file's currency.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// Units of `quote` per `base` (older form: units of the file's currency per `currency`).
     pub rate: Decimal,
@@ -83,7 +87,8 @@ pub struct ScenarioFile {
     /// The format of this file; this build reads 1.
     pub format_version: u32,
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// ISO 4217 code of every amount in the file and in the results.
     pub currency: String,
@@ -99,7 +104,8 @@ pub struct ScenarioFile {
     pub price_point: PricePoint,
     /// Rates for catalog figures and overrides in other currencies (accelerator prices are US
     /// dollars), as market quotes: 1 `base` = `rate` `quote`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Vec::is_empty")]
     pub fx: Vec<FxRate>,
     pub workloads: Vec<WorkloadSpec>,
     pub scenarios: Vec<ScenarioSpec>,
@@ -116,16 +122,21 @@ fn default_horizon() -> u32 {
 pub struct ModelSpec {
     /// Parameters in billions ("13" for a 13B model).
     pub parameters_billion: Decimal,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub layers: Option<u32>,
     /// Key/value heads (not query heads, under grouped-query attention).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub kv_heads: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub head_dim: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub context_tokens: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub batch: Option<u32>,
 }
 
@@ -139,21 +150,26 @@ pub struct WorkloadSpec {
     pub name: String,
     pub kind: WorkloadKind,
     /// For fine-tuning: full, lora or qlora.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub method: Option<TuningMethod>,
     pub class: WorkloadClass,
     #[serde(default = "default_precision")]
     pub precision: Precision,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelSpec>,
     /// Tokens trained or served per month (first month; growth applies after).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub tokens_per_month: Option<Decimal>,
     /// GPU-hours per day on `gpu_hours_on` (first month; growth applies after).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub gpu_hours_per_day: Option<Decimal>,
     /// The accelerator (catalog id) the `gpu_hours_per_day` are counted on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub gpu_hours_on: Option<String>,
     /// Model FLOPs utilisation reached on the hardware (default 0.4).
     #[serde(default = "default_mfu")]
@@ -165,7 +181,8 @@ pub struct WorkloadSpec {
     #[serde(default)]
     pub active_from_month: u32,
     /// Number of active months (default: to the end of the horizon).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub active_months: Option<u32>,
     /// Whether the work survives interruption (checkpointed training, batch jobs).
     #[serde(default)]
@@ -173,7 +190,8 @@ pub struct WorkloadSpec {
     #[serde(default = "default_classification")]
     pub data_classification: DataClassification,
     /// The region (catalog id) the data must stay in, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
 }
 
@@ -196,17 +214,21 @@ fn default_classification() -> DataClassification {
 pub struct ScenarioSpec {
     pub id: String,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Overrides the file's price point for this scenario.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_point: Option<PricePoint>,
     pub layers: Vec<LayerSpec>,
     /// Where owned or leased hardware runs; required when a layer is `owned`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub facility: Option<FacilitySpec>,
     /// The back-end fabric joining owned servers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub network: Option<NetworkSpec>,
     /// Operations staff, full-time equivalents.
     #[serde(default)]
@@ -227,7 +249,8 @@ pub struct ScenarioSpec {
     pub egress_per_tb: Decimal,
     /// Egress and premium storage as a share of the month's cloud spend (compute and
     /// commitments), as a fraction ("0.075" adds 7.5%).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub egress_share_of_cloud_spend: Option<Decimal>,
 }
 
@@ -327,23 +350,29 @@ pub struct LayerSpec {
     pub id: String,
     pub kind: LayerKind,
     /// Catalog accelerator id (owned, pooled, token-metered).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub accelerator: Option<String>,
     /// Catalog offer id (reserved, spot, on-demand).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub offer: Option<String>,
     /// Catalog server system id (owned): GPUs per server, power and price.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
     /// Owned: GPUs bought. Reserved: GPUs committed. Others: the most GPUs the layer may use
     /// (absent: as many as needed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub gpus: Option<u32>,
     /// Owned: GPUs per server when no `system` is named (default 8).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub gpus_per_server: Option<u32>,
     /// Owned: purchase price per GPU in place of the catalog's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_gpu: Option<Override>,
     /// Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named.
     #[serde(default)]
@@ -352,22 +381,28 @@ pub struct LayerSpec {
     #[serde(default)]
     pub installation: Decimal,
     /// Cloud layers: price per GPU-hour in place of the offer's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_gpu_hour: Option<Override>,
     /// Token-metered: price per million tokens (required).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_million_tokens: Option<Override>,
     /// Reserved: 1y or 3y.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub term: Option<CommitTerm>,
     /// Dense tensor TFLOPS at the workload's precision in place of the catalog's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub peak_tflops: Option<Override>,
     /// MFU reached on this layer (default: each workload's own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub mfu: Option<Decimal>,
     /// Share of hours the capacity is up (default 0.97 owned, 1 otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub availability: Option<Decimal>,
     /// Month (0-based) the layer starts: the order month for owned hardware.
     #[serde(default)]
@@ -375,13 +410,16 @@ pub struct LayerSpec {
     /// Owned: months from order to delivery and installation.
     #[serde(default)]
     pub lead_time_months: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub financing: Option<FinancingSpec>,
     /// Owned, cash or loan: when the price is paid (default: all on delivery).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Vec::is_empty")]
     pub payment_milestones: Vec<Milestone>,
     /// Owned: straight-line depreciation life in months (default 60).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub depreciation_life_months: Option<u32>,
     /// Owned: share of the price left after the depreciation life (book salvage, default 0).
     #[serde(default)]
@@ -389,46 +427,58 @@ pub struct LayerSpec {
     /// Owned: share of the price realised by selling at the horizon, e.g. from a buy-back quote
     /// (default: the catalog's sourced resale estimate for the accelerator at its age then, or 0
     /// where the catalog has none; never the book value).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub residual_share: Option<Decimal>,
     /// Owned: where `residual_share` comes from (a quote, a buy-back offer); shown in the
     /// assumption ledger.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub residual_reason: Option<String>,
     /// Owned: support contract per year, as a share of the hardware price.
     #[serde(default)]
     pub support_rate_per_year: Decimal,
     /// Owned: maintenance per year of the capital that is not servers (installation, network,
     /// power distribution, cooling), as a share of it (a study's "10% a year of all capex").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub non_server_maintenance_rate_per_year: Option<Decimal>,
     /// Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
     /// maintenance per server-hour, divided by the GPUs of a server), booked as operations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub running_cost_per_gpu_hour: Option<Decimal>,
     /// Owned: power at the wall per GPU in kW, server share included, in place of the catalog's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub power_kw_per_gpu: Option<Override>,
     /// Owned: share of full power an idle GPU still draws (default 0.3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub idle_power_share: Option<Decimal>,
     /// Spot: interruptions per hour (λ).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub interruptions_per_hour: Option<Decimal>,
     /// Spot: minutes to write a checkpoint (default 3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub checkpoint_write_minutes: Option<Decimal>,
     /// Spot: minutes to restart after an interruption (default 10).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub restart_minutes: Option<Decimal>,
     /// Workload ids this layer may serve (default: all).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub serves: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub exit: Option<ExitSpec>,
     /// Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
     /// fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub exit_clause: Option<crate::exit_clause::ExitClause>,
 }
 
@@ -439,26 +489,33 @@ pub struct LayerSpec {
 pub struct FacilitySpec {
     /// Catalog region id: electricity tariff and grid carbon intensity.
     pub region: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub tariff_per_kwh: Option<Override>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub grid_gco2_per_kwh: Option<Override>,
     /// Catalog cooling id.
     pub cooling: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub pue: Option<Override>,
     /// The most power a rack may draw, in kW.
     pub kw_per_rack_limit: Decimal,
     /// Catalog colocation id; absent when the room is your own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub colocation: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub colocation_per_kw_month: Option<Override>,
     /// Catalog upgrade id for power distribution, paid per rack on delivery.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub power_distribution_upgrade: Option<String>,
     /// Catalog upgrade id for cooling, paid per rack on delivery.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub cooling_upgrade: Option<String>,
 }
 
@@ -469,7 +526,8 @@ pub struct FacilitySpec {
 pub struct NetworkSpec {
     /// Catalog fabric id.
     pub fabric: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
     pub per_port_cost: Option<Override>,
 }
 
@@ -500,8 +558,145 @@ pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
 }
 
 /// Writes a scenario file as pretty JSON (two-space indent, fields in declaration order).
+///
+/// The types serialize totally (every key, `null` for an absent option), which is what the IPC
+/// answers carry; a file stays minimal: it leaves out every absent option and the `fx` and
+/// `payment_milestones` lists when they are empty (issue #15). The schema says the same through
+/// the fields' `#[schemars(skip_serializing_if)]`.
 pub fn to_json(file: &ScenarioFile) -> String {
-    serde_json::to_string_pretty(file).unwrap_or_default()
+    // Through JSON text into an ordered value: serde_json's `Value` would sort the keys.
+    let Ok(mut value) = serde_json::to_string(file).and_then(|text| serde_json::from_str::<FileValue>(&text)) else {
+        return String::new();
+    };
+    value.drop_nulls();
+    if let FileValue::Object(root) = &mut value {
+        drop_empty_list(root, "fx");
+        for scenario in list(root, "scenarios") {
+            if let FileValue::Object(scenario) = scenario {
+                for layer in list(scenario, "layers") {
+                    if let FileValue::Object(layer) = layer {
+                        drop_empty_list(layer, "payment_milestones");
+                    }
+                }
+            }
+        }
+    }
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}
+
+/// A JSON value whose objects keep their keys in the order written.
+enum FileValue {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Array(Vec<FileValue>),
+    Object(Vec<(String, FileValue)>),
+}
+
+impl FileValue {
+    /// Leaves out every key whose value is `null`, at any depth: in a file an absent option is
+    /// not written.
+    fn drop_nulls(&mut self) {
+        match self {
+            FileValue::Object(entries) => {
+                entries.retain(|(_, v)| !matches!(v, FileValue::Null));
+                entries.iter_mut().for_each(|(_, v)| v.drop_nulls());
+            }
+            FileValue::Array(items) => items.iter_mut().for_each(FileValue::drop_nulls),
+            FileValue::Null | FileValue::Bool(_) | FileValue::Number(_) | FileValue::String(_) => {}
+        }
+    }
+}
+
+fn drop_empty_list(entries: &mut Vec<(String, FileValue)>, key: &str) {
+    entries.retain(|(k, v)| !(k == key && matches!(v, FileValue::Array(items) if items.is_empty())));
+}
+
+fn list<'a>(entries: &'a mut [(String, FileValue)], key: &str) -> impl Iterator<Item = &'a mut FileValue> {
+    entries
+        .iter_mut()
+        .filter(move |(k, _)| k == key)
+        .flat_map(|(_, v)| match v {
+            FileValue::Array(items) => items.iter_mut(),
+            _ => [].iter_mut(),
+        })
+}
+
+impl Serialize for FileValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            FileValue::Null => serializer.serialize_unit(),
+            FileValue::Bool(b) => serializer.serialize_bool(*b),
+            FileValue::Number(n) => n.serialize(serializer),
+            FileValue::String(s) => serializer.serialize_str(s),
+            FileValue::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            FileValue::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FileValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = FileValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_unit<E>(self) -> Result<FileValue, E> {
+                Ok(FileValue::Null)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<FileValue, E> {
+                Ok(FileValue::Bool(b))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<FileValue, E> {
+                Ok(FileValue::Number(n.into()))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<FileValue, E> {
+                Ok(FileValue::Number(n.into()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<FileValue, E> {
+                serde_json::Number::from_f64(n)
+                    .map(FileValue::Number)
+                    .ok_or_else(|| E::custom("not a finite number"))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<FileValue, E> {
+                Ok(FileValue::String(s.to_owned()))
+            }
+            fn visit_string<E>(self, s: String) -> Result<FileValue, E> {
+                Ok(FileValue::String(s))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<FileValue, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(FileValue::Array(items))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<FileValue, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(FileValue::Object(entries))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// The JSON Schema of the format, pretty-printed, as committed at `catalogs/samples/scenario.schema.json`.

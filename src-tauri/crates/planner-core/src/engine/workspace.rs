@@ -27,7 +27,7 @@ use crate::engine::workload::WorkloadKind;
 #[serde(deny_unknown_fields)]
 pub struct WorkspaceSettings {
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub description: Option<String>,
     /// ISO 4217 code of every amount.
     pub currency: String,

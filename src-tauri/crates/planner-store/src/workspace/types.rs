@@ -39,10 +39,13 @@ impl ScenarioSummary {
 }
 
 /// Counts `{ "value": ..., "reason": ... }` objects: the shape of an override anywhere in a file.
+/// A `null` key is an absent option, left out of a file, so it does not count (an override with
+/// a currency of its own has a third key and is not counted, as before).
 fn count_overrides(v: &serde_json::Value) -> u32 {
     match v {
         serde_json::Value::Object(map) => {
-            let own = u32::from(map.len() == 2 && map.contains_key("value") && map.contains_key("reason"));
+            let present = map.values().filter(|x| !x.is_null()).count();
+            let own = u32::from(present == 2 && map.contains_key("value") && map.contains_key("reason"));
             own + map.values().map(count_overrides).sum::<u32>()
         }
         serde_json::Value::Array(items) => items.iter().map(count_overrides).sum(),
@@ -198,4 +201,25 @@ pub struct QuotesImported {
     pub vendors: Vec<String>,
     /// The scenario made for each vendor, in the same order.
     pub scenarios: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::ScenarioSummary;
+
+    #[test]
+    fn overrides_are_counted_as_a_file_shows_them() {
+        // Two overrides in the workspace's currency count; one with a currency of its own has a
+        // third key and does not (as before the wire form became total, issue #15).
+        let spec: planner_core::scenario_file::ScenarioSpec = serde_json::from_str(
+            r#"{"id": "s", "name": "S", "layers": [
+                {"id": "a", "kind": "owned", "price_per_gpu": {"value": "1", "reason": "q"},
+                 "peak_tflops": {"value": "2", "reason": "m"}},
+                {"id": "b", "kind": "on-demand", "price_per_gpu_hour": {"value": "3", "currency": "EUR", "reason": "q"}}
+            ]}"#,
+        )
+        .unwrap();
+        assert_eq!(ScenarioSummary::of(&spec).overrides, 2);
+    }
 }
