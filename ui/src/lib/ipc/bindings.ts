@@ -1028,20 +1028,20 @@ export type FacilitySpec_Deserialize = {
 export type FacilitySpec_Serialize = {
 	/**  Catalog region id: electricity tariff and grid carbon intensity. */
 	region: string,
-	tariff_per_kwh?: Override_Serialize,
-	grid_gco2_per_kwh?: Override_Serialize,
+	tariff_per_kwh: Override_Serialize | null,
+	grid_gco2_per_kwh: Override_Serialize | null,
 	/**  Catalog cooling id. */
 	cooling: string,
-	pue?: Override_Serialize,
+	pue: Override_Serialize | null,
 	/**  The most power a rack may draw, in kW. */
 	kw_per_rack_limit: string,
 	/**  Catalog colocation id; absent when the room is your own. */
-	colocation?: string,
-	colocation_per_kw_month?: Override_Serialize,
+	colocation: string | null,
+	colocation_per_kw_month: Override_Serialize | null,
 	/**  Catalog upgrade id for power distribution, paid per rack on delivery. */
-	power_distribution_upgrade?: string,
+	power_distribution_upgrade: string | null,
 	/**  Catalog upgrade id for cooling, paid per rack on delivery. */
-	cooling_upgrade?: string,
+	cooling_upgrade: string | null,
 };
 
 /**  Everything about the room: cooling, upgrades, colocation, systems, PUE, lead times. */
@@ -1213,11 +1213,11 @@ export type FxRate_Deserialize = {
  */
 export type FxRate_Serialize = {
 	/**  The currency one unit of which is priced (market form). */
-	base?: string,
+	base: string | null,
 	/**  The currency the price is in (market form). */
-	quote?: string,
+	quote: string | null,
 	/**  Older form: the currency one unit of which is worth `rate` units of the file's currency. */
-	currency?: string,
+	currency: string | null,
 	/**  Units of `quote` per `base` (older form: units of the file's currency per `currency`). */
 	rate: string,
 	/**  Where the rate comes from and its date. */
@@ -1511,45 +1511,45 @@ export type LayerSpec_Serialize = {
 	id: string,
 	kind: LayerKind,
 	/**  Catalog accelerator id (owned, pooled, token-metered). */
-	accelerator?: string,
+	accelerator: string | null,
 	/**  Catalog offer id (reserved, spot, on-demand). */
-	offer?: string,
+	offer: string | null,
 	/**  Catalog server system id (owned): GPUs per server, power and price. */
-	system?: string,
+	system: string | null,
 	/**
 	 *  Owned: GPUs bought. Reserved: GPUs committed. Others: the most GPUs the layer may use
 	 *  (absent: as many as needed).
 	 */
-	gpus?: number,
+	gpus: number | null,
 	/**  Owned: GPUs per server when no `system` is named (default 8). */
-	gpus_per_server?: number,
+	gpus_per_server: number | null,
 	/**  Owned: purchase price per GPU in place of the catalog's. */
-	price_per_gpu?: Override_Serialize,
+	price_per_gpu: Override_Serialize | null,
 	/**  Owned: server platform cost per GPU (CPUs, memory, chassis) when no `system` is named. */
 	platform_cost_per_gpu: string,
 	/**  Owned: one-off installation and commissioning, paid on delivery. */
 	installation: string,
 	/**  Cloud layers: price per GPU-hour in place of the offer's. */
-	price_per_gpu_hour?: Override_Serialize,
+	price_per_gpu_hour: Override_Serialize | null,
 	/**  Token-metered: price per million tokens (required). */
-	price_per_million_tokens?: Override_Serialize,
+	price_per_million_tokens: Override_Serialize | null,
 	/**  Reserved: 1y or 3y. */
-	term?: CommitTerm,
+	term: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
-	peak_tflops?: Override_Serialize,
+	peak_tflops: Override_Serialize | null,
 	/**  MFU reached on this layer (default: each workload's own). */
-	mfu?: string,
+	mfu: string | null,
 	/**  Share of hours the capacity is up (default 0.97 owned, 1 otherwise). */
-	availability?: string,
+	availability: string | null,
 	/**  Month (0-based) the layer starts: the order month for owned hardware. */
 	start_month: number,
 	/**  Owned: months from order to delivery and installation. */
 	lead_time_months: number,
-	financing?: FinancingSpec_Serialize,
+	financing: FinancingSpec_Serialize | null,
 	/**  Owned, cash or loan: when the price is paid (default: all on delivery). */
-	payment_milestones?: Milestone[],
+	payment_milestones: Milestone[],
 	/**  Owned: straight-line depreciation life in months (default 60). */
-	depreciation_life_months?: number,
+	depreciation_life_months: number | null,
 	/**  Owned: share of the price left after the depreciation life (book salvage, default 0). */
 	salvage_share: string,
 	/**
@@ -1557,42 +1557,42 @@ export type LayerSpec_Serialize = {
 	 *  (default: the catalog's sourced resale estimate for the accelerator at its age then, or 0
 	 *  where the catalog has none; never the book value).
 	 */
-	residual_share?: string,
+	residual_share: string | null,
 	/**
 	 *  Owned: where `residual_share` comes from (a quote, a buy-back offer); shown in the
 	 *  assumption ledger.
 	 */
-	residual_reason?: string,
+	residual_reason: string | null,
 	/**  Owned: support contract per year, as a share of the hardware price. */
 	support_rate_per_year: string,
 	/**
 	 *  Owned: maintenance per year of the capital that is not servers (installation, network,
 	 *  power distribution, cooling), as a share of it (a study's "10% a year of all capex").
 	 */
-	non_server_maintenance_rate_per_year?: string,
+	non_server_maintenance_rate_per_year: string | null,
 	/**
 	 *  Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
 	 *  maintenance per server-hour, divided by the GPUs of a server), booked as operations.
 	 */
-	running_cost_per_gpu_hour?: string,
+	running_cost_per_gpu_hour: string | null,
 	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
-	power_kw_per_gpu?: Override_Serialize,
+	power_kw_per_gpu: Override_Serialize | null,
 	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
-	idle_power_share?: string,
+	idle_power_share: string | null,
 	/**  Spot: interruptions per hour (λ). */
-	interruptions_per_hour?: string,
+	interruptions_per_hour: string | null,
 	/**  Spot: minutes to write a checkpoint (default 3). */
-	checkpoint_write_minutes?: string,
+	checkpoint_write_minutes: string | null,
 	/**  Spot: minutes to restart after an interruption (default 10). */
-	restart_minutes?: string,
+	restart_minutes: string | null,
 	/**  Workload ids this layer may serve (default: all). */
-	serves?: string[],
-	exit?: ExitSpec_Serialize,
+	serves: string[] | null,
+	exit: ExitSpec_Serialize | null,
 	/**
 	 *  Reserved, and owned hardware on a lease: the contract's exit clause (notice, termination
 	 *  fee, egress, offboarding), so the scenario shows its cost of leaving at every month.
 	 */
-	exit_clause?: ExitClause_Serialize,
+	exit_clause: ExitClause_Serialize | null,
 };
 
 /**  A facility lead time, in weeks. */
@@ -1793,12 +1793,12 @@ export type ModelSpec_Deserialize = {
 export type ModelSpec_Serialize = {
 	/**  Parameters in billions ("13" for a 13B model). */
 	parameters_billion: string,
-	layers?: number,
+	layers: number | null,
 	/**  Key/value heads (not query heads, under grouped-query attention). */
-	kv_heads?: number,
-	head_dim?: number,
-	context_tokens?: number,
-	batch?: number,
+	kv_heads: number | null,
+	head_dim: number | null,
+	context_tokens: number | null,
+	batch: number | null,
 };
 
 /**  The sized network. */
@@ -1824,7 +1824,7 @@ export type NetworkSpec_Deserialize = {
 export type NetworkSpec_Serialize = {
 	/**  Catalog fabric id. */
 	fabric: string,
-	per_port_cost?: Override_Serialize,
+	per_port_cost: Override_Serialize | null,
 };
 
 /**  A cloud offer for one accelerator: prices per GPU-hour by purchase option. */
@@ -1937,7 +1937,7 @@ export type Override_Serialize = {
 	 *  ISO 4217 code of `value` when it is money in another currency than the file's (absent: the
 	 *  file's). It is converted with the file's `fx`; a field that is not money refuses it.
 	 */
-	currency?: string,
+	currency: string | null,
 	/**  Why this value and not the catalog's: a quote number, a measurement, a source. */
 	reason: string,
 };
@@ -2559,14 +2559,14 @@ export type ScenarioSpec_Deserialize = {
 export type ScenarioSpec_Serialize = {
 	id: string,
 	name: string,
-	description?: string,
+	description: string | null,
 	/**  Overrides the file's price point for this scenario. */
-	price_point?: PricePoint,
+	price_point: PricePoint | null,
 	layers: LayerSpec_Serialize[],
 	/**  Where owned or leased hardware runs; required when a layer is `owned`. */
-	facility?: FacilitySpec_Serialize,
+	facility: FacilitySpec_Serialize | null,
 	/**  The back-end fabric joining owned servers. */
-	network?: NetworkSpec_Serialize,
+	network: NetworkSpec_Serialize | null,
 	/**  Operations staff, full-time equivalents. */
 	staff_fte: string,
 	/**  Cost of one full-time equivalent per year. */
@@ -2581,7 +2581,7 @@ export type ScenarioSpec_Serialize = {
 	 *  Egress and premium storage as a share of the month's cloud spend (compute and
 	 *  commitments), as a fraction ("0.075" adds 7.5%).
 	 */
-	egress_share_of_cloud_spend?: string,
+	egress_share_of_cloud_spend: string | null,
 };
 
 /**  A scenario as the list shows it, without its body (a workspace may hold thousands). */
@@ -2784,7 +2784,7 @@ export type SignOff_Serialize = {
 	 *  The reviewer's signature over [`signoff_content`], when the sign-off was signed with a
 	 *  key; absent for a sign-off attributed by name only.
 	 */
-	signature?: SignOffSignature,
+	signature: SignOffSignature | null,
 };
 
 /**  An identity to sign with, and why. */
@@ -3205,16 +3205,16 @@ export type WorkloadSpec_Serialize = {
 	name: string,
 	kind: WorkloadKind,
 	/**  For fine-tuning: full, lora or qlora. */
-	method?: TuningMethod,
+	method: TuningMethod | null,
 	class: WorkloadClass,
 	precision: Precision,
-	model?: ModelSpec_Serialize,
+	model: ModelSpec_Serialize | null,
 	/**  Tokens trained or served per month (first month; growth applies after). */
-	tokens_per_month?: string,
+	tokens_per_month: string | null,
 	/**  GPU-hours per day on `gpu_hours_on` (first month; growth applies after). */
-	gpu_hours_per_day?: string,
+	gpu_hours_per_day: string | null,
 	/**  The accelerator (catalog id) the `gpu_hours_per_day` are counted on. */
-	gpu_hours_on?: string,
+	gpu_hours_on: string | null,
 	/**  Model FLOPs utilisation reached on the hardware (default 0.4). */
 	mfu: string,
 	/**  Compound growth of demand per month, as a fraction ("0.05" = 5% a month). */
@@ -3222,12 +3222,12 @@ export type WorkloadSpec_Serialize = {
 	/**  First month of activity, 0-based (default 0). */
 	active_from_month: number,
 	/**  Number of active months (default: to the end of the horizon). */
-	active_months?: number,
+	active_months: number | null,
 	/**  Whether the work survives interruption (checkpointed training, batch jobs). */
 	interruptible: boolean,
 	data_classification: DataClassification,
 	/**  The region (catalog id) the data must stay in, if any. */
-	region?: string,
+	region: string | null,
 };
 
 /**  The open workspace, as the UI lists it. */
@@ -3284,7 +3284,7 @@ export type WorkspaceSettings_Deserialize = {
 /**  Everything of a scenario file but its workloads and scenarios. */
 export type WorkspaceSettings_Serialize = {
 	title: string,
-	description?: string,
+	description: string | null,
 	/**  ISO 4217 code of every amount. */
 	currency: string,
 	start: string,
