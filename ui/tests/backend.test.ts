@@ -9,7 +9,6 @@ vi.mock("@tauri-apps/api/core", () => ({ invoke: (...args: unknown[]) => invoke(
 const { TauriBackend } = await import("../src/lib/ipc/tauri-backend");
 const { BackendError, IpcError, isPlannerError } = await import("../src/lib/backend");
 const { FakeBackend } = await import("../src/lib/ipc/fake-backend");
-const { normalizeWorkload } = await import("../src/lib/normalize");
 const { FIXTURE_CATALOG, FIXTURE_CATALOG_INVALID } = await import("./fixtures/catalog");
 const { EH_SCENARIOS, EH_SETTINGS, EH_WORKLOADS, WORKSPACE_CATALOG } = await import("./fixtures/enterprise-hybrid");
 
@@ -75,22 +74,23 @@ describe("TauriBackend workspace commands", () => {
     await expect(b.undo()).resolves.toBeNull();
     expect(invoke).toHaveBeenLastCalledWith("undo");
     invoke.mockResolvedValue(null);
-    await b.sizeWorkload(normalizeWorkload(EH_WORKLOADS[0]!), "nvidia-h100-sxm", 8);
+    await b.sizeWorkload(EH_WORKLOADS[0]!, "nvidia-h100-sxm", 8);
     expect(invoke).toHaveBeenLastCalledWith("size_workload", expect.objectContaining({ accelerator: "nvidia-h100-sxm", gpusPerServer: 8 }));
   });
 
-  it("fills in the options Rust leaves out of what it sends", async () => {
-    invoke.mockResolvedValue({ workspace: info, launch_error: null, recent: [] });
+  it("passes the answers through as Rust sends them: every key present, null when absent (issue #15)", async () => {
+    const answer = { workspace: info, launch_error: null, recent: [] };
+    invoke.mockResolvedValue(answer);
     const session = await new TauriBackend().session();
+    expect(session).toBe(answer);
     expect(session.workspace?.settings.description).toBeNull();
-    expect(session.workspace?.workloads[1]?.tokens_per_month).toBeNull();
     expect(session.workspace?.workloads[1]?.model?.layers).toBeNull();
 
     invoke.mockResolvedValue(EH_SCENARIOS[1]);
     const spec = await new TauriBackend().getScenario("all-cloud");
     expect(invoke).toHaveBeenLastCalledWith("get_scenario", { id: "all-cloud" });
+    expect(spec).toBe(EH_SCENARIOS[1]);
     expect(spec.facility).toBeNull();
-    expect(spec.layers[0]!.term).toBe("3y");
     expect(spec.layers[1]!.price_per_gpu_hour).toBeNull();
   });
 
@@ -189,10 +189,20 @@ describe("TauriBackend memo commands", () => {
     const b = new TauriBackend();
     await b.exportCertificate("ada-lovelace", "author-pass-2026", "/k/ada.pem");
     expect(invoke).toHaveBeenLastCalledWith("export_certificate", { identity: "ada-lovelace", passphrase: "author-pass-2026", path: "/k/ada.pem" });
-    const identity = { id: "ada-lovelace", issuer: "CN=Ada", not_before: "2026-11-22T11:32:44Z", not_after: "2029-11-21T11:32:44Z", sha256: "fd7d", self_signed: true, origin: "made here" };
+    const identity = {
+      id: "ada-lovelace",
+      common_name: null,
+      organisation: null,
+      email: null,
+      issuer: "CN=Ada",
+      not_before: "2026-11-22T11:32:44Z",
+      not_after: "2029-11-21T11:32:44Z",
+      sha256: "fd7d",
+      self_signed: true,
+      origin: "made here",
+    };
     invoke.mockResolvedValue(identity);
-    // Options Rust leaves out arrive as null.
-    await expect(b.createIdentity("Ada", "Example", null, "author-pass-2026")).resolves.toEqual({ ...identity, common_name: null, organisation: null, email: null });
+    await expect(b.createIdentity("Ada", "Example", null, "author-pass-2026")).resolves.toBe(identity);
     expect(invoke).toHaveBeenLastCalledWith("create_identity", { name: "Ada", organisation: "Example", email: null, passphrase: "author-pass-2026" });
     await b.importIdentity("/k/org.p12", "pw-123456");
     expect(invoke).toHaveBeenLastCalledWith("import_identity", { path: "/k/org.p12", passphrase: "pw-123456" });
@@ -200,48 +210,46 @@ describe("TauriBackend memo commands", () => {
     expect(invoke).toHaveBeenLastCalledWith("choose_file", { purpose: "save-memo" });
   });
 
-  it("fills in what the memo answers leave out: the draft, records, published memos and checks", async () => {
+  it("passes the memo answers through as Rust sends them: the draft, records, published memos and checks", async () => {
     invoke.mockReset();
     const b = new TauriBackend();
-    invoke.mockResolvedValue({ author: "Ada", decision: "Buy." });
-    await expect(b.memoDraft()).resolves.toEqual({ author: "Ada", client: "", decision: "Buy.", rationale: "", recommended: null, scenarios: [], paper: "a4" });
+    const draft = { author: "Ada", client: "", decision: "Buy.", rationale: "", recommended: null, scenarios: [], paper: "a4" };
+    invoke.mockResolvedValue(draft);
+    await expect(b.memoDraft()).resolves.toBe(draft);
     expect(invoke).toHaveBeenLastCalledWith("memo_draft");
 
-    const record = { event: "generated", at: "2026-11-22 10:00:00", file: "/m.pdf", sha256: "ab", pages: 9, scenarios: ["hybrid"] };
-    const full = { ...record, signer: null, certificate_sha256: null, reason: null, signatures: 0 };
-    invoke.mockResolvedValue({ record, charts: 3, size: 225035 });
-    await expect(b.exportMemo("/m.pdf", sign)).resolves.toEqual({ record: full, charts: 3, size: 225035 });
+    const record = {
+      event: "generated",
+      at: "2026-11-22 10:00:00",
+      file: "/m.pdf",
+      sha256: "ab",
+      pages: 9,
+      scenarios: ["hybrid"],
+      signer: null,
+      certificate_sha256: null,
+      reason: null,
+      signatures: 0,
+    };
+    const published = { record, charts: 3, size: 225035 };
+    invoke.mockResolvedValue(published);
+    await expect(b.exportMemo("/m.pdf", sign)).resolves.toBe(published);
     expect(invoke).toHaveBeenLastCalledWith("export_memo", { path: "/m.pdf", sign });
-    invoke.mockResolvedValue({ ...record, event: "signed", signer: "Grace Hopper", reason: "Reviewer: approved", signatures: 2 });
-    await expect(b.signPdf("/m.pdf", sign)).resolves.toMatchObject({ signer: "Grace Hopper", certificate_sha256: null, signatures: 2 });
-    expect(invoke).toHaveBeenLastCalledWith("sign_pdf", { path: "/m.pdf", sign });
     invoke.mockResolvedValue([record]);
-    await expect(b.memoRecords()).resolves.toEqual([full]);
+    await expect(b.memoRecords()).resolves.toEqual([record]);
 
-    // A check with the options left out, as Rust sends absent ones.
-    const sparse = structuredClone(PDF_CHECK_INTACT) as unknown as { verification: { signatures: Record<string, unknown>[] } };
-    for (const s of sparse.verification.signatures) {
-      delete s.location;
-      delete (s.certificate as Record<string, unknown>).email;
-    }
-    invoke.mockResolvedValue(sparse);
-    const check = await b.verifyPdf("/m.pdf");
+    invoke.mockResolvedValue(PDF_CHECK_INTACT);
+    await expect(b.verifyPdf("/m.pdf")).resolves.toBe(PDF_CHECK_INTACT);
     expect(invoke).toHaveBeenLastCalledWith("verify_pdf", { path: "/m.pdf" });
-    expect(check.verification.signatures[0]).toMatchObject({ signer_name: "Ada Lovelace", location: null, certificate: { email: null, common_name: "Ada Lovelace" } });
-    expect(check.all_intact).toBe(true);
   });
 
-  it("folds a memo change of an answer into a total draft", async () => {
+  it("passes an undone memo change through as a total draft", async () => {
     invoke.mockReset();
-    invoke.mockResolvedValue({
-      history: { can_undo: true, can_redo: false, revision: 3, undo_label: "Edit memo: author" },
+    const answer = {
+      history: { can_undo: true, can_redo: false, revision: 3, undo_label: "Edit memo: author", redo_label: null },
       label: "Edit memo: author",
-      changed: [{ kind: "memo", memo: { author: "Ada", paper: "letter" } }],
-    });
-    const applied = await new TauriBackend().undo();
-    expect(applied?.changed).toEqual([
-      { kind: "memo", memo: { author: "Ada", client: "", decision: "", rationale: "", recommended: null, scenarios: [], paper: "letter" } },
-    ]);
-    expect(applied?.history.redo_label).toBeNull();
+      changed: [{ kind: "memo", memo: { author: "Ada", client: "", decision: "", rationale: "", recommended: null, scenarios: [], paper: "letter" } }],
+    };
+    invoke.mockResolvedValue(answer);
+    await expect(new TauriBackend().undo()).resolves.toBe(answer);
   });
 });

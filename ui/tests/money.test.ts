@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { DECISION_ROWS, breakEvenText, type RowContext } from "../src/lib/compare-view";
 import { addMonths, formatCurrency, formatShare, formatTonnes } from "../src/lib/money";
-import { normalizeScenario, normalizeWorkload } from "../src/lib/normalize";
+import { emptyLayer, emptyScenario } from "../src/lib/layers";
 import { EH_COMPARISON, EH_SCENARIOS, EH_WORKLOADS } from "./fixtures/enterprise-hybrid";
 
 describe("formatCurrency", () => {
@@ -77,16 +77,18 @@ describe("decision table", () => {
   });
 });
 
-describe("normalisation of specs as the back end sends them", () => {
-  it("fills every absent option with null and keeps every value", () => {
-    const s = normalizeScenario(EH_SCENARIOS[0]!);
+describe("specs as the back end sends them (the wire is total, issue #15)", () => {
+  it("have every key, null for an absent option, and keep every value", () => {
+    const s = EH_SCENARIOS[0]!;
+    expect(Object.keys(s).sort()).toEqual(Object.keys(emptyScenario("x", "x")).sort());
+    for (const l of s.layers) expect(Object.keys(l).sort()).toEqual(Object.keys(emptyLayer("x", l.kind)).sort());
     expect(Object.keys(s.layers[1]!).length).toBe(35);
     expect(s.layers[1]!.exit_clause).toBeNull();
     expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });
     expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });
     expect(s.description).toBeNull();
     expect(s.facility).toMatchObject({ colocation: "north-america-2024h2", pue: null, power_distribution_upgrade: null });
-    const w = normalizeWorkload(EH_WORKLOADS[1]!);
+    const w = EH_WORKLOADS[1]!;
     expect(w.model).toEqual({ parameters_billion: "70", layers: null, kv_heads: null, head_dim: null, context_tokens: null, batch: null });
     expect(w.tokens_per_month).toBeNull();
     expect(w.region).toBeNull();

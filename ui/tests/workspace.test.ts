@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import App from "../src/lib/components/App.svelte";
 import { FakeBackend } from "../src/lib/ipc/fake-backend";
+import { emptyLayer, emptyScenario } from "../src/lib/layers";
 import { themeState } from "../src/lib/theme-state.svelte";
 import type { EditRequest, ScenarioSpec } from "../src/lib/workspace-types";
 import { FIXTURE_CATALOG_INVALID } from "./fixtures/catalog";
@@ -327,17 +328,9 @@ describe("compare screen", () => {
 
 describe("10,000 scenarios", () => {
   it("renders only a window of rows and filters fast", async () => {
-    const scenarios = Array.from({ length: 10_000 }, (_, i) => ({
-      id: `s-${i}`,
-      name: `Scenario ${i}`,
-      layers: [{ id: "od", kind: "on-demand" as const, offer: "aws-p5-h100", platform_cost_per_gpu: "0", installation: "0", start_month: 0, lead_time_months: 0, salvage_share: "0", support_rate_per_year: "0" }],
-      staff_fte: "0",
-      staff_cost_per_fte_year: "0",
-      engineer_month_cost: "0",
-      software_per_month: "0",
-      storage_per_month: "0",
-      egress_tb_per_month: "0",
-      egress_per_tb: "0",
+    const scenarios: ScenarioSpec[] = Array.from({ length: 10_000 }, (_, i) => ({
+      ...emptyScenario(`s-${i}`, `Scenario ${i}`),
+      layers: [{ ...emptyLayer("od", "on-demand"), offer: "aws-p5-h100" }],
     }));
     const backend = new FakeBackend(
       { catalog: WORKSPACE_CATALOG },

@@ -1,16 +1,12 @@
 // The workspace data types the UI works with, from the generated IPC bindings (type-only).
 //
-// Two forms, as for the catalog (catalog-types.ts):
-// - Answers the UI only reads (decision view, scenario detail, sizing, compare screen) are the
-//   `_Serialize` forms: what Rust sends.
-// - Things the UI edits and sends back (settings, workloads, scenarios, the view, edits) and the
-//   containers that carry them (workspace info, applied edits, session) are TOTAL objects: every
-//   key present, `null` for an absent option. They are made from the `_Deserialize` forms (what
-//   Rust accepts), so every total object is accepted as it is. Rust leaves absent options out
-//   when it sends them; the Backend implementations fill them in (normalize.ts).
+// Every type is the `_Serialize` form: what Rust sends. The wire is total (issue #15): every key
+// is present, `null` for an absent option, so the answers are used as they arrive and a thing
+// the UI edits (settings, workloads, scenarios, the view, edits) is sent back in the same form,
+// which the `_Deserialize` form (what Rust accepts) takes as it is.
 
 import type {
-  AnswerInput_Deserialize,
+  AnswerInput_Serialize,
   Answer_Serialize,
   ChecklistSubject,
   ChecklistView_Serialize,
@@ -25,40 +21,40 @@ import type {
   SignOff_Serialize,
   SignOffSignature,
   SubjectStatus_Serialize,
-  Applied_Deserialize,
+  Applied_Serialize,
   Assumption_Serialize,
   BreakEven,
-  CatalogStatus_Deserialize,
+  CatalogStatus_Serialize,
   Category,
   CategorySeries,
-  Changed_Deserialize,
+  Changed_Serialize,
   CommitTerm,
   CompareScreen_Serialize,
   Comparison_Serialize,
   DataClassification,
   DecisionView_Serialize,
   Difference_Serialize,
-  EditRequest_Deserialize,
-  Edit_Deserialize,
-  ExitClause_Deserialize,
+  EditRequest_Serialize,
+  Edit_Serialize,
+  ExitClause_Serialize,
   ExitCost,
-  ExitSpec_Deserialize,
+  ExitSpec_Serialize,
   ExitVariantOutcome_Serialize,
   ExitVariantPrice,
   ExportFormat,
-  FacilitySpec_Deserialize,
+  FacilitySpec_Serialize,
   FilePurpose,
   FinancingMethod,
-  FinancingSpec_Deserialize,
-  FxRate_Deserialize,
-  History_Deserialize,
-  Imported_Deserialize,
+  FinancingSpec_Serialize,
+  FxRate_Serialize,
+  History_Serialize,
+  Imported_Serialize,
   LayerExitCosts_Serialize,
   LayerKind,
   LayerPlan,
-  LayerSpec_Deserialize,
+  LayerSpec_Serialize,
   MemoryNeed,
-  MemoDraft_Deserialize,
+  MemoDraft_Serialize,
   MemoEvent,
   MemoRecord_Serialize,
   Paper,
@@ -69,53 +65,46 @@ import type {
   IdentitySummary_Serialize,
   SignWith,
   Milestone,
-  ModelSpec_Deserialize,
+  ModelSpec_Serialize,
   NetworkPlan,
-  NetworkSpec_Deserialize,
+  NetworkSpec_Serialize,
   Origin_Serialize,
-  Override_Deserialize,
+  Override_Serialize,
   OverrideUsed,
   Parallelism,
   PlacedProblem,
   Precision,
   PricePoint,
   RackPlan,
-  RecentFile_Deserialize,
+  RecentFile_Serialize,
   ScenarioChart,
   ScenarioDetail_Serialize,
   ScenarioExits_Serialize,
   ScenarioFigures_Serialize,
-  ScenarioSpec_Deserialize,
+  ScenarioSpec_Serialize,
   ScenarioSummary,
-  Session_Deserialize,
+  Session_Serialize,
   SizingNote,
   SizingPreview,
   Subject,
   Theme,
   TuningMethod,
-  ViewState_Deserialize,
+  ViewState_Serialize,
   WorkloadClass,
   WorkloadKind,
-  WorkloadSpec_Deserialize,
-  WorkspaceInfo_Deserialize,
-  WorkspaceSettings_Deserialize,
-  ScorecardDraft_Deserialize,
-  VendorEntry_Deserialize,
+  WorkloadSpec_Serialize,
+  WorkspaceInfo_Serialize,
+  WorkspaceSettings_Serialize,
+  ScorecardDraft_Serialize,
+  VendorEntry_Serialize,
   PerAxis,
-  QuotesImported_Deserialize,
+  QuotesImported_Serialize,
   ScorecardView_Serialize,
   VendorStatus_Serialize,
   QuotePreview_Serialize,
   QuoteRow_Serialize,
   QuoteTemplate,
 } from "./ipc/bindings";
-
-/** `T` with every key present: optional keys become required, keeping `null` where allowed. */
-export type Total<T> = T extends (infer U)[]
-  ? Total<U>[]
-  : T extends object
-    ? { [K in keyof T]-?: Total<Exclude<T[K], undefined>> }
-    : T;
 
 /** A decimal number as text, e.g. "6.88" (money, rates and fractions never cross as floats). */
 export type Decimal = string;
@@ -162,33 +151,33 @@ export type {
 // Edited and sent back: total forms.
 /** An exchange rate: market form (base, quote; currency null) or the older form (currency; base
  *  and quote null). */
-export type FxRate = Total<FxRate_Deserialize>;
+export type FxRate = FxRate_Serialize;
 /** A user's value in place of the catalog's; `currency` null: in the workspace's currency. */
-export type Override = Total<Override_Deserialize>;
-export type WorkspaceSettings = Total<WorkspaceSettings_Deserialize>;
-export type ViewState = Total<ViewState_Deserialize>;
-export type ModelSpec = Total<ModelSpec_Deserialize>;
-export type WorkloadSpec = Total<WorkloadSpec_Deserialize>;
-export type FinancingSpec = Total<FinancingSpec_Deserialize>;
-export type ExitSpec = Total<ExitSpec_Deserialize>;
-export type ExitClause = Total<ExitClause_Deserialize>;
-export type LayerSpec = Total<LayerSpec_Deserialize>;
-export type FacilitySpec = Total<FacilitySpec_Deserialize>;
-export type NetworkSpec = Total<NetworkSpec_Deserialize>;
-export type ScenarioSpec = Total<ScenarioSpec_Deserialize>;
-export type MemoDraft = Total<MemoDraft_Deserialize>;
-export type Edit = Total<Edit_Deserialize>;
-export type EditRequest = Total<EditRequest_Deserialize>;
+export type Override = Override_Serialize;
+export type WorkspaceSettings = WorkspaceSettings_Serialize;
+export type ViewState = ViewState_Serialize;
+export type ModelSpec = ModelSpec_Serialize;
+export type WorkloadSpec = WorkloadSpec_Serialize;
+export type FinancingSpec = FinancingSpec_Serialize;
+export type ExitSpec = ExitSpec_Serialize;
+export type ExitClause = ExitClause_Serialize;
+export type LayerSpec = LayerSpec_Serialize;
+export type FacilitySpec = FacilitySpec_Serialize;
+export type NetworkSpec = NetworkSpec_Serialize;
+export type ScenarioSpec = ScenarioSpec_Serialize;
+export type MemoDraft = MemoDraft_Serialize;
+export type Edit = Edit_Serialize;
+export type EditRequest = EditRequest_Serialize;
 
 // Containers of edited things: total forms too.
-export type History = Total<History_Deserialize>;
-export type CatalogStatus = Total<CatalogStatus_Deserialize>;
-export type WorkspaceInfo = Total<WorkspaceInfo_Deserialize>;
-export type Changed = Total<Changed_Deserialize>;
-export type Applied = Total<Applied_Deserialize>;
-export type Imported = Total<Imported_Deserialize>;
-export type RecentFile = Total<RecentFile_Deserialize>;
-export type Session = Total<Session_Deserialize>;
+export type History = History_Serialize;
+export type CatalogStatus = CatalogStatus_Serialize;
+export type WorkspaceInfo = WorkspaceInfo_Serialize;
+export type Changed = Changed_Serialize;
+export type Applied = Applied_Serialize;
+export type Imported = Imported_Serialize;
+export type RecentFile = RecentFile_Serialize;
+export type Session = Session_Serialize;
 
 // Read-only answers: as Rust sends them.
 export type Difference = Difference_Serialize;
@@ -206,9 +195,9 @@ export type CompareScreen = CompareScreen_Serialize;
 
 // The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote
 // preview and the template location are read-only answers.
-export type ScorecardDraft = Total<ScorecardDraft_Deserialize>;
-export type VendorEntry = Total<VendorEntry_Deserialize>;
-export type QuotesImported = Total<QuotesImported_Deserialize>;
+export type ScorecardDraft = ScorecardDraft_Serialize;
+export type VendorEntry = VendorEntry_Serialize;
+export type QuotesImported = QuotesImported_Serialize;
 export type ScorecardView = ScorecardView_Serialize;
 export type VendorStatus = VendorStatus_Serialize;
 export type QuotePreview = QuotePreview_Serialize;
@@ -224,13 +213,13 @@ export type IdentitySummary = IdentitySummary_Serialize;
 
 // The compliance checklists (issue #6): what the back end answers is read as sent; what a
 // reviewer enters is total.
-/** A sign-off with its signature always present (null when attributed by name only). */
-export type SignOff = Omit<SignOff_Serialize, "signature"> & { signature: SignOffSignature | null };
-export type ChecklistView = Omit<ChecklistView_Serialize, "signoff"> & { signoff: SignOff | null };
+/** A sign-off; its signature is null when attributed by name only. */
+export type SignOff = SignOff_Serialize;
+export type ChecklistView = ChecklistView_Serialize;
 export type ItemView = ItemView_Serialize;
 export type FamilyView = FamilyView_Serialize;
 export type ChecklistAnswer = Answer_Serialize;
 export type SubjectStatus = SubjectStatus_Serialize;
 export type LogCheck = LogCheck_Serialize;
-export type AnswerInput = Total<AnswerInput_Deserialize>;
+export type AnswerInput = AnswerInput_Serialize;
 export type { ChecklistSubject, Clearance, Evidence, Hint, ItemStatus, LogProblem, SignOffSignature };

@@ -16,14 +16,6 @@ import type { Catalog, PlannerError } from "../catalog-types";
 import { BackendError, type Backend } from "../backend";
 import { compareDecimal } from "../decimal";
 import { emptyLayer } from "../layers";
-import {
-  normalizeMemoDraft,
-  normalizeScenario,
-  normalizeScorecard,
-  normalizeSettings,
-  normalizeWorkload,
-  type Sparse,
-} from "../normalize";
 import type {
   AnswerInput,
   ChecklistAnswer,
@@ -74,12 +66,12 @@ import type {
 
 export type FakeAnswer = { catalog: Catalog } | { error: PlannerError } | { throws: unknown };
 
-/** A workspace the fake starts with, or opens at `path`. Specs may be sparse, as the back end sends them. */
+/** A workspace the fake starts with, or opens at `path`. Specs are total, as the back end sends them. */
 export type FakeWorkspaceInit = {
   path: string;
-  settings: Sparse<WorkspaceSettings>;
-  workloads?: Sparse<WorkloadSpec>[];
-  scenarios?: Sparse<ScenarioSpec>[];
+  settings: WorkspaceSettings;
+  workloads?: WorkloadSpec[];
+  scenarios?: ScenarioSpec[];
   view?: ViewState;
   catalog: Catalog;
   catalogStatus?: CatalogStatus;
@@ -116,7 +108,7 @@ export type FakeOptions = {
   exits?: (scenario: ScenarioSpec) => ScenarioExits;
   exitVariant?: (scenario: ScenarioSpec, layer: string, month: number) => ExitVariantOutcome | null;
   /** Scenario files `importScenarios` can read, by path. */
-  scenarioFiles?: Record<string, { currency: string; workloads: Sparse<WorkloadSpec>[]; scenarios: Sparse<ScenarioSpec>[] }>;
+  scenarioFiles?: Record<string, { currency: string; workloads: WorkloadSpec[]; scenarios: ScenarioSpec[] }>;
   /** Signing identities kept at start. */
   identities?: FakeIdentity[];
   /** PKCS#12 files `importIdentity` can read, by path. */
@@ -259,16 +251,16 @@ export class FakeBackend implements Backend {
     };
     return {
       path: init.path,
-      settings: normalizeSettings(init.settings),
-      workloads: (init.workloads ?? []).map(normalizeWorkload),
-      scenarios: (init.scenarios ?? []).map(normalizeScenario),
+      settings: structuredClone(init.settings),
+      workloads: structuredClone(init.workloads ?? []),
+      scenarios: structuredClone(init.scenarios ?? []),
       view: structuredClone(init.view ?? { selected: [], baseline: null, horizon_months: null }),
       catalog: structuredClone(init.catalog),
       catalogStatus: { ...catalogStatus },
-      memo: normalizeMemoDraft(init.memo),
+      memo: memoDraft(init.memo),
       records: structuredClone(init.memoRecords ?? []),
       checklistLog: [],
-      scorecard: normalizeScorecard(init.scorecard),
+      scorecard: scorecardDraft(init.scorecard),
       undo: [],
       redo: [],
       revision: 0,
@@ -427,7 +419,7 @@ export class FakeBackend implements Backend {
     if (!catalog) throw refuse("catalog-invalid", "The catalog could not be loaded.");
     const init: FakeWorkspaceInit = {
       path,
-      settings: { title, currency: "USD", start: "2027-01", horizon_months: 36, discount_rate: "0.08", price_point: "mid", fx: [] },
+      settings: { title, description: null, currency: "USD", start: "2027-01", horizon_months: 36, discount_rate: "0.08", price_point: "mid", fx: [] },
       catalog,
     };
     this.files[path] = init;
@@ -503,11 +495,11 @@ export class FakeBackend implements Backend {
         break;
       case "memo":
         // The draft is saved as typed: an incomplete one is refused only when a memo is made.
-        after = { kind: "memo", value: normalizeMemoDraft(e.memo) };
+        after = { kind: "memo", value: structuredClone(e.memo) };
         break;
       case "scorecard":
         // Saved as typed, like the memo draft: missing figures only keep a vendor unranked.
-        after = { kind: "scorecard", value: normalizeScorecard(e.scorecard) };
+        after = { kind: "scorecard", value: structuredClone(e.scorecard) };
         break;
     }
     return structuredClone(this.commit(s, request.label, request.coalesce, [after]));
@@ -624,14 +616,14 @@ export class FakeBackend implements Backend {
     };
     const items: Item[] = [];
     const wIds = s.workloads.map((w) => w.id);
-    for (const w of file.workloads.map(normalizeWorkload)) {
+    for (const w of structuredClone(file.workloads)) {
       const id = free(w.id, (x) => wIds.includes(x));
       if (id !== w.id) renamed.push(`workload ${w.id} → ${id}`);
       wIds.push(id);
       items.push({ kind: "workload", id, value: { ...w, id }, position: s.workloads.length });
     }
     const sIds = s.scenarios.map((x) => x.id);
-    for (const x of file.scenarios.map(normalizeScenario)) {
+    for (const x of structuredClone(file.scenarios)) {
       const id = free(x.id, (y) => sIds.includes(y));
       if (id !== x.id) renamed.push(`scenario ${x.id} → ${id}`);
       sIds.push(id);
@@ -1181,4 +1173,26 @@ function fakeSha(text: string): string {
     out += h.toString(16).padStart(8, "0");
   }
   return out.slice(0, 64);
+}
+
+/** A memo draft from a test's partial one: absent fields empty, as the back end's empty draft. */
+function memoDraft(m: Partial<MemoDraft> | undefined): MemoDraft {
+  return {
+    author: m?.author ?? "",
+    client: m?.client ?? "",
+    decision: m?.decision ?? "",
+    rationale: m?.rationale ?? "",
+    recommended: m?.recommended ?? null,
+    scenarios: [...(m?.scenarios ?? [])],
+    paper: m?.paper ?? "a4",
+  };
+}
+
+/** A scorecard from a test's partial one: absent weights 20 points each and no vendors, as the
+ *  back end's default scorecard. */
+function scorecardDraft(s: Partial<ScorecardDraft> | undefined): ScorecardDraft {
+  return {
+    weights: structuredClone(s?.weights ?? { performance: "20", reliability: "20", cost: "20", service: "20", compliance: "20" }),
+    vendors: structuredClone(s?.vendors ?? []),
+  };
 }

@@ -1,21 +1,9 @@
 // The production Backend: calls the Rust commands through the generated bindings.
 // This is the only module allowed to import runtime values from ./bindings.
 
-import { commands, type ChecklistView_Serialize } from "./bindings";
+import { commands } from "./bindings";
 import type { Catalog } from "../catalog-types";
 import { BackendError, IpcError, describeUnknown, isPlannerError, type Backend } from "../backend";
-import {
-  normalizeApplied,
-  normalizeImported,
-  normalizeInfo,
-  normalizeMemoDraft,
-  normalizeQuotePreview,
-  normalizeScenario,
-  normalizeScorecard,
-  normalizeScorecardView,
-  normalizeSession,
-  type Sparse,
-} from "../normalize";
 import type {
   AnswerInput,
   ChecklistSubject,
@@ -78,20 +66,20 @@ export class TauriBackend implements Backend {
     return call("get_catalog", () => commands.getCatalog());
   }
 
-  async session(): Promise<Session> {
-    return normalizeSession((await call("session", () => commands.session())) as Sparse<Session>);
+  session(): Promise<Session> {
+    return call("session", () => commands.session());
   }
 
-  async createWorkspace(path: string, title: string): Promise<WorkspaceInfo> {
-    return normalizeInfo((await call("create_workspace", () => commands.createWorkspace(path, title))) as Sparse<WorkspaceInfo>);
+  createWorkspace(path: string, title: string): Promise<WorkspaceInfo> {
+    return call("create_workspace", () => commands.createWorkspace(path, title));
   }
 
-  async openWorkspace(path: string): Promise<WorkspaceInfo> {
-    return normalizeInfo((await call("open_workspace", () => commands.openWorkspace(path))) as Sparse<WorkspaceInfo>);
+  openWorkspace(path: string): Promise<WorkspaceInfo> {
+    return call("open_workspace", () => commands.openWorkspace(path));
   }
 
-  async saveWorkspaceAs(path: string): Promise<WorkspaceInfo> {
-    return normalizeInfo((await call("save_workspace_as", () => commands.saveWorkspaceAs(path))) as Sparse<WorkspaceInfo>);
+  saveWorkspaceAs(path: string): Promise<WorkspaceInfo> {
+    return call("save_workspace_as", () => commands.saveWorkspaceAs(path));
   }
 
   async closeWorkspace(): Promise<void> {
@@ -106,27 +94,24 @@ export class TauriBackend implements Backend {
     return call("workspace_catalog", () => commands.workspaceCatalog());
   }
 
-  async getScenario(id: string): Promise<ScenarioSpec> {
-    return normalizeScenario((await call("get_scenario", () => commands.getScenario(id))) as Sparse<ScenarioSpec>);
+  getScenario(id: string): Promise<ScenarioSpec> {
+    return call("get_scenario", () => commands.getScenario(id));
   }
 
-  async applyEdit(request: EditRequest): Promise<Applied> {
-    return normalizeApplied((await call("apply_edit", () => commands.applyEdit(request))) as Sparse<Applied>);
+  applyEdit(request: EditRequest): Promise<Applied> {
+    return call("apply_edit", () => commands.applyEdit(request));
   }
 
-  async undo(): Promise<Applied | null> {
-    const a = await call("undo", () => commands.undo());
-    return a ? normalizeApplied(a as Sparse<Applied>) : null;
+  undo(): Promise<Applied | null> {
+    return call("undo", () => commands.undo());
   }
 
-  async redo(): Promise<Applied | null> {
-    const a = await call("redo", () => commands.redo());
-    return a ? normalizeApplied(a as Sparse<Applied>) : null;
+  redo(): Promise<Applied | null> {
+    return call("redo", () => commands.redo());
   }
 
-  async setView(view: ViewState): Promise<ViewState> {
-    const v = await call("set_view", () => commands.setView(view));
-    return { selected: v.selected ?? [], baseline: v.baseline ?? null, horizon_months: v.horizon_months ?? null };
+  setView(view: ViewState): Promise<ViewState> {
+    return call("set_view", () => commands.setView(view));
   }
 
   compare(theme: Theme): Promise<CompareScreen> {
@@ -149,12 +134,12 @@ export class TauriBackend implements Backend {
     return call("size_workload", () => commands.sizeWorkload(workload, accelerator, gpusPerServer));
   }
 
-  async updateCatalog(): Promise<Applied> {
-    return normalizeApplied((await call("update_catalog", () => commands.updateCatalog())) as Sparse<Applied>);
+  updateCatalog(): Promise<Applied> {
+    return call("update_catalog", () => commands.updateCatalog());
   }
 
-  async importScenarios(path: string): Promise<Imported> {
-    return normalizeImported((await call("import_scenarios", () => commands.importScenarios(path))) as Sparse<Imported>);
+  importScenarios(path: string): Promise<Imported> {
+    return call("import_scenarios", () => commands.importScenarios(path));
   }
 
   async exportScenarios(path: string, ids: string[] | null): Promise<void> {
@@ -169,56 +154,36 @@ export class TauriBackend implements Backend {
     await call("export_ledger", () => commands.exportLedger(path, scenario));
   }
 
-  async memoDraft(): Promise<MemoDraft> {
-    return normalizeMemoDraft(await call("memo_draft", () => commands.memoDraft()));
+  memoDraft(): Promise<MemoDraft> {
+    return call("memo_draft", () => commands.memoDraft());
   }
 
-  async memoRecords(): Promise<MemoRecord[]> {
-    return (await call("memo_records", () => commands.memoRecords())).map(normalizeRecord);
+  memoRecords(): Promise<MemoRecord[]> {
+    return call("memo_records", () => commands.memoRecords());
   }
 
-  async exportMemo(path: string, sign: SignWith | null): Promise<Published> {
-    const p = await call("export_memo", () => commands.exportMemo(path, sign));
-    return { ...p, record: normalizeRecord(p.record) };
+  exportMemo(path: string, sign: SignWith | null): Promise<Published> {
+    return call("export_memo", () => commands.exportMemo(path, sign));
   }
 
-  async signPdf(path: string, sign: SignWith): Promise<MemoRecord> {
-    return normalizeRecord(await call("sign_pdf", () => commands.signPdf(path, sign)));
+  signPdf(path: string, sign: SignWith): Promise<MemoRecord> {
+    return call("sign_pdf", () => commands.signPdf(path, sign));
   }
 
-  async verifyPdf(path: string): Promise<PdfCheck> {
-    const c = await call("verify_pdf", () => commands.verifyPdf(path));
-    return {
-      ...c,
-      unsigned_tail: c.unsigned_tail ?? null,
-      verification: {
-        file_len: c.verification.file_len ?? null,
-        signatures: (c.verification.signatures ?? []).map((s) => ({
-          ...s,
-          signer_name: s.signer_name ?? null,
-          reason: s.reason ?? null,
-          location: s.location ?? null,
-          signing_time: s.signing_time ?? null,
-          certificate: s.certificate
-            ? { ...s.certificate, common_name: s.certificate.common_name ?? null, organisation: s.certificate.organisation ?? null, email: s.certificate.email ?? null }
-            : null,
-          later_bytes: s.later_bytes ?? null,
-          problems: s.problems ?? [],
-        })),
-      },
-    };
+  verifyPdf(path: string): Promise<PdfCheck> {
+    return call("verify_pdf", () => commands.verifyPdf(path));
   }
 
-  async listIdentities(): Promise<IdentitySummary[]> {
-    return (await call("list_identities", () => commands.listIdentities())).map(normalizeIdentity);
+  listIdentities(): Promise<IdentitySummary[]> {
+    return call("list_identities", () => commands.listIdentities());
   }
 
-  async createIdentity(name: string, organisation: string, email: string | null, passphrase: string): Promise<IdentitySummary> {
-    return normalizeIdentity(await call("create_identity", () => commands.createIdentity(name, organisation, email, passphrase)));
+  createIdentity(name: string, organisation: string, email: string | null, passphrase: string): Promise<IdentitySummary> {
+    return call("create_identity", () => commands.createIdentity(name, organisation, email, passphrase));
   }
 
-  async importIdentity(path: string, passphrase: string): Promise<IdentitySummary> {
-    return normalizeIdentity(await call("import_identity", () => commands.importIdentity(path, passphrase)));
+  importIdentity(path: string, passphrase: string): Promise<IdentitySummary> {
+    return call("import_identity", () => commands.importIdentity(path, passphrase));
   }
 
   async exportCertificate(identity: string, passphrase: string, path: string): Promise<void> {
@@ -229,20 +194,20 @@ export class TauriBackend implements Backend {
     return call("checklist_statuses", () => commands.checklistStatuses());
   }
 
-  async checklist(subject: ChecklistSubject): Promise<ChecklistView> {
-    return normalizeChecklist(await call("checklist", () => commands.checklist(subject)));
+  checklist(subject: ChecklistSubject): Promise<ChecklistView> {
+    return call("checklist", () => commands.checklist(subject));
   }
 
-  async answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView> {
-    return normalizeChecklist(await call("answer_checklist_item", () => commands.answerChecklistItem(subject, answer, evidence)));
+  answerChecklistItem(subject: ChecklistSubject, answer: AnswerInput, evidence: string[]): Promise<ChecklistView> {
+    return call("answer_checklist_item", () => commands.answerChecklistItem(subject, answer, evidence));
   }
 
-  async signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null): Promise<ChecklistView> {
-    return normalizeChecklist(await call("sign_off_checklist", () => commands.signOffChecklist(subject, reviewer, note, sign)));
+  signOffChecklist(subject: ChecklistSubject, reviewer: string, note: string, sign: SignWith | null): Promise<ChecklistView> {
+    return call("sign_off_checklist", () => commands.signOffChecklist(subject, reviewer, note, sign));
   }
 
-  async revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView> {
-    return normalizeChecklist(await call("revoke_sign_off", () => commands.revokeSignOff(subject, reviewer, reason)));
+  revokeSignOff(subject: ChecklistSubject, reviewer: string, reason: string): Promise<ChecklistView> {
+    return call("revoke_sign_off", () => commands.revokeSignOff(subject, reviewer, reason));
   }
 
   async verifyChecklistLog(): Promise<LogCheck> {
@@ -255,45 +220,23 @@ export class TauriBackend implements Backend {
 
   // ---- The vendor side (issue #6) ----
 
-  async scorecardDraft(): Promise<ScorecardDraft> {
-    return normalizeScorecard(await call("scorecard_draft", () => commands.scorecardDraft()));
+  scorecardDraft(): Promise<ScorecardDraft> {
+    return call("scorecard_draft", () => commands.scorecardDraft());
   }
 
-  async scorecardView(): Promise<ScorecardView> {
-    return normalizeScorecardView(await call("scorecard_view", () => commands.scorecardView()));
+  scorecardView(): Promise<ScorecardView> {
+    return call("scorecard_view", () => commands.scorecardView());
   }
 
-  async previewQuotes(path: string): Promise<QuotePreview> {
-    return normalizeQuotePreview(await call("preview_quotes", () => commands.previewQuotes(path)));
+  previewQuotes(path: string): Promise<QuotePreview> {
+    return call("preview_quotes", () => commands.previewQuotes(path));
   }
 
-  async importQuotes(path: string, base: string): Promise<QuotesImported> {
-    const done = await call("import_quotes", () => commands.importQuotes(path, base));
-    return { ...done, applied: normalizeApplied(done.applied) };
+  importQuotes(path: string, base: string): Promise<QuotesImported> {
+    return call("import_quotes", () => commands.importQuotes(path, base));
   }
 
   async quoteTemplate(): Promise<QuoteTemplate> {
     return call("quote_template", () => commands.quoteTemplate());
   }
-}
-
-/** A record with its absent options filled in (the back end leaves out `None`). */
-function normalizeRecord(r: MemoRecord): MemoRecord {
-  return {
-    ...r,
-    scenarios: r.scenarios ?? [],
-    signer: r.signer ?? null,
-    certificate_sha256: r.certificate_sha256 ?? null,
-    reason: r.reason ?? null,
-    signatures: r.signatures ?? 0,
-  };
-}
-
-function normalizeIdentity(i: IdentitySummary): IdentitySummary {
-  return { ...i, common_name: i.common_name ?? null, organisation: i.organisation ?? null, email: i.email ?? null };
-}
-
-/** A checklist with the sign-off's absent signature as null (the back end leaves it out). */
-function normalizeChecklist(v: ChecklistView_Serialize): ChecklistView {
-  return { ...v, signoff: v.signoff ? { ...v.signoff, signature: v.signoff.signature ?? null } : null };
 }
