@@ -15,6 +15,8 @@ use serde::Serialize;
 #[derive(Debug, Serialize)]
 struct Checked {
     quote: planner_core::quote::Quote,
+    /// As a scenario file writes it: absent options left out.
+    #[serde(serialize_with = "planner_core::scenario_file::serialize_layer_as_in_file")]
     layer: LayerSpec,
 }
 

@@ -281,6 +281,9 @@ fn quotes_check_shows_each_quote_as_the_layer_it_becomes() {
             r["layer"].to_string().contains(&reason),
             "the layer cites its quote: {r}"
         );
+        // As a scenario file writes it: absent options left out, though the wire form is total.
+        let layer = r["layer"].as_object().unwrap();
+        assert!(layer.values().all(|v| !v.is_null()), "no null keys: {r}");
     }
     assert_eq!(out.status.code(), Some(1), "EUR without a rate: {stderr}");
     assert!(stderr.contains("currency"), "{stderr}");

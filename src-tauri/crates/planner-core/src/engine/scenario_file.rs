@@ -564,8 +564,7 @@ pub fn parse(text: &str) -> Result<ScenarioFile, Problem> {
 /// `payment_milestones` lists when they are empty (issue #15). The schema says the same through
 /// the fields' `#[schemars(skip_serializing_if)]`.
 pub fn to_json(file: &ScenarioFile) -> String {
-    // Through JSON text into an ordered value: serde_json's `Value` would sort the keys.
-    let Ok(mut value) = serde_json::to_string(file).and_then(|text| serde_json::from_str::<FileValue>(&text)) else {
+    let Ok(mut value) = FileValue::of(file) else {
         return String::new();
     };
     value.drop_nulls();
@@ -573,15 +572,26 @@ pub fn to_json(file: &ScenarioFile) -> String {
         drop_empty_list(root, "fx");
         for scenario in list(root, "scenarios") {
             if let FileValue::Object(scenario) = scenario {
-                for layer in list(scenario, "layers") {
-                    if let FileValue::Object(layer) = layer {
-                        drop_empty_list(layer, "payment_milestones");
-                    }
-                }
+                list(scenario, "layers").for_each(layer_file_form);
             }
         }
     }
     serde_json::to_string_pretty(&value).unwrap_or_default()
+}
+
+/// Serializes a layer as a scenario file writes it (see [`to_json`]), for output that shows one
+/// (`#[serde(serialize_with = ...)]`).
+pub fn serialize_layer_as_in_file<S: serde::Serializer>(layer: &LayerSpec, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut value = FileValue::of(layer).map_err(serde::ser::Error::custom)?;
+    value.drop_nulls();
+    layer_file_form(&mut value);
+    value.serialize(serializer)
+}
+
+fn layer_file_form(layer: &mut FileValue) {
+    if let FileValue::Object(layer) = layer {
+        drop_empty_list(layer, "payment_milestones");
+    }
 }
 
 /// A JSON value whose objects keep their keys in the order written.
@@ -595,6 +605,11 @@ enum FileValue {
 }
 
 impl FileValue {
+    /// `value` as JSON, keys in the order serialized (serde_json's `Value` would sort them).
+    fn of<T: Serialize>(value: &T) -> Result<FileValue, serde_json::Error> {
+        serde_json::from_str(&serde_json::to_string(value)?)
+    }
+
     /// Leaves out every key whose value is `null`, at any depth: in a file an absent option is
     /// not written.
     fn drop_nulls(&mut self) {
