@@ -109,9 +109,10 @@ pub fn answer(
         .iter()
         .map(|p| planner_store::files::read_evidence(Path::new(p)))
         .collect::<Result<Vec<_>, _>>()?;
+    let now = host.now_ms();
     with_workspace(host, |ws| {
         let (template, shipped) = template(host, ws)?;
-        ws.answer_item(&template, &shipped, subject, answer, &files)?;
+        ws.answer_item_at(&template, &shipped, subject, answer, &files, now)?;
         views::checklist_view(ws, &template, subject)
     })
 }

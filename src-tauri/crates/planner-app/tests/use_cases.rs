@@ -156,6 +156,14 @@ fn a_reviewer_clears_a_scenario_with_a_signed_sign_off_and_the_log_verifies_it()
         passphrase: "pass phrase 1".to_owned(),
         reason: String::new(),
     };
+    let answered = compliance::checklist(&host, &subject).unwrap();
+    assert!(
+        answered
+            .items
+            .iter()
+            .all(|i| i.answer.as_ref().is_some_and(|a| a.at == "2026-11-23T12:00:00Z")),
+        "answers are stamped with the host's clock"
+    );
     let signed = compliance::sign_off(&host, &subject, "Rita Reviewer", "all pass", Some(&sign)).unwrap();
     assert!(signed.clearance.cleared);
     let after = compliance::statuses(&host).unwrap();
