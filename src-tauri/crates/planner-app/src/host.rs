@@ -59,6 +59,8 @@ pub fn with_workspace<H: Host + ?Sized, T>(
 ) -> Result<T, PlannerError> {
     let mut slot = host.slots().workspace();
     let ws = slot.as_mut().ok_or_else(no_workspace)?;
+    // What the workspace stamps (history, snapshots, answers) reads the host's clock.
+    ws.set_clock(host.now_ms());
     f(ws)
 }
 

@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use planner_core::error::PlannerError;
-use planner_core::workspace::WorkspaceSettings;
+use planner_core::workspace::{ViewState, WorkspaceSettings, from_scenario_file};
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
-use planner_store::workspace::WorkspaceInfo;
+use planner_store::workspace::{Imported, WorkspaceInfo};
 use serde::Serialize;
 
-use crate::host::{Host, with_workspace};
+use crate::host::{Host, file_name, with_workspace};
 
 /// What the start screen needs.
 #[derive(Debug, Clone, Serialize)]
@@ -61,9 +61,35 @@ pub fn session(host: &impl Host) -> Result<Session, PlannerError> {
 /// shipped catalog, and opens it.
 pub fn create(host: &impl Host, path: &Path, title: &str) -> Result<WorkspaceInfo, PlannerError> {
     let files = planner_store::read_catalog_dir(host.catalog_dir())?;
-    let settings = WorkspaceSettings::new(title, planner_store::workspace::next_month());
-    let ws = Workspace::create(path, &settings, &files)?;
+    let now = host.now_ms();
+    let settings = WorkspaceSettings::new(title, planner_store::workspace::next_month_after(now));
+    let ws = Workspace::create_at(path, &settings, &files, now)?;
     install(host, ws)
+}
+
+/// Makes the workspace `out` from the scenario file `from` (its settings, workloads and
+/// scenarios, with its first eight scenarios on the compare screen), titled `title` when given,
+/// with a snapshot of the shipped catalog. It is not opened. The file is built whole under a
+/// temporary name and appears only when complete: a bad scenario file (or a kill) leaves no
+/// workspace behind, so trying again works. Returns what was imported.
+pub fn create_from(host: &impl Host, out: &Path, title: Option<&str>, from: &Path) -> Result<Imported, PlannerError> {
+    let files = planner_store::read_catalog_dir(host.catalog_dir())?;
+    let file = planner_store::files::read_scenario_file(from)?;
+    let mut settings = from_scenario_file(file.clone()).0;
+    if let Some(t) = title {
+        t.clone_into(&mut settings.title);
+    }
+    let (_ws, imported) = Workspace::create_with_at(out, &settings, &files, host.now_ms(), |ws| {
+        let imported = ws.import(&file, &file_name(from))?;
+        let selected: Vec<String> = file.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
+        ws.set_view(&ViewState {
+            selected,
+            baseline: None,
+            horizon_months: None,
+        })?;
+        Ok(imported)
+    })?;
+    Ok(imported)
 }
 
 /// Opens the workspace at `path` (closing the one open).

@@ -6,49 +6,29 @@ use std::path::Path;
 
 use planner_core::error::PlannerError;
 use planner_core::scenario_file;
-use planner_core::workspace::{ViewState, WorkspaceSettings, from_scenario_file};
+use planner_core::workspace::WorkspaceSettings;
 use planner_store::Workspace;
 
 /// Creates `out` with the shipped catalog's snapshot; with `from`, takes its settings, workloads
 /// and scenarios and compares its first (up to 8) scenarios.
 pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Path>) -> Result<String, PlannerError> {
-    let files = planner_store::read_catalog_dir(catalog_dir)?;
-    let source = from.map(planner_store::files::read_scenario_file).transpose()?;
-    let mut settings = match &source {
-        Some(file) => from_scenario_file(file.clone()).0,
-        None => WorkspaceSettings::new("Untitled workspace", planner_store::workspace::next_month()),
-    };
-    if let Some(t) = title {
-        t.clone_into(&mut settings.title);
-    }
-    // The file is built whole under a temporary name and appears only when complete: a bad
-    // scenario file (or a kill) leaves no workspace behind, so trying again works.
-    let (_ws, imported) = Workspace::create_with(out, &settings, &files, |ws| {
-        let (Some(file), Some(from)) = (&source, from) else {
-            return Ok(None);
-        };
-        let name = from
-            .file_name()
-            .map_or_else(|| from.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let imported = ws.import(file, &name)?;
-        let selected: Vec<String> = file.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
-        ws.set_view(&ViewState {
-            selected,
-            baseline: None,
-            horizon_months: None,
-        })?;
-        Ok(Some(imported))
-    })?;
     let mut text = format!("created {}\n", out.display());
-    if let (Some(imported), Some(from)) = (imported, from) {
-        let _ = writeln!(
-            text,
-            "imported {} workload(s) and {} scenario(s) from {}",
-            imported.workloads,
-            imported.scenarios,
-            from.display()
-        );
-    }
+    let Some(from) = from else {
+        let files = planner_store::read_catalog_dir(catalog_dir)?;
+        let title = title.unwrap_or("Untitled workspace");
+        let settings = WorkspaceSettings::new(title, planner_store::workspace::next_month());
+        Workspace::create(out, &settings, &files)?;
+        return Ok(text);
+    };
+    let host = crate::host::host(catalog_dir);
+    let imported = planner_app::session::create_from(&host, out, title, from)?;
+    let _ = writeln!(
+        text,
+        "imported {} workload(s) and {} scenario(s) from {}",
+        imported.workloads,
+        imported.scenarios,
+        from.display()
+    );
     Ok(text)
 }
 

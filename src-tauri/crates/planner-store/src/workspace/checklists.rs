@@ -29,7 +29,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::{Workspace, now_ms};
+use super::Workspace;
 
 /// The largest evidence file accepted, in bytes (50 MiB): the workspace is one file handed over
 /// after a workshop, and a scan of a contract is far smaller.
@@ -499,7 +499,7 @@ impl Workspace {
         input: &AnswerInput,
         files: &[EvidenceFile],
     ) -> Result<AuditEntry, PlannerError> {
-        self.answer_item_at(template, template_file, subject, input, files, now_ms())
+        self.answer_item_at(template, template_file, subject, input, files, self.now())
     }
 
     /// [`Workspace::answer_item`] at a given time (Unix ms).

@@ -63,7 +63,12 @@ pub fn now_ms() -> i64 {
 
 /// The calendar month after the current one (UTC): where a new workspace's horizon starts.
 pub fn next_month() -> planner_core::calendar::YearMonth {
-    let today = UtcTime::from_ms(now_ms());
+    next_month_after(now_ms())
+}
+
+/// The calendar month after the one of `now_ms` (UTC).
+pub fn next_month_after(now_ms: i64) -> planner_core::calendar::YearMonth {
+    let today = UtcTime::from_ms(now_ms);
     let year = u16::try_from(today.year).unwrap_or(2027);
     planner_core::calendar::YearMonth::new(year, today.month)
         .map_or(planner_core::calendar::YearMonth { year: 2027, month: 1 }, |m| {
@@ -324,6 +329,8 @@ pub struct Workspace {
     read_only: Option<String>,
     /// The compare view chosen while read-only: kept in memory, since the file cannot take it.
     view_in_memory: Option<ViewState>,
+    /// The clock the host set ([`Workspace::set_clock`]); `None`: the system clock.
+    clock: Option<i64>,
     /// The private copy a read-only file with an unmerged write log is read from (declared
     /// after `conn`, so the connection closes before the copy is removed).
     scratch: Option<tempfile::TempDir>,
@@ -449,6 +456,18 @@ impl Workspace {
         Self::create_with(path, settings, catalog_files, |_| Ok(())).map(|(ws, ())| ws)
     }
 
+    /// [`Workspace::create`] at the time `now_ms` (when the catalog snapshot is taken).
+    pub fn create_at(
+        path: &Path,
+        settings: &WorkspaceSettings,
+        catalog_files: &[(String, String)],
+        now_ms: i64,
+    ) -> Result<Workspace, PlannerError> {
+        let mut ws = Self::create_with_at(path, settings, catalog_files, now_ms, |_| Ok(())).map(|(ws, ())| ws)?;
+        ws.set_clock(now_ms);
+        Ok(ws)
+    }
+
     /// Creates a workspace at `path` as [`Workspace::create`] does, and lets `fill` add to it
     /// (import a scenario file, set the view) before it appears. The file is built whole under a
     /// temporary name in the same folder, closed, and only then renamed to `path`, refusing to
@@ -458,6 +477,17 @@ impl Workspace {
         path: &Path,
         settings: &WorkspaceSettings,
         catalog_files: &[(String, String)],
+        fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
+    ) -> Result<(Workspace, T), PlannerError> {
+        Self::create_with_at(path, settings, catalog_files, now_ms(), fill)
+    }
+
+    /// [`Workspace::create_with`] at the time `now_ms`.
+    pub fn create_with_at<T>(
+        path: &Path,
+        settings: &WorkspaceSettings,
+        catalog_files: &[(String, String)],
+        now_ms: i64,
         fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
     ) -> Result<(Workspace, T), PlannerError> {
         check_settings(settings)?;
@@ -494,7 +524,7 @@ impl Workspace {
                 )
             })?
             .into_temp_path();
-        let built = Self::build(&temp, settings, &files, &catalog, fill);
+        let built = Self::build(&temp, settings, &files, &catalog, now_ms, fill);
         // SQLite's side files of the temporary name, if a failure left any.
         let side_files = || {
             for ext in ["-wal", "-journal", "-shm"] {
@@ -543,9 +573,11 @@ impl Workspace {
         settings: &WorkspaceSettings,
         files: &[(String, String)],
         catalog: &Catalog,
+        now_ms: i64,
         fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
     ) -> Result<T, PlannerError> {
-        let mut ws = Self::create_inner(temp, settings, files, catalog)?;
+        let mut ws = Self::create_inner(temp, settings, files, catalog, now_ms)?;
+        ws.clock = Some(now_ms);
         let value = fill(&mut ws)?;
         let conn = ws.conn;
         // Leaving write-ahead logging checkpoints the log into the file and removes it; `open`
@@ -561,6 +593,7 @@ impl Workspace {
         settings: &WorkspaceSettings,
         files: &[(String, String)],
         catalog: &Catalog,
+        taken: i64,
     ) -> Result<Workspace, PlannerError> {
         let mut conn = Self::connect(path, true)?;
         let e = |e: rusqlite::Error| db_error(path, &e);
@@ -568,7 +601,6 @@ impl Workspace {
         // schema version) lands in the main file itself, where `open` reads it before SQLite
         // does; only then does the file switch to write-ahead logging.
         let version = catalog_version(catalog);
-        let taken = now_ms();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
@@ -693,6 +725,7 @@ impl Workspace {
         Ok(Workspace {
             read_only: None,
             view_in_memory: None,
+            clock: None,
             scratch: None,
             conn,
             path: path.to_path_buf(),
@@ -933,9 +966,20 @@ impl Workspace {
         })
     }
 
+    /// Sets the clock this workspace stamps its changes with (history steps, catalog snapshots,
+    /// checklist answers): the host's, read when a use case starts. Without it, the system clock.
+    pub fn set_clock(&mut self, now_ms: i64) {
+        self.clock = Some(now_ms);
+    }
+
+    /// Now, by the clock set with [`Workspace::set_clock`], or the system clock.
+    pub fn now(&self) -> i64 {
+        self.clock.unwrap_or_else(now_ms)
+    }
+
     /// Applies and saves an edit as one undo step.
     pub fn apply(&mut self, request: &EditRequest) -> Result<Applied, PlannerError> {
-        self.apply_at(request, now_ms())
+        self.apply_at(request, self.now())
     }
 
     /// [`Workspace::apply`] at a given time (for tests of coalescing).
@@ -1068,11 +1112,11 @@ impl Workspace {
         let before = history::read_snapshot(&self.conn).map_err(|e| self.err(&e))?;
         let after = Snapshot {
             version: catalog_version(&fresh),
-            taken_ms: now_ms(),
+            taken_ms: self.now(),
             files,
         };
         let label = format!("Update catalog {} → {}", before.version, after.version);
-        self.commit(&label, None, vec![Change::Catalog { before, after }], now_ms())
+        self.commit(&label, None, vec![Change::Catalog { before, after }], self.now())
     }
 
     /// Adds the workloads and scenarios of a scenario file as one undo step. Ids already taken
@@ -1132,7 +1176,7 @@ impl Workspace {
         drop(exists);
         let (workloads, scenarios) = (file.workloads.len(), file.scenarios.len());
         let label = format!("Import {source}");
-        let applied = self.commit(&label, None, changes, now_ms())?;
+        let applied = self.commit(&label, None, changes, self.now())?;
         Ok(Imported {
             applied,
             workloads: u32::try_from(workloads).unwrap_or(u32::MAX),

@@ -16,7 +16,7 @@ use planner_core::vendors::{self, ScorecardDraft, ScorecardView};
 use rust_decimal::Decimal;
 
 use super::history::{self, Change, Positioned, Table};
-use super::{QuotesImported, Workspace, free_id, now_ms};
+use super::{QuotesImported, Workspace, free_id};
 
 /// A scenario id made from a base id and a vendor name: letters, digits and dashes.
 fn scenario_id(base: &str, vendor: &str) -> String {
@@ -141,7 +141,7 @@ impl Workspace {
             if quotes.len() == 1 { "" } else { "s" },
             if n == 1 { "" } else { "s" }
         );
-        let applied = self.commit(&label, None, changes, now_ms())?;
+        let applied = self.commit(&label, None, changes, self.now())?;
         Ok(QuotesImported {
             applied,
             quotes: u32::try_from(quotes.len()).unwrap_or(u32::MAX),
