@@ -9,6 +9,7 @@ export default mergeConfig(
     test: {
       environment: "jsdom",
       include: ["tests/**/*.test.ts"],
+      setupFiles: ["tests/support/setup.ts"],
     },
   }),
 );

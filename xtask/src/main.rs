@@ -4,6 +4,8 @@
 //! - `cargo xtask test`: installs what is missing and runs every test: formatting, lints, UI type
 //!   checks and unit tests, Rust unit and integration tests, the end-to-end tests of the real
 //!   app under Xvfb through WebDriver, and a bounded fuzzing run of every importer.
+//! - `cargo xtask fixtures`: records the UI tests' answers again from the real use cases (see
+//!   `record_fixtures`).
 //! - `cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]`: fuzzes the importers
 //!   (see `fuzz.rs`).
 //!
@@ -49,8 +51,9 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("measure") => measure::measure(&root(), &args[1..]),
         Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
+        Some("fixtures") => record_fixtures(&root()),
         _ => Err(
-            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
+            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask fixtures | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
         ),
     };
     match result {
@@ -192,6 +195,34 @@ fn test() -> Step {
     // targets for 40 s, two at a time (about 3 minutes); longer runs are `cargo xtask fuzz`.
     fuzz::fuzz(&root, &["--seconds".to_owned(), "40".to_owned()])?;
     println!("xtask: every test passed");
+    Ok(())
+}
+
+/// Records the UI tests' answers again: builds the host server (planner-app's example, the real
+/// use cases on a test host), runs the UI tests in record mode so each writes the calls it made
+/// with their answers to `ui/tests/recorded/`, then runs them again in replay mode and the Rust
+/// test that replays every recording. Recordings of tests that are gone are removed first.
+fn record_fixtures(root: &Path) -> Step {
+    ensure_ui_packages(root)?;
+    sh(Command::new("cargo")
+        .args(["build", "--locked", "-p", "planner-app", "--example", "host_server"])
+        .current_dir(root))?;
+    let recorded = root.join("ui/tests/recorded");
+    if recorded.exists() {
+        std::fs::remove_dir_all(&recorded).map_err(|e| format!("{}: {e}", recorded.display()))?;
+    }
+    let server = target_dir(root).join("debug/examples/host_server");
+    let ui = root.join("ui");
+    sh(Command::new("npm")
+        .args(["test"])
+        .env("RECORD_ANSWERS", "1")
+        .env("PLANNER_HOST_SERVER", &server)
+        .current_dir(&ui))?;
+    sh(Command::new("npm").args(["test"]).current_dir(&ui))?;
+    sh(Command::new("cargo")
+        .args(["test", "--locked", "-p", "planner-app", "--test", "recorded_answers"])
+        .current_dir(root))?;
+    println!("xtask: the UI tests' answers are recorded in {}", recorded.display());
     Ok(())
 }
 

@@ -15,17 +15,23 @@
 //! - [`vendors`]: RFP quotes and the vendor scorecard.
 //! - [`identities`]: the signing identities kept in the configuration folder.
 //!
+//! Beside the rooms, [`dispatch`] maps every IPC command name to its use case (JSON in, JSON
+//! out) and [`recorded`] replays the UI tests' recorded calls on a [`TestHost`].
+//!
 //! Architecture invariant: this crate depends on no GUI toolkit; what needs the window (file
 //! dialogs) stays in the shell.
 
 pub mod catalog;
 pub mod compare;
 pub mod compliance;
+pub mod dispatch;
 pub mod host;
 pub mod identities;
 pub mod memo;
+pub mod recorded;
 pub mod scenarios;
 pub mod session;
 pub mod vendors;
 
+pub use dispatch::dispatch;
 pub use host::{DesktopHost, Host, Slots, TestHost};

@@ -1,0 +1,120 @@
+//! The UI tests' recorded answers are the product's: every recording under `ui/tests/recorded/`
+//! is replayed on a fresh test host and each answer must come back as recorded.
+//! `UPDATE_FIXTURES=1` rewrites the answers of the calls as recorded (when a call itself
+//! changed, record again with `cargo xtask fixtures`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use planner_app::TestHost;
+use planner_app::dispatch::{WINDOW_COMMANDS, dispatch};
+use planner_app::recorded::{Answer, Recorder, Recording, Request, first_difference};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn recordings(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            recordings(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+fn answer_value(a: &Answer) -> serde_json::Value {
+    serde_json::to_value(a).unwrap()
+}
+
+#[test]
+fn every_recorded_answer_is_what_the_use_cases_answer_now() {
+    let root = repo();
+    let mut files = Vec::new();
+    recordings(&root.join("ui/tests/recorded"), &mut files);
+    files.sort();
+    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
+    let mut stale = Vec::new();
+    let mut calls = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut recording: Recording =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: does not read: {e}", file.display()));
+        let scratch = tempfile::tempdir().unwrap();
+        let mut recorder = Recorder::new(&root, scratch.path());
+        for (i, entry) in recording.entries.iter_mut().enumerate() {
+            if entry.by_user {
+                continue;
+            }
+            calls += 1;
+            let now = recorder.answer(&entry.request);
+            if let Some(diff) = first_difference(&answer_value(&entry.answer), &answer_value(&now)) {
+                let what = match &entry.request {
+                    Request::Call { command, .. } => command.clone(),
+                    Request::Control(c) => format!("{c:?}"),
+                };
+                stale.push(format!(
+                    "{} entry {i} ({what}): {diff}",
+                    file.strip_prefix(&root).unwrap().display()
+                ));
+                entry.answer = now;
+            }
+        }
+        if update {
+            let mut text = serde_json::to_string_pretty(&recording).unwrap();
+            text.push('\n');
+            std::fs::write(file, text).unwrap();
+        }
+    }
+    assert!(
+        !files.is_empty(),
+        "no recordings under ui/tests/recorded: run `cargo xtask fixtures`"
+    );
+    assert!(calls > 0);
+    assert!(
+        update || stale.is_empty(),
+        "{} recorded answers changed; the first: {}\nRun `UPDATE_FIXTURES=1 cargo test -p planner-app --test recorded_answers` \
+         (or `cargo xtask fixtures` when the UI's calls changed), look at the diff, and commit it.",
+        stale.len(),
+        stale.first().map_or("", String::as_str)
+    );
+}
+
+/// The commands the generated bindings invoke, in order.
+fn binding_commands() -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join("ui/src/lib/ipc/bindings.ts")).unwrap();
+    text.split("__TAURI_INVOKE(\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_command_table_knows_every_command_of_the_bindings() {
+    let commands = binding_commands();
+    assert_eq!(commands.len(), 44, "{commands:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let host = TestHost::new(&repo().join("catalogs"), Some(dir.path()), 0);
+    for command in &commands {
+        let answer = dispatch(&host, command, &serde_json::json!({}));
+        let unknown = answer
+            .as_ref()
+            .is_err_and(|e| e.message.contains("is not a command of the app"));
+        assert!(!unknown, "{command} is not in planner_app::dispatch");
+        if WINDOW_COMMANDS.contains(&command.as_str()) {
+            assert!(answer.is_err(), "{command} needs the window");
+        }
+    }
+    let unknown = dispatch(&host, "no_such_command", &serde_json::json!({})).unwrap_err();
+    assert_eq!(unknown.message, "no_such_command is not a command of the app.");
+    // Arguments are read by their camelCase names, as the bindings send them.
+    let refused = dispatch(&host, "size_workload", &serde_json::json!({ "gpus_per_server": 8 })).unwrap_err();
+    assert!(refused.message.contains("workload"), "{}", refused.message);
+}

@@ -1,0 +1,271 @@
+// The transport of recorded answers: the UI tests talk to the real back end's answers, not to rules written again
+// in TypeScript.
+//
+// `@tauri-apps/api/core`'s `invoke` is replaced (tests/support/setup.ts) by `invoke` below, so a
+// test drives the production TauriBackend and generated bindings. Each test starts a session
+// with `recorded()`:
+//
+// - In record mode (`RECORD_ANSWERS=1`, what `cargo xtask fixtures` runs) every call goes to the
+//   host server (planner-app's `examples/host_server.rs`: the real use cases on a test host with
+//   a fixed clock) and the calls with their answers are written to
+//   `tests/recorded/<file>/<test>.json` when the test ends.
+// - Otherwise the answers come back from that file. Each call must match a recorded one (same
+//   command, same arguments); the first that does not is named with its nearest recorded
+//   neighbour and fails the test, as does a recorded call the test no longer makes.
+//
+// The Rust test `recorded_answers` replays every file on a fresh host and fails when an answer
+// changed, so a recording cannot go stale unnoticed.
+//
+// Paths in a test start with `@tmp/` (the host's scratch folder) or `@repo/` (the repository);
+// the file dialog is the user's, so its answers come from the test (`dialog`) and are recorded
+// as the user's.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { FilePurpose } from "../../src/lib/workspace-types";
+
+type Answer = { ok: unknown } | { error: unknown };
+type Control =
+  | { control: "advance"; ms: number }
+  | { control: "launch"; path: string; read_only: boolean }
+  | { control: "write"; path: string; text: string }
+  | { control: "append"; path: string; text: string }
+  | { control: "copy"; from: string; to: string }
+  | { control: "catalog"; dir: string }
+  | { control: "workspace"; from: string; to: string; title: string | null };
+type Call = { command: string; args: Record<string, unknown> };
+type Request = Call | Control;
+type Entry = Request & { answer: Answer; by_user?: true };
+type Recording = { test: string; entries: Entry[] };
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "../../..");
+export const RECORDED = resolve(HERE, "../recorded");
+export const RECORDING = process.env.RECORD_ANSWERS === "1";
+
+/** JSON with every object's keys sorted (as serde_json writes a value), for comparing and writing. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = canonical(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+/** What a request is, for messages. */
+function describe(r: Request): string {
+  return "command" in r ? `${r.command} ${JSON.stringify(canonical(r.args))}` : JSON.stringify(r);
+}
+
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 120)
+    .replace(/-+$/, "");
+}
+
+// ---- The host server (record mode) ----
+
+class HostServer {
+  private child: ChildProcessWithoutNullStreams;
+  private waiting: ((answer: Answer) => void)[] = [];
+
+  constructor() {
+    const bin = process.env.PLANNER_HOST_SERVER ?? join(REPO, "target/debug/examples/host_server");
+    if (!existsSync(bin)) throw new Error(`${bin} does not exist: build it with \`cargo build -p planner-app --example host_server\`, or run \`cargo xtask fixtures\``);
+    this.child = spawn(bin, [REPO], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.on("data", (d: Buffer) => process.stderr.write(d));
+    createInterface({ input: this.child.stdout }).on("line", (line) => this.waiting.shift()?.(JSON.parse(line) as Answer));
+  }
+
+  send(request: Request | { control: "reset" }): Promise<Answer> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.child.stdin.write(JSON.stringify(request) + "\n");
+    });
+  }
+
+  stop() {
+    this.child.stdin.end();
+    this.child.kill();
+  }
+}
+
+let server: HostServer | null = null;
+
+// ---- One test's session ----
+
+export type Dialog = Partial<Record<FilePurpose, string | null>>;
+
+export class RecordedSession {
+  readonly test: string;
+  readonly file: string;
+  /** Every call the test made, in order, with its arguments (as the bindings sent them). */
+  readonly calls: Call[] = [];
+  private entries: Entry[] = [];
+  private used: boolean[] = [];
+  private problems: string[] = [];
+
+  constructor(
+    test: string,
+    file: string,
+    private dialog: Dialog,
+  ) {
+    this.test = test;
+    this.file = file;
+    if (!RECORDING) {
+      if (!existsSync(file)) throw new Error(`No recording for “${test}” (${file}): run \`cargo xtask fixtures\`.`);
+      this.entries = (JSON.parse(readFileSync(file, "utf8")) as Recording).entries;
+      this.used = this.entries.map(() => false);
+    }
+  }
+
+  /** The arguments of every call of `command` so far, in order. */
+  sent(command: string): Record<string, unknown>[] {
+    return this.calls.filter((c) => c.command === command).map((c) => c.args);
+  }
+
+  /** What `invoke` resolves to, or rejects with (a PlannerError, as the shell rejects). */
+  async call(command: string, args: Record<string, unknown>): Promise<unknown> {
+    const call: Call = { command, args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> };
+    this.calls.push(call);
+    const answer = await this.answer(call);
+    if ("error" in answer) throw answer.error;
+    return answer.ok;
+  }
+
+  /** Moves the host's clock forward (edits more than 2 s apart are separate undo steps). */
+  advance(ms: number): Promise<void> {
+    return this.step({ control: "advance", ms });
+  }
+
+  /** Opens `path` as the app does for `--workspace` at launch (`readOnly`: `--read-only`). */
+  launch(path: string, readOnly = false): Promise<void> {
+    return this.step({ control: "launch", path, read_only: readOnly });
+  }
+
+  /** Puts a file where the user will pick it. */
+  write(path: string, text: string): Promise<void> {
+    return this.step({ control: "write", path, text });
+  }
+
+  /** Appends to a file behind the app's back (e.g. a change to a signed PDF). */
+  append(path: string, text: string): Promise<void> {
+    return this.step({ control: "append", path, text });
+  }
+
+  /** Copies a file or a folder. */
+  copy(from: string, to: string): Promise<void> {
+    return this.step({ control: "copy", from, to });
+  }
+
+  /** From now on the shipped catalog is the folder `dir`, as with `--catalog` (nothing stays open). */
+  catalog(dir: string): Promise<void> {
+    return this.step({ control: "catalog", dir });
+  }
+
+  /** Makes a workspace file from a scenario file, as the bundled sample is made (not opened). */
+  workspace(from: string, to: string, title: string | null = null): Promise<void> {
+    return this.step({ control: "workspace", from, to, title });
+  }
+
+  private async step(control: Control): Promise<void> {
+    const answer = await this.answer(control);
+    if ("error" in answer) throw new Error(`${describe(control)} failed: ${JSON.stringify(answer.error)}`);
+  }
+
+  private async answer(request: Request): Promise<Answer> {
+    const byUser = "command" in request && request.command === "choose_file";
+    if (RECORDING) {
+      let answer: Answer;
+      if (byUser) {
+        answer = { ok: this.dialog[(request as Call).args.purpose as FilePurpose] ?? null };
+      } else {
+        server ??= new HostServer();
+        answer = await server.send(request);
+      }
+      this.entries.push({ ...request, answer, ...(byUser ? { by_user: true as const } : {}) });
+      return answer;
+    }
+    const i = this.entries.findIndex((e, k) => !this.used[k] && sameRequest(e, request));
+    if (i < 0) {
+      const next = this.entries.find((_, k) => !this.used[k]);
+      const problem = `“${this.test}” made a call that was not recorded: ${describe(request)}; the next recorded is ${next ? describe(next) : "nothing"}. If the UI's calls changed on purpose, run \`cargo xtask fixtures\`.`;
+      this.problems.push(problem);
+      return { error: { code: "io", message: problem, details: [] } };
+    }
+    this.used[i] = true;
+    return this.entries[i]!.answer;
+  }
+
+  /** Ends the session: writes the recording, or checks that every recorded call was made. */
+  finish() {
+    if (RECORDING) {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const recording: Recording = { test: this.test, entries: this.entries.map(written) };
+      writeFileSync(this.file, JSON.stringify(recording, null, 2) + "\n");
+      return;
+    }
+    const left = this.entries.filter((_, k) => !this.used[k]);
+    if (left.length > 0) this.problems.push(`“${this.test}” did not make ${left.length} recorded call(s); the first: ${describe(left[0]!)}.`);
+    if (this.problems.length > 0) throw new Error(this.problems.join("\n"));
+  }
+}
+
+function sameRequest(e: Entry, r: Request): boolean {
+  if ("command" in r) return "command" in e && e.command === r.command && same(e.args, r.args);
+  const { answer: _a, by_user: _b, ...control } = e as Control & { answer: Answer; by_user?: true };
+  return !("command" in e) && same(control, r);
+}
+
+/** An entry as the Rust side writes it: the request's fields in order, values with sorted keys. */
+function written(e: Entry): Entry {
+  const answer = ("error" in e.answer ? { error: canonical(e.answer.error) } : { ok: canonical(e.answer.ok) }) as Answer;
+  if ("command" in e) {
+    const out = { command: e.command, args: canonical(e.args) as Record<string, unknown>, answer } as Entry;
+    if (e.by_user) out.by_user = true;
+    return out;
+  }
+  const { answer: _a, ...control } = e;
+  return { ...control, answer } as Entry;
+}
+
+let current: RecordedSession | null = null;
+
+/** Makes `session` the one `invoke` answers from. */
+export function begin(session: RecordedSession) {
+  current = session;
+}
+
+/** Stands in for `@tauri-apps/api/core`'s `invoke`. */
+export async function invoke(command: string, args?: Record<string, unknown>): Promise<unknown> {
+  if (!current) throw new Error(`${command} was invoked outside a recorded session: start one with recorded().`);
+  return current.call(command, args ?? {});
+}
+
+/** Ends the test's session (setup.ts runs it after each test). */
+export async function finishSession() {
+  const session = current;
+  current = null;
+  if (!session) return;
+  if (RECORDING && server) await server.send({ control: "reset" });
+  session.finish();
+}
+
+/** Stops the host server (setup.ts runs it after each test file). */
+export function stopHostServer() {
+  server?.stop();
+  server = null;
+}
