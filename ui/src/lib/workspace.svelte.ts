@@ -12,7 +12,6 @@ import type { Catalog } from "./catalog-types";
 import { LatestOnly, SerialQueue, type Outcome } from "./queue";
 import type {
   Applied,
-  CatalogStatus,
   Changed,
   CompareScreen,
   EditRequest,
@@ -32,17 +31,6 @@ export type ChangeListener = (changed: readonly Changed[], origin: ChangeOrigin)
 
 /** Something to tell the user, shown in the workspace frame's notice bar. */
 export type Notice = { kind: "error" | "info"; text: string; error?: unknown };
-
-/** Compares dotted versions ("2026.11.0") number by number, as the store does. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  const pb = b.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
 
 export class WorkspaceStore {
   readonly backend: Backend;
@@ -71,13 +59,10 @@ export class WorkspaceStore {
   private readonly listeners = new Set<ChangeListener>();
   /** Where removed items stood, so an undo puts them back in place. */
   private readonly removedAt = new Map<string, number>();
-  /** The app's shipped catalog version, remembered for notices after an undo. */
-  private shippedVersion: string | null;
 
   constructor(backend: Backend, info: WorkspaceInfo) {
     this.info = $state.raw(info);
     this.backend = backend;
-    this.shippedVersion = info.catalog.shipped_version;
     this.queue = new SerialQueue((n) => (this.pending = n));
     this.compareRunner = new LatestOnly<CompareScreen>(
       (o) => this.deliverCompare(o),
@@ -285,7 +270,8 @@ export class WorkspaceStore {
       case "scenario":
         return { ...info, scenarios: this.put(info.scenarios, `s:${c.id}`, c.id, c.summary) };
       case "catalog":
-        return { ...info, catalog: this.catalogStatus(c.status) };
+        // The back end weighs the snapshot against the shipped catalog in every answer.
+        return { ...info, catalog: c.status };
       case "memo":
         // The memo draft is not part of WorkspaceInfo: the memo screen hears it as a change.
         return info;
@@ -293,20 +279,6 @@ export class WorkspaceStore {
         // Nor is the vendor scorecard: the vendors screen hears it as a change.
         return info;
     }
-  }
-
-  /** The status with the shipped version filled in (the answer to an edit does not carry it). */
-  private catalogStatus(status: CatalogStatus): CatalogStatus {
-    if (status.shipped_version !== null) {
-      this.shippedVersion = status.shipped_version;
-      return status;
-    }
-    const shipped = this.shippedVersion;
-    return {
-      ...status,
-      shipped_version: shipped,
-      newer_available: shipped !== null && compareVersions(shipped, status.version) > 0,
-    };
   }
 
   private put<T extends { id: string }>(list: readonly T[], key: string, id: string, item: T | null): T[] {

@@ -2,7 +2,8 @@
 
 use planner_core::catalog::Catalog;
 use planner_core::error::PlannerError;
-use planner_store::workspace::Applied;
+use planner_store::Workspace;
+use planner_store::workspace::{Applied, Changed};
 
 use crate::host::{Host, with_workspace};
 
@@ -20,5 +21,22 @@ pub fn snapshot(host: &impl Host) -> Result<Catalog, PlannerError> {
 /// Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step).
 pub fn update(host: &impl Host) -> Result<Applied, PlannerError> {
     let files = planner_store::read_catalog_dir(host.catalog_dir())?;
-    with_workspace(host, |ws| ws.update_catalog(&files))
+    with_workspace(host, |ws| {
+        let applied = ws.update_catalog(&files)?;
+        Ok(weighed(host, ws, applied))
+    })
+}
+
+/// `applied` with any catalog change's status weighed against the catalog the app ships (the
+/// store alone does not know it), so the screen is told whether a newer one is available.
+pub(crate) fn weighed(host: &impl Host, ws: &Workspace, mut applied: Applied) -> Applied {
+    if applied.changed.iter().any(|c| matches!(c, Changed::Catalog { .. })) {
+        let shipped = planner_store::load_catalog_dir(host.catalog_dir()).ok();
+        for change in &mut applied.changed {
+            if let Changed::Catalog { status } = change {
+                *status = ws.catalog_status(shipped.as_ref());
+            }
+        }
+    }
+    applied
 }

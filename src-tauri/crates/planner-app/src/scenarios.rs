@@ -17,17 +17,20 @@ pub fn get(host: &impl Host, id: &str) -> Result<ScenarioSpec, PlannerError> {
 
 /// Applies and saves one edit.
 pub fn apply_edit(host: &impl Host, request: &EditRequest) -> Result<Applied, PlannerError> {
-    with_workspace(host, |ws| ws.apply(request))
+    with_workspace(host, |ws| {
+        let applied = ws.apply(request)?;
+        Ok(crate::catalog::weighed(host, ws, applied))
+    })
 }
 
 /// Takes back the last edit; `None` when there is nothing to undo.
 pub fn undo(host: &impl Host) -> Result<Option<Applied>, PlannerError> {
-    with_workspace(host, planner_store::Workspace::undo)
+    with_workspace(host, |ws| Ok(ws.undo()?.map(|a| crate::catalog::weighed(host, ws, a))))
 }
 
 /// Applies again the last edit undone; `None` when there is nothing to redo.
 pub fn redo(host: &impl Host) -> Result<Option<Applied>, PlannerError> {
-    with_workspace(host, planner_store::Workspace::redo)
+    with_workspace(host, |ws| Ok(ws.redo()?.map(|a| crate::catalog::weighed(host, ws, a))))
 }
 
 /// One scenario evaluated on its own (as the editor holds it), for the editor's figures, plans

@@ -246,3 +246,53 @@ fn quotes_preview_then_import_as_vendor_scenarios_on_the_scorecard() {
     assert!(vendors::quote_template(&host).unwrap().header.starts_with("vendor,"));
     assert_eq!(host.catalog_dir(), repo().join("catalogs"));
 }
+
+/// Copies the shipped catalog folder to `to` (files only; the templates beside it too).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_answer_with_a_catalog_change_says_whether_a_newer_catalog_ships() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = dir.path().join("catalogs");
+    copy_dir(&repo().join("catalogs"), &shipped);
+    let host = TestHost::new(&shipped, Some(&dir.path().join("config")), NOW_MS);
+    session::create(&host, &dir.path().join("plan.cpw"), "Catalog").unwrap();
+    // The app is updated: the catalog it ships is newer than the workspace's snapshot.
+    let path = shipped.join("accelerators.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen("version = \"2026.11.0\"", "version = \"2026.12.0\"", 1),
+    )
+    .unwrap();
+    let status = |a: &planner_store::workspace::Applied| {
+        a.changed
+            .iter()
+            .find_map(|c| match c {
+                planner_store::workspace::Changed::Catalog { status } => Some(status.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let updated = catalog::update(&host).unwrap();
+    assert_eq!(status(&updated).version, "2026.12.0");
+    assert_eq!(status(&updated).shipped_version.as_deref(), Some("2026.12.0"));
+    assert!(!status(&updated).newer_available);
+    // Undone, the snapshot is older than what ships again, and the answer says so.
+    let undone = scenarios::undo(&host).unwrap().unwrap();
+    assert_eq!(status(&undone).version, "2026.11.0");
+    assert_eq!(status(&undone).shipped_version.as_deref(), Some("2026.12.0"));
+    assert!(status(&undone).newer_available);
+    let redone = scenarios::redo(&host).unwrap().unwrap();
+    assert!(!status(&redone).newer_available);
+}
