@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::plan::from_scenario_file;
 use planner_core::scenario_file::{self, ScenarioFile};
-use planner_core::workspace::from_scenario_file;
 use planner_store::Workspace;
 
 /// The repository's root folder.

@@ -19,7 +19,7 @@ mod driver;
 use std::path::Path;
 
 use driver::{App, workspace_root};
-use planner_core::workspace::ViewState;
+use planner_core::plan::ViewState;
 use planner_tests::{create_workspace_from, sample_file};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

@@ -53,7 +53,7 @@ async fn the_memo_is_written_on_screen_signed_by_author_and_reviewer_and_recorde
     {
         let sample = planner_tests::sample_file().unwrap();
         let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
-        ws.set_view(&planner_core::workspace::ViewState {
+        ws.set_view(&planner_core::plan::ViewState {
             selected: vec!["hybrid".into(), "all-cloud".into()],
             baseline: None,
             horizon_months: None,

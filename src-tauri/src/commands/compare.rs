@@ -4,7 +4,7 @@ use std::path::Path;
 
 use planner_app::compare::{self, ExportFormat};
 use planner_core::error::PlannerError;
-use planner_core::workspace::ViewState;
+use planner_core::plan::ViewState;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use planner_app::scenarios;
 use planner_core::error::PlannerError;
+use planner_core::plan::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
-use planner_core::workspace::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_store::workspace::{Applied, EditRequest, Imported};
 
 use super::Host;

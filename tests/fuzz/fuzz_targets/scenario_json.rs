@@ -36,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
             let _ = to_error(&problems, Some("fuzz.json"));
         }
     }
-    let (settings, workloads, scenarios) = planner_core::workspace::from_scenario_file(file);
+    let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(file);
     let _ = (settings, workloads.len(), scenarios.len());
 });

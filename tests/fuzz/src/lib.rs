@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use planner_core::calendar::YearMonth;
 use planner_core::catalog::{self, Catalog, ParsedFile};
 use planner_core::checklist::ChecklistTemplate;
-use planner_core::workspace::WorkspaceSettings;
+use planner_core::plan::WorkspaceSettings;
 
 /// The shipped catalog's files, as `planner_store::read_catalog_dir` names them.
 pub const CATALOG_FILES: [(&str, &str); 5] = [

@@ -8,7 +8,8 @@
 // - In record mode (`RECORD_ANSWERS=1`, what `cargo xtask fixtures` runs) every call goes to the
 //   host server (planner-app's `examples/host_server.rs`: the real use cases on a test host with
 //   a fixed clock) and the calls with their answers are written to
-//   `tests/recorded/<file>/<test>.json` when the test ends.
+//   `tests/recorded/<file>/<test>.json` when the test ends; long answers (a catalog, charts) are
+//   kept once in `tests/recorded/answers/<digest>.json`, which the recordings name.
 // - Otherwise the answers come back from that file. Each call must match a recorded one (same
 //   command, same arguments); the first that does not is named with its nearest recorded
 //   neighbour and fails the test, as does a recorded call the test no longer makes.
@@ -24,10 +25,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { FilePurpose } from "../../src/lib/workspace-types";
 
 type Answer = { ok: unknown } | { error: unknown };
+/** An answer as a recording file holds it: long ones are kept once in `answers/<name>.json`. */
+type Kept = Answer | { stored: string };
 type Control =
   | { control: "advance"; ms: number }
   | { control: "launch"; path: string; read_only: boolean }
@@ -39,12 +43,41 @@ type Control =
 type Call = { command: string; args: Record<string, unknown> };
 type Request = Call | Control;
 type Entry = Request & { answer: Answer; by_user?: true };
-type Recording = { test: string; entries: Entry[] };
+type Recording = { test: string; entries: (Request & { answer: Kept; by_user?: true })[] };
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../../..");
 export const RECORDED = resolve(HERE, "../recorded");
+const ANSWERS = join(RECORDED, "answers");
+/** Answers longer than this (compact JSON) are kept in the answer store (planner-app `STORED_ABOVE`). */
+const STORED_ABOVE = 2048;
 export const RECORDING = process.env.RECORD_ANSWERS === "1";
+
+const storedAnswers = new Map<string, Answer>();
+
+/** The answer itself, read from the answer store when the recording names it. */
+function resolveAnswer(kept: Kept, file: string): Answer {
+  if (!("stored" in kept)) return kept;
+  let answer = storedAnswers.get(kept.stored);
+  if (!answer) {
+    const path = join(ANSWERS, `${kept.stored}.json`);
+    if (!existsSync(path)) throw new Error(`${file} names the stored answer ${path}, which is missing: run \`cargo xtask fixtures\`.`);
+    answer = JSON.parse(readFileSync(path, "utf8")) as Answer;
+    storedAnswers.set(kept.stored, answer);
+  }
+  return answer;
+}
+
+/** `answer` as a recording keeps it: a long one in the answer store, named by its digest. */
+function keep(answer: Answer): Kept {
+  const text = JSON.stringify(answer);
+  if (text.length <= STORED_ABOVE) return answer;
+  const name = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  mkdirSync(ANSWERS, { recursive: true });
+  const path = join(ANSWERS, `${name}.json`);
+  if (!existsSync(path)) writeFileSync(path, text + "\n");
+  return { stored: name };
+}
 
 /** JSON with every object's keys sorted (as serde_json writes a value), for comparing and writing. */
 function canonical(value: unknown): unknown {
@@ -127,7 +160,7 @@ export class RecordedSession {
     this.file = file;
     if (!RECORDING) {
       if (!existsSync(file)) throw new Error(`No recording for “${test}” (${file}): run \`cargo xtask fixtures\`.`);
-      this.entries = (JSON.parse(readFileSync(file, "utf8")) as Recording).entries;
+      this.entries = (JSON.parse(readFileSync(file, "utf8")) as Recording).entries.map((e) => ({ ...e, answer: resolveAnswer(e.answer, file) }) as Entry);
       this.used = this.entries.map(() => false);
     }
   }
@@ -231,15 +264,15 @@ function sameRequest(e: Entry, r: Request): boolean {
 }
 
 /** An entry as the Rust side writes it: the request's fields in order, values with sorted keys. */
-function written(e: Entry): Entry {
-  const answer = ("error" in e.answer ? { error: canonical(e.answer.error) } : { ok: canonical(e.answer.ok) }) as Answer;
+function written(e: Entry): Recording["entries"][number] {
+  const answer = keep(("error" in e.answer ? { error: canonical(e.answer.error) } : { ok: canonical(e.answer.ok) }) as Answer);
   if ("command" in e) {
-    const out = { command: e.command, args: canonical(e.args) as Record<string, unknown>, answer } as Entry;
+    const out: Recording["entries"][number] = { command: e.command, args: canonical(e.args) as Record<string, unknown>, answer };
     if (e.by_user) out.by_user = true;
     return out;
   }
   const { answer: _a, ...control } = e;
-  return { ...control, answer } as Entry;
+  return { ...control, answer };
 }
 
 let current: RecordedSession | null = null;

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
+use planner_core::plan::from_scenario_file;
 use planner_core::scenario_file::{self};
-use planner_core::workspace::from_scenario_file;
 use planner_store::Workspace;
 use planner_store::workspace::{AnswerInput, EvidenceFile};
 

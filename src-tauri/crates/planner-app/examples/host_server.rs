@@ -18,7 +18,7 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
-use planner_app::recorded::{Answer, Recorder, Request};
+use planner_app::recorded::{Recorder, Request};
 use serde_json::{Value, json};
 
 fn main() {
@@ -52,10 +52,10 @@ fn main() {
                 }
             }
             Ok(v) => match serde_json::from_value::<Request>(v) {
-                Ok(request) => match recorder.answer(&request) {
-                    Answer::Ok(v) => json!({ "ok": v }),
-                    Answer::Error(e) => json!({ "error": e }),
-                },
+                // `{"ok": …}` or `{"error": …}`: a fresh answer is never a stored one.
+                Ok(request) => {
+                    serde_json::to_value(recorder.answer(&request)).unwrap_or_else(|e| bad_line(&e.to_string()))
+                }
                 Err(e) => bad_line(&e.to_string()),
             },
             Err(e) => bad_line(&e.to_string()),

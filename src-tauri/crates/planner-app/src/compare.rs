@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use planner_core::error::PlannerError;
-use planner_core::workspace::ViewState;
+use planner_core::plan::ViewState;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use serde::{Deserialize, Serialize};

@@ -13,9 +13,9 @@
 //!   `@repo/` as paths in the repository, and writes those folders back as `@tmp` and `@repo` in
 //!   every answer;
 //! - records measured durations (`backend_ms`) as `"0"`;
-//! - replaces values drawn at random (a new signing key's id and certificate digest, and what
-//!   depends on them) with stable tokens such as `<identity-1.id>`, and reads the tokens back in
-//!   arguments.
+//! - draws every random value (signing keys, certificate serials) from a stream seeded afresh
+//!   for each recording (`planner_sign::replay_random_for_recordings`), so keys, signatures and
+//!   the digests of signed PDFs come out the same every time.
 //!
 //! Besides commands, a recording holds steps the test took on the host itself ([`Control`]):
 //! moving the clock, naming a workspace at launch, writing a file the user would pick.
@@ -74,12 +74,28 @@ pub enum Request {
     Control(Control),
 }
 
-/// What came back: the command's answer or its refusal (a `PlannerError`, as JSON).
+/// What came back: the command's answer or its refusal (a `PlannerError`, as JSON). In a
+/// recording file, a long answer (a catalog, charts) is kept once in `answers/<name>.json` beside
+/// the recordings and named here ([`Answer::Stored`]), since many tests get the same one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Answer {
     Ok(Value),
     Error(Value),
+    Stored(String),
+}
+
+/// Answers longer than this (as compact JSON) are kept in the answer store.
+pub const STORED_ABOVE: usize = 2048;
+
+impl Answer {
+    /// The answer itself, read from the answer store `answers` when it is kept there.
+    pub fn resolve(self, answers: &Path) -> Result<Answer, String> {
+        let Answer::Stored(name) = self else { return Ok(self) };
+        let path = answers.join(format!("{name}.json"));
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
 }
 
 /// One line of a recording.
@@ -101,8 +117,8 @@ pub struct Recording {
     pub entries: Vec<Entry>,
 }
 
-/// The fields whose values are drawn at random when a command makes them, by command.
-const RANDOM_FIELDS: &[(&str, &[&str])] = &[("create_identity", &["id", "sha256"]), ("import_identity", &[])];
+/// The seed of the random stream every recording starts with.
+const RANDOM_SEED: u64 = 0x5EED_2026_1123;
 
 /// Fields that measure the machine rather than the answer (how long the back end took), by
 /// command: recorded as `"0"`.
@@ -116,15 +132,13 @@ pub struct Recorder {
     roots: Vec<(PathBuf, &'static str)>,
     tmp: PathBuf,
     repo: PathBuf,
-    /// Random values seen so far and their tokens.
-    tokens: Vec<(String, String)>,
-    identities: usize,
 }
 
 impl Recorder {
     /// A recorder over the repository at `repo` (its `catalogs/` is the shipped catalog) with
     /// the scratch folder `tmp` (its `config/` is the app's configuration folder).
     pub fn new(repo: &Path, tmp: &Path) -> Recorder {
+        planner_sign::replay_random_for_recordings(Some(RANDOM_SEED));
         let config = tmp.join("config");
         let host = TestHost::new(&repo.join("catalogs"), Some(&config), CLOCK_START_MS);
         let mut roots = Vec::new();
@@ -143,8 +157,6 @@ impl Recorder {
             roots,
             tmp: tmp.to_path_buf(),
             repo: repo.to_path_buf(),
-            tokens: Vec::new(),
-            identities: 0,
         }
     }
 
@@ -164,7 +176,6 @@ impl Recorder {
                 let args = self.real(args.clone());
                 match dispatch::dispatch(&self.host, command, &args) {
                     Ok(mut value) => {
-                        self.learn_tokens(command, &value);
                         for (_, field) in MEASURED_FIELDS.iter().filter(|(c, _)| c == command) {
                             if let Some(v) = value.get_mut(*field) {
                                 *v = Value::String("0".to_owned());
@@ -222,50 +233,23 @@ impl Recorder {
         if let Some(rest) = text.strip_prefix("@repo") {
             return format!("{}{rest}", self.repo.display());
         }
-        let mut out = text.to_owned();
-        for (real, token) in &self.tokens {
-            out = out.replace(token.as_str(), real);
-        }
-        out
+        text.to_owned()
     }
 
-    /// Arguments as recorded, made real: folders and tokens replaced.
+    /// Arguments as recorded, made real: folders replaced.
     fn real(&self, value: Value) -> Value {
         map_strings(value, &|s| self.real_text(s))
     }
 
-    /// An answer made reproducible: folders and random values replaced.
+    /// An answer made reproducible: folders replaced.
     fn recorded(&self, value: Value) -> Value {
         map_strings(value, &|s| {
             let mut out = s.to_owned();
             for (dir, name) in &self.roots {
                 out = out.replace(&dir.display().to_string(), name);
             }
-            for (real, token) in &self.tokens {
-                out = out.replace(real.as_str(), token);
-            }
             out
         })
-    }
-
-    fn learn_tokens(&mut self, command: &str, value: &Value) {
-        let Some((_, fields)) = RANDOM_FIELDS.iter().find(|(c, _)| *c == command) else {
-            return;
-        };
-        if fields.is_empty() {
-            return;
-        }
-        self.identities += 1;
-        for field in *fields {
-            if let Some(Value::String(real)) = value.get(field)
-                && !self.tokens.iter().any(|(r, _)| r == real)
-            {
-                self.tokens
-                    .push((real.clone(), format!("<identity-{}.{field}>", self.identities)));
-            }
-        }
-        // Longer values first, so a digest is replaced before an id cut from it.
-        self.tokens.sort_by_key(|(real, _)| std::cmp::Reverse(real.len()));
     }
 }
 

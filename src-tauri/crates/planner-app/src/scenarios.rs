@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use planner_core::error::PlannerError;
+use planner_core::plan::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{self, ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_core::workspace::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_store::workspace::{Applied, EditRequest, Imported};
 
 use crate::host::{Host, file_name, with_workspace};

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use planner_core::error::PlannerError;
-use planner_core::workspace::{ViewState, WorkspaceSettings, from_scenario_file};
+use planner_core::plan::{ViewState, WorkspaceSettings, from_scenario_file};
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
 use planner_store::workspace::{Imported, WorkspaceInfo};

@@ -31,7 +31,7 @@ fn template() -> ChecklistTemplate {
 fn new_workspace(dir: &Path) -> Workspace {
     let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let sample: ScenarioFile = scenario_file::parse(&text).unwrap();
-    let (settings, _, _) = planner_core::workspace::from_scenario_file(sample.clone());
+    let (settings, _, _) = planner_core::plan::from_scenario_file(sample.clone());
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
     let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
     ws.import(&sample, "enterprise-hybrid.json").unwrap();

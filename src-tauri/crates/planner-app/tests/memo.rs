@@ -25,7 +25,7 @@ fn workspace(dir: &Path) -> Workspace {
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
     let sample =
         planner_store::files::read_scenario_file(&repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
-    let (settings, _, _) = planner_core::workspace::from_scenario_file(sample.clone());
+    let (settings, _, _) = planner_core::plan::from_scenario_file(sample.clone());
     let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
     ws.import(&sample, "enterprise-hybrid.json").unwrap();
     ws

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use planner_app::TestHost;
 use planner_app::dispatch::{WINDOW_COMMANDS, dispatch};
-use planner_app::recorded::{Answer, Recorder, Recording, Request, first_difference};
+use planner_app::recorded::{Answer, Recorder, Recording, Request, STORED_ABOVE, first_difference};
+use sha2::{Digest, Sha256};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,7 +24,10 @@ fn recordings(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            recordings(&path, out);
+            // `answers/` is the store of long answers the recordings name, not recordings.
+            if entry.file_name() != "answers" {
+                recordings(&path, out);
+            }
         } else if path.extension().is_some_and(|e| e == "json") {
             out.push(path);
         }
@@ -34,11 +38,37 @@ fn answer_value(a: &Answer) -> serde_json::Value {
     serde_json::to_value(a).unwrap()
 }
 
+/// `answer` as a recording keeps it: a long one in the answer store `answers`, by its digest.
+fn stored(answers: &Path, answer: Answer) -> Answer {
+    let text = serde_json::to_string(&answer).unwrap();
+    if text.len() <= STORED_ABOVE {
+        return answer;
+    }
+    let digest = Sha256::digest(text.as_bytes());
+    let name: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    std::fs::create_dir_all(answers).unwrap();
+    let path = answers.join(format!("{name}.json"));
+    if !path.exists() {
+        std::fs::write(&path, text + "\n").unwrap();
+    }
+    Answer::Stored(name)
+}
+
+fn stored_name(a: &Answer) -> Option<&str> {
+    match a {
+        Answer::Stored(name) => Some(name),
+        _ => None,
+    }
+}
+
 #[test]
 fn every_recorded_answer_is_what_the_use_cases_answer_now() {
     let root = repo();
+    let dir = root.join("ui/tests/recorded");
+    let answers = dir.join("answers");
     let mut files = Vec::new();
-    recordings(&root.join("ui/tests/recorded"), &mut files);
+    recordings(&dir, &mut files);
+    let mut referenced = std::collections::BTreeSet::new();
     files.sort();
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     let mut stale = Vec::new();
@@ -55,7 +85,12 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
             }
             calls += 1;
             let now = recorder.answer(&entry.request);
-            if let Some(diff) = first_difference(&answer_value(&entry.answer), &answer_value(&now)) {
+            let recorded = entry
+                .answer
+                .clone()
+                .resolve(&answers)
+                .unwrap_or_else(|e| panic!("{}: entry {i}: {e}", file.display()));
+            if let Some(diff) = first_difference(&answer_value(&recorded), &answer_value(&now)) {
                 let what = match &entry.request {
                     Request::Call { command, .. } => command.clone(),
                     Request::Control(c) => format!("{c:?}"),
@@ -64,8 +99,9 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
                     "{} entry {i} ({what}): {diff}",
                     file.strip_prefix(&root).unwrap().display()
                 ));
-                entry.answer = now;
+                entry.answer = stored(&answers, now);
             }
+            referenced.extend(stored_name(&entry.answer).map(str::to_owned));
         }
         if update {
             let mut text = serde_json::to_string_pretty(&recording).unwrap();

@@ -8,7 +8,7 @@ use planner_app::identities::SignWith;
 use planner_app::{Host, TestHost, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
 use planner_core::checklist::{ItemStatus, Subject};
 use planner_core::error::ErrorCode;
-use planner_core::workspace::ViewState;
+use planner_core::plan::ViewState;
 use planner_report::charts::Theme;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 

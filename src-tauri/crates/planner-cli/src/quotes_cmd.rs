@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::plan::WorkspaceSettings;
 use planner_core::scenario_file::LayerSpec;
-use planner_core::workspace::WorkspaceSettings;
 use planner_store::Workspace;
 use serde::Serialize;
 

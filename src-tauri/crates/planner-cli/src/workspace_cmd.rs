@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::error::PlannerError;
+use planner_core::plan::WorkspaceSettings;
 use planner_core::scenario_file;
-use planner_core::workspace::WorkspaceSettings;
 use planner_store::Workspace;
 
 /// Creates `out` with the shipped catalog's snapshot; with `from`, takes its settings, workloads

@@ -23,7 +23,7 @@
 //! `validate::validate` (file + catalog → [`scenario::Plan`], or every problem with its JSON path) →
 //! `evaluate::evaluate` (plan → ledger and figures; cannot fail) →
 //! `compare::compare_all` (decision figures between scenarios) → `decision::decision_view` (what
-//! the screen, the exports and the memo show). `workspace` evaluates a selection of a workspace's
+//! the screen, the exports and the memo show). `plan` evaluates a selection of a workspace's
 //! scenarios and places each problem on the item it belongs to.
 //! `exit` prices exit clauses (the cost of leaving a contract at any month, and the plan variant
 //! that leaves), `quote` reads RFP quote tables into quotes and turns each into a supply layer,
@@ -52,7 +52,7 @@ pub mod workload_kind;
 pub use catalog::provenance;
 pub use compliance::{audit, checklist};
 pub use engine::{
-    assumption, commitment, compare, decision, dispatch, evaluate, exit, finance, fx, ledger, limits, network, rack,
-    scenario, scenario_file, sizing, spot, validate, workload, workspace,
+    assumption, commitment, compare, decision, dispatch, evaluate, exit, finance, fx, ledger, limits, network, plan,
+    rack, scenario, scenario_file, sizing, spot, validate, workload,
 };
 pub use rfp::{quote, scorecard, vendors};

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use planner_core::plan::WorkspaceSettings;
 use planner_core::provenance::AsOf;
 use planner_core::quote::{Quote, QuoteKind, QuoteSource};
 use planner_core::scenario_file::{LayerKind, ScenarioSpec};
@@ -10,7 +11,6 @@ use planner_core::scorecard::{Flip, PerAxis};
 use planner_core::vendors::{
     ScorecardDraft, entry_from_quotes, stability_words, vendor_names, vendor_scenario, vendor_terms,
 };
-use planner_core::workspace::WorkspaceSettings;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 

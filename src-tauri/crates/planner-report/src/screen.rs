@@ -4,7 +4,7 @@
 
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
-use planner_core::workspace::Comparison;
+use planner_core::plan::Comparison;
 use serde::Serialize;
 
 use crate::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};

@@ -75,8 +75,36 @@ pub fn shorten(value: &str) -> String {
     }
 }
 
-/// Fills `buf` with random bytes from the operating system.
+/// The seeded stream [`replay_random_for_recordings`] set, if one is set.
+static REPLAYED: std::sync::Mutex<Option<u64>> = std::sync::Mutex::new(None);
+
+/// Makes every random draw of this process (new keys, certificate serials, PKCS#12 salts) come
+/// from a stream seeded with `seed`, or, with `None`, from the operating system again.
+///
+/// Only for recorded test answers (`planner_app::recorded`): a recording made twice must hold
+/// the same keys, so the same signatures and digests. Keys drawn this way are predictable and
+/// must never sign anything real; the app itself never calls this.
+pub fn replay_random_for_recordings(seed: Option<u64>) {
+    *REPLAYED.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = seed;
+}
+
+/// Fills `buf` with random bytes from the operating system (or the replayed stream, see
+/// [`replay_random_for_recordings`]).
 pub(crate) fn random(buf: &mut [u8]) -> Result<(), SignError> {
+    let mut replayed = REPLAYED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(state) = replayed.as_mut() {
+        // SplitMix64: a small, well-known generator; reproducible, not secret.
+        for chunk in buf.chunks_mut(8) {
+            *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = *state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            chunk.copy_from_slice(&z.to_le_bytes()[..chunk.len()]);
+        }
+        return Ok(());
+    }
+    drop(replayed);
     getrandom::fill(buf).map_err(|e| SignError::Random(e.to_string()))
 }
 

@@ -18,7 +18,7 @@ mod pkcs12;
 mod time;
 
 pub use detached::{DetachedCheck, sign_detached, verify_detached};
-pub use error::{SignError, shorten};
+pub use error::{SignError, replay_random_for_recordings, shorten};
 pub use identity::{CertificateInfo, Identity};
 pub use pdf::{Appearance, PageChoice, SignRequest, SignatureReport, Verification, sign, verify};
 pub use time::Timestamp;

@@ -24,11 +24,11 @@ use std::str::FromStr;
 use calamine::{DataRef, Reader, SheetType, SheetVisible, Xlsx};
 use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
+use planner_core::plan::WorkspaceSettings;
 use planner_core::provenance::AsOf;
 use planner_core::quote::{
     COLUMNS, Cell, Quote, QuoteTable, TableRow, import_error, normalise_header, parse_quotes, quoted,
 };
-use planner_core::workspace::WorkspaceSettings;
 use rust_decimal::Decimal;
 
 /// The largest quote file read, in bytes (20 MiB).

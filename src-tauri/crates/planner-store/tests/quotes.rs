@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 
 use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::plan::{WorkspaceSettings, evaluate_selection, from_scenario_file};
 use planner_core::provenance::AsOf;
 use planner_core::quote::{Quote, QuoteKind, QuoteSource};
 use planner_core::scenario::Origin;
 use planner_core::scenario_file::{self, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
-use planner_core::workspace::{WorkspaceSettings, evaluate_selection, from_scenario_file};
 use planner_store::read_quotes;
 use rust_decimal::Decimal;
 use rust_decimal::dec;

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use planner_core::checklist::{ItemStatus, Subject};
 use planner_core::error::ErrorCode;
 use planner_core::memo::{MemoEvent, MemoRecord};
+use planner_core::plan::ViewState;
 use planner_core::scenario_file::{self, ScenarioFile};
-use planner_core::workspace::ViewState;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest, Workspace};
 
 fn repo() -> PathBuf {
@@ -42,7 +42,7 @@ fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn made(dir: &Path) -> PathBuf {
     let path = dir.join("client.cpw");
     let catalog = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
-    let (settings, _, _) = planner_core::workspace::from_scenario_file(sample());
+    let (settings, _, _) = planner_core::plan::from_scenario_file(sample());
     let (ws, _) = Workspace::create_with(&path, &settings, &catalog, |ws| ws.import(&sample(), "sample.json")).unwrap();
     drop(ws);
     path

@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use planner_core::plan::ViewState;
 use planner_core::scenario_file::{self, FxRate, LayerKind, ScenarioFile};
 use planner_core::scorecard::PerAxis;
 use planner_core::vendors::{ScorecardDraft, VendorEntry};
-use planner_core::workspace::ViewState;
 use planner_store::workspace::{Changed, Edit, EditRequest, Workspace};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -27,7 +27,7 @@ fn sample() -> ScenarioFile {
 
 /// The enterprise-hybrid sample (USD) with a EUR rate, so the EUR quote of `good.csv` converts.
 fn new_workspace(dir: &Path) -> Workspace {
-    let (mut settings, _, _) = planner_core::workspace::from_scenario_file(sample());
+    let (mut settings, _, _) = planner_core::plan::from_scenario_file(sample());
     settings.fx.push(FxRate::market(
         "EUR",
         "USD",

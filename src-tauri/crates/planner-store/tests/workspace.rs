@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::error::ErrorCode;
+use planner_core::plan::{ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{self, ScenarioFile};
-use planner_core::workspace::{ViewState, WorkspaceSettings};
 use planner_store::workspace::{Edit, EditRequest, Workspace};
 use rust_decimal::Decimal;
 
@@ -25,7 +25,7 @@ fn sample() -> ScenarioFile {
 }
 
 fn settings() -> WorkspaceSettings {
-    let (s, _, _) = planner_core::workspace::from_scenario_file(sample());
+    let (s, _, _) = planner_core::plan::from_scenario_file(sample());
     s
 }
 

@@ -2001,7 +2001,7 @@ export type PerAxis = {
 
 /**  A problem, placed on the workspace item it belongs to, with the field path inside that item. */
 export type PlacedProblem = {
-	subject: Subject,
+	subject: ProblemPlace,
 	/**  The field inside the item, e.g. `layers[0].price_per_gpu_hour` (empty: the item itself). */
 	field: string,
 	message: string,
@@ -2032,6 +2032,9 @@ export type Precision = "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4";
 
 /**  Which point of a catalog range a scenario uses. */
 export type PricePoint = "low" | "mid" | "high";
+
+/**  Which part of the workspace a problem is in. */
+export type ProblemPlace = { kind: "settings" } | { kind: "workload"; id: string } | { kind: "scenario"; id: string };
 
 /**  Where a figure comes from. */
 export type Provenance = Provenance_Serialize | Provenance_Deserialize;
@@ -2912,9 +2915,6 @@ export type Source_Serialize = {
 	/**  True when the source itself carries no date and `as_of` is the date it was read. */
 	undated: boolean,
 };
-
-/**  Which part of the workspace a problem is in. */
-export type Subject = { kind: "settings" } | { kind: "workload"; id: string } | { kind: "scenario"; id: string };
 
 /**  A subject's clearance, for the badges shown wherever the subject appears. */
 export type SubjectStatus = SubjectStatus_Serialize | SubjectStatus_Deserialize;

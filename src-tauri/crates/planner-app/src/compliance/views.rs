@@ -7,8 +7,8 @@ use planner_core::checklist::{
     self, Answer, Checklist, ChecklistTemplate, Clearance, Hint, ItemStatus, SignOff, Subject,
 };
 use planner_core::error::PlannerError;
+use planner_core::plan::to_scenario_file;
 use planner_core::validate::validate;
-use planner_core::workspace::to_scenario_file;
 use planner_store::Workspace;
 use planner_store::workspace::LogProblem;
 use serde::Serialize;

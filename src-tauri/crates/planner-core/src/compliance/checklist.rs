@@ -603,8 +603,8 @@ pub enum SubjectKind {
 /// What a checklist is about.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-// The IPC bindings already have a `Subject` (a placed problem's); serde's container name does not
-// change the JSON.
+// Named for the IPC bindings as what it is, a checklist's subject (a placed problem's place is a
+// `ProblemPlace`); serde's container name does not change the JSON.
 #[serde(rename = "ChecklistSubject")]
 #[serde(tag = "kind", content = "id", rename_all = "kebab-case")]
 pub enum Subject {

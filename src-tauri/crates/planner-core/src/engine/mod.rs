@@ -5,7 +5,7 @@
 //! a resolved [`scenario::Plan`] or every problem at its JSON path; [`fx`] and [`limits`] check
 //! the file's exchange rates and the bounds of its numbers, [`assumption`] records where each
 //! figure comes from) → [`evaluate`] (cannot fail: a ledger and totals per scenario) →
-//! [`compare`] → [`decision`] (what the screen, the exports and the memo show). [`workspace`]
+//! [`compare`] → [`decision`] (what the screen, the exports and the memo show). [`plan`]
 //! evaluates a selection of a workspace's scenarios and places each problem on its item.
 //! [`commitment`] and [`exit`] price leaving a contract. The building blocks ([`workload`],
 //! [`sizing`], [`rack`], [`network`], [`dispatch`], [`spot`], [`ledger`], [`finance`]) take plain
@@ -27,6 +27,7 @@ pub mod fx;
 pub mod ledger;
 pub mod limits;
 pub mod network;
+pub mod plan;
 pub mod rack;
 pub mod scenario;
 pub mod scenario_file;
@@ -34,4 +35,3 @@ pub mod sizing;
 pub mod spot;
 pub mod validate;
 pub mod workload;
-pub mod workspace;

@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
+use crate::engine::plan::WorkspaceSettings;
 use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
-use crate::engine::workspace::WorkspaceSettings;
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
 
 /// The kind of supply a quote offers.

@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
 use crate::engine::decision::decision_view;
+use crate::engine::plan::{ProblemPlace, SelectionResult, WorkspaceSettings, evaluate_selection};
 use crate::engine::scenario_file::{ScenarioSpec, WorkloadSpec};
-use crate::engine::workspace::{SelectionResult, Subject, WorkspaceSettings, evaluate_selection};
 use crate::error::PlannerError;
 use crate::rfp::quote::{Quote, QuoteKind};
 use crate::rfp::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
@@ -351,7 +351,10 @@ fn scenario_problem(
             let why: Vec<String> = result
                 .iter()
                 .flat_map(|r| &r.problems)
-                .filter(|p| p.subject == Subject::Scenario(id.to_owned()) || !matches!(p.subject, Subject::Scenario(_)))
+                .filter(|p| {
+                    p.subject == ProblemPlace::Scenario(id.to_owned())
+                        || !matches!(p.subject, ProblemPlace::Scenario(_))
+                })
                 .map(|p| {
                     if p.field.is_empty() {
                         p.message.clone()

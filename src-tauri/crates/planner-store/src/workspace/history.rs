@@ -6,9 +6,9 @@
 //! them, so redo works across a restart.
 
 use planner_core::memo::MemoDraft;
+use planner_core::plan::WorkspaceSettings;
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 use planner_core::vendors::ScorecardDraft;
-use planner_core::workspace::WorkspaceSettings;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 

@@ -36,8 +36,8 @@ use planner_core::catalog::{self, Catalog};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoRecord};
+use planner_core::plan::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_core::workspace::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 pub use checklists::{AnswerInput, ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};

@@ -2,9 +2,9 @@
 //! edit, an undo or a redo changed.
 
 use planner_core::memo::MemoDraft;
+use planner_core::plan::{ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
 use planner_core::vendors::ScorecardDraft;
-use planner_core::workspace::{ViewState, WorkspaceSettings};
 use serde::{Deserialize, Serialize};
 
 /// A scenario as the list shows it, without its body (a workspace may hold thousands).
@@ -38,14 +38,16 @@ impl ScenarioSummary {
     }
 }
 
-/// Counts `{ "value": ..., "reason": ... }` objects: the shape of an override anywhere in a file.
-/// A `null` key is an absent option, left out of a file, so it does not count (an override with
-/// a currency of its own has a third key and is not counted, as before).
+/// Counts overrides anywhere in a scenario: objects with a `value` and a `reason` and nothing
+/// else but a `currency` (an override priced in another currency than the workspace's counts
+/// like any other).
 fn count_overrides(v: &serde_json::Value) -> u32 {
     match v {
         serde_json::Value::Object(map) => {
-            let present = map.values().filter(|x| !x.is_null()).count();
-            let own = u32::from(present == 2 && map.contains_key("value") && map.contains_key("reason"));
+            let shape = map
+                .keys()
+                .all(|k| matches!(k.as_str(), "value" | "reason" | "currency"));
+            let own = u32::from(shape && map.contains_key("value") && map.contains_key("reason"));
             own + map.values().map(count_overrides).sum::<u32>()
         }
         serde_json::Value::Array(items) => items.iter().map(count_overrides).sum(),
@@ -210,8 +212,7 @@ mod tests {
 
     #[test]
     fn overrides_are_counted_as_a_file_shows_them() {
-        // Two overrides in the workspace's currency count; one with a currency of its own has a
-        // third key and does not (as before the wire form became total, issue #15).
+        // Two overrides in the workspace's currency and one with a currency of its own: three.
         let spec: planner_core::scenario_file::ScenarioSpec = serde_json::from_str(
             r#"{"id": "s", "name": "S", "layers": [
                 {"id": "a", "kind": "owned", "price_per_gpu": {"value": "1", "reason": "q"},
@@ -220,6 +221,6 @@ mod tests {
             ]}"#,
         )
         .unwrap();
-        assert_eq!(ScenarioSummary::of(&spec).overrides, 2);
+        assert_eq!(ScenarioSummary::of(&spec).overrides, 3);
     }
 }

@@ -130,7 +130,7 @@ pub fn from_scenario_file(f: ScenarioFile) -> (WorkspaceSettings, Vec<WorkloadSp
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", content = "id", rename_all = "kebab-case")]
-pub enum Subject {
+pub enum ProblemPlace {
     Settings,
     Workload(String),
     Scenario(String),
@@ -140,7 +140,7 @@ pub enum Subject {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PlacedProblem {
-    pub subject: Subject,
+    pub subject: ProblemPlace,
     /// The field inside the item, e.g. `layers[0].price_per_gpu_hour` (empty: the item itself).
     pub field: String,
     pub message: String,
@@ -156,11 +156,11 @@ fn split_path(path: &str) -> Option<(&str, usize, &str)> {
 
 fn place(p: &Problem, workloads: &[WorkloadSpec], scenarios: &[ScenarioSpec]) -> PlacedProblem {
     let placed = split_path(&p.path).and_then(|(head, i, field)| match head {
-        "workloads" => workloads.get(i).map(|w| (Subject::Workload(w.id.clone()), field)),
-        "scenarios" => scenarios.get(i).map(|s| (Subject::Scenario(s.id.clone()), field)),
+        "workloads" => workloads.get(i).map(|w| (ProblemPlace::Workload(w.id.clone()), field)),
+        "scenarios" => scenarios.get(i).map(|s| (ProblemPlace::Scenario(s.id.clone()), field)),
         _ => None,
     });
-    let (subject, field) = placed.unwrap_or((Subject::Settings, p.path.as_str()));
+    let (subject, field) = placed.unwrap_or((ProblemPlace::Settings, p.path.as_str()));
     PlacedProblem {
         subject,
         field: field.to_owned(),
@@ -198,7 +198,7 @@ pub fn evaluate_selection(
         Err(problems) => problems,
     };
     let placed: Vec<PlacedProblem> = problems.iter().map(|p| place(p, workloads, scenarios)).collect();
-    if placed.iter().any(|p| !matches!(p.subject, Subject::Scenario(_))) {
+    if placed.iter().any(|p| !matches!(p.subject, ProblemPlace::Scenario(_))) {
         return SelectionResult {
             evaluation: None,
             problems: placed,
@@ -206,7 +206,7 @@ pub fn evaluate_selection(
     }
     let good: Vec<ScenarioSpec> = scenarios
         .iter()
-        .filter(|s| !placed.iter().any(|p| p.subject == Subject::Scenario(s.id.clone())))
+        .filter(|s| !placed.iter().any(|p| p.subject == ProblemPlace::Scenario(s.id.clone())))
         .cloned()
         .collect();
     let evaluation = if good.is_empty() {
@@ -406,7 +406,7 @@ fn on_scenario(scenario: &ScenarioSpec, problems: Vec<Problem>) -> Vec<PlacedPro
     problems
         .into_iter()
         .map(|p| PlacedProblem {
-            subject: Subject::Scenario(scenario.id.clone()),
+            subject: ProblemPlace::Scenario(scenario.id.clone()),
             field: p.path,
             message: p.message,
         })
