@@ -9,7 +9,7 @@
 //   host server (planner-app's `examples/host_server.rs`: the real use cases on a test host with
 //   a fixed clock) and the calls with their answers are written to
 //   `tests/recorded/<file>/<test>.json` when the test ends; long answers (a catalog, charts) are
-//   kept once in `tests/recorded/answers/<digest>.json`, which the recordings name.
+//   kept once, gzipped, in `tests/recorded/answers/<digest>.json.gz`, which the recordings name.
 // - Otherwise the answers come back from that file. Each call must match a recorded one (same
 //   command, same arguments); the first that does not is named with its nearest recorded
 //   neighbour and fails the test, as does a recorded call the test no longer makes.
@@ -26,11 +26,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createHash } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import type { FilePurpose } from "../../src/lib/workspace-types";
 
 type Answer = { ok: unknown } | { error: unknown };
-/** An answer as a recording file holds it: long ones are kept once in `answers/<name>.json`. */
+/** An answer as a recording file holds it: long ones are kept once in `answers/<name>.json.gz`. */
 type Kept = Answer | { stored: string };
 type Control =
   | { control: "advance"; ms: number }
@@ -60,9 +61,9 @@ function resolveAnswer(kept: Kept, file: string): Answer {
   if (!("stored" in kept)) return kept;
   let answer = storedAnswers.get(kept.stored);
   if (!answer) {
-    const path = join(ANSWERS, `${kept.stored}.json`);
+    const path = join(ANSWERS, `${kept.stored}.json.gz`);
     if (!existsSync(path)) throw new Error(`${file} names the stored answer ${path}, which is missing: run \`cargo xtask fixtures\`.`);
-    answer = JSON.parse(readFileSync(path, "utf8")) as Answer;
+    answer = JSON.parse(gunzipSync(readFileSync(path)).toString("utf8")) as Answer;
     storedAnswers.set(kept.stored, answer);
   }
   return answer;
@@ -74,8 +75,8 @@ function keep(answer: Answer): Kept {
   if (text.length <= STORED_ABOVE) return answer;
   const name = createHash("sha256").update(text).digest("hex").slice(0, 16);
   mkdirSync(ANSWERS, { recursive: true });
-  const path = join(ANSWERS, `${name}.json`);
-  if (!existsSync(path)) writeFileSync(path, text + "\n");
+  const path = join(ANSWERS, `${name}.json.gz`);
+  if (!existsSync(path)) writeFileSync(path, gzipSync(text, { level: 9 }));
   return { stored: name };
 }
 

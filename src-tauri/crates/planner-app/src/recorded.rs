@@ -75,8 +75,9 @@ pub enum Request {
 }
 
 /// What came back: the command's answer or its refusal (a `PlannerError`, as JSON). In a
-/// recording file, a long answer (a catalog, charts) is kept once in `answers/<name>.json` beside
-/// the recordings and named here ([`Answer::Stored`]), since many tests get the same one.
+/// recording file, a long answer (a catalog, charts) is kept once, gzipped, in
+/// `answers/<name>.json.gz` beside the recordings and named here ([`Answer::Stored`]), since
+/// many tests get the same one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Answer {
@@ -89,12 +90,12 @@ pub enum Answer {
 pub const STORED_ABOVE: usize = 2048;
 
 impl Answer {
-    /// The answer itself, read from the answer store `answers` when it is kept there.
-    pub fn resolve(self, answers: &Path) -> Result<Answer, String> {
-        let Answer::Stored(name) = self else { return Ok(self) };
-        let path = answers.join(format!("{name}.json"));
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    /// The stored answer's name, if it is one.
+    pub fn stored_name(&self) -> Option<&str> {
+        match self {
+            Answer::Stored(name) => Some(name),
+            _ => None,
+        }
     }
 }
 

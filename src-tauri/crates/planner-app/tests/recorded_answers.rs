@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use planner_app::TestHost;
@@ -38,7 +39,8 @@ fn answer_value(a: &Answer) -> serde_json::Value {
     serde_json::to_value(a).unwrap()
 }
 
-/// `answer` as a recording keeps it: a long one in the answer store `answers`, by its digest.
+/// `answer` as a recording keeps it: a long one gzipped in the answer store `answers`, named by
+/// the digest of its JSON.
 fn stored(answers: &Path, answer: Answer) -> Answer {
     let text = serde_json::to_string(&answer).unwrap();
     if text.len() <= STORED_ABOVE {
@@ -47,18 +49,25 @@ fn stored(answers: &Path, answer: Answer) -> Answer {
     let digest = Sha256::digest(text.as_bytes());
     let name: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
     std::fs::create_dir_all(answers).unwrap();
-    let path = answers.join(format!("{name}.json"));
+    let path = answers.join(format!("{name}.json.gz"));
     if !path.exists() {
-        std::fs::write(&path, text + "\n").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&path, gz.finish().unwrap()).unwrap();
     }
     Answer::Stored(name)
 }
 
-fn stored_name(a: &Answer) -> Option<&str> {
-    match a {
-        Answer::Stored(name) => Some(name),
-        _ => None,
-    }
+/// The answer itself, read from the answer store `answers` when the recording names it there.
+fn resolved(answers: &Path, answer: Answer) -> Result<Answer, String> {
+    let Answer::Stored(name) = &answer else { return Ok(answer) };
+    let path = answers.join(format!("{name}.json.gz"));
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice())
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -85,10 +94,7 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
             }
             calls += 1;
             let now = recorder.answer(&entry.request);
-            let recorded = entry
-                .answer
-                .clone()
-                .resolve(&answers)
+            let recorded = resolved(&answers, entry.answer.clone())
                 .unwrap_or_else(|e| panic!("{}: entry {i}: {e}", file.display()));
             if let Some(diff) = first_difference(&answer_value(&recorded), &answer_value(&now)) {
                 let what = match &entry.request {
@@ -101,7 +107,7 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
                 ));
                 entry.answer = stored(&answers, now);
             }
-            referenced.extend(stored_name(&entry.answer).map(str::to_owned));
+            referenced.extend(entry.answer.stored_name().map(str::to_owned));
         }
         if update {
             let mut text = serde_json::to_string_pretty(&recording).unwrap();
