@@ -258,7 +258,7 @@ describe("D-1 checklist", () => {
     const session = await enterpriseSession();
     // The reviewer made a signing identity on the Memo tab earlier.
     const dana = await session.backend.createIdentity("Dana Reviewer", "Example Compute Ltd", null, "reviewer-pass-2026");
-    expect(dana.id).toBe("<identity-1.id>");
+    expect(dana.id).toBe("dana-reviewer");
     await renderCompliance(session);
     const { host } = session;
     await fireEvent.input(input("reviewer-name"), { target: { value: "Dana Reviewer" } });

@@ -198,23 +198,24 @@ fn test() -> Step {
     Ok(())
 }
 
-/// Records the UI tests' answers again: builds the host server (planner-app's example, the real
+/// Records the UI tests' answers again: builds the host server (planner-app's binary, the real
 /// use cases on a test host), runs the UI tests in record mode so each writes the calls it made
 /// with their answers to `ui/tests/recorded/`, then runs them again in replay mode and the Rust
 /// test that replays every recording. Recordings of tests that are gone are removed first.
 fn record_fixtures(root: &Path) -> Step {
     ensure_ui_packages(root)?;
     sh(Command::new("cargo")
-        .args(["build", "--locked", "-p", "planner-app", "--example", "host_server"])
+        .args(["build", "--locked", "-p", "planner-app", "--bin", "planner-host-server"])
         .current_dir(root))?;
     let recorded = root.join("ui/tests/recorded");
     if recorded.exists() {
         std::fs::remove_dir_all(&recorded).map_err(|e| format!("{}: {e}", recorded.display()))?;
     }
-    let server = target_dir(root).join("debug/examples/host_server");
+    let server = target_dir(root).join("debug/planner-host-server");
     let ui = root.join("ui");
+    // One test file at a time: the host answers as promptly as it can, as a replay does.
     sh(Command::new("npm")
-        .args(["test"])
+        .args(["test", "--", "--no-file-parallelism"])
         .env("RECORD_ANSWERS", "1")
         .env("PLANNER_HOST_SERVER", &server)
         .current_dir(&ui))?;

@@ -6,7 +6,7 @@
 // with `recorded()`:
 //
 // - In record mode (`RECORD_ANSWERS=1`, what `cargo xtask fixtures` runs) every call goes to the
-//   host server (planner-app's `examples/host_server.rs`: the real use cases on a test host with
+//   host server (planner-app's `planner-host-server`: the real use cases on a test host with
 //   a fixed clock) and the calls with their answers are written to
 //   `tests/recorded/<file>/<test>.json` when the test ends; long answers (a catalog, charts) are
 //   kept once, gzipped, in `tests/recorded/answers/<digest>.json.gz`, which the recordings name.
@@ -117,14 +117,14 @@ class HostServer {
   private waiting: ((answer: Answer) => void)[] = [];
 
   constructor() {
-    const bin = process.env.PLANNER_HOST_SERVER ?? join(REPO, "target/debug/examples/host_server");
-    if (!existsSync(bin)) throw new Error(`${bin} does not exist: build it with \`cargo build -p planner-app --example host_server\`, or run \`cargo xtask fixtures\``);
+    const bin = process.env.PLANNER_HOST_SERVER ?? join(REPO, "target/debug/planner-host-server");
+    if (!existsSync(bin)) throw new Error(`${bin} does not exist: build it with \`cargo build -p planner-app --bin planner-host-server\`, or run \`cargo xtask fixtures\``);
     this.child = spawn(bin, [REPO], { stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr.on("data", (d: Buffer) => process.stderr.write(d));
     createInterface({ input: this.child.stdout }).on("line", (line) => this.waiting.shift()?.(JSON.parse(line) as Answer));
   }
 
-  send(request: Request | { control: "reset" }): Promise<Answer> {
+  send(request: Request): Promise<Answer> {
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       this.child.stdin.write(JSON.stringify(request) + "\n");
@@ -151,6 +151,8 @@ export class RecordedSession {
   private entries: Entry[] = [];
   private used: boolean[] = [];
   private problems: string[] = [];
+  /** Calls sent to the host server and not yet answered (record mode). */
+  private inFlight = new Set<Promise<Answer>>();
 
   constructor(
     test: string,
@@ -228,7 +230,10 @@ export class RecordedSession {
         answer = { ok: this.dialog[(request as Call).args.purpose as FilePurpose] ?? null };
       } else {
         server ??= new HostServer();
-        answer = await server.send(request);
+        const asked = server.send(request);
+        this.inFlight.add(asked);
+        answer = await asked;
+        this.inFlight.delete(asked);
       }
       this.entries.push({ ...request, answer, ...(byUser ? { by_user: true as const } : {}) });
       return answer;
@@ -236,12 +241,20 @@ export class RecordedSession {
     const i = this.entries.findIndex((e, k) => !this.used[k] && sameRequest(e, request));
     if (i < 0) {
       const next = this.entries.find((_, k) => !this.used[k]);
-      const problem = `“${this.test}” made a call that was not recorded: ${describe(request)}; the next recorded is ${next ? describe(next) : "nothing"}. If the UI's calls changed on purpose, run \`cargo xtask fixtures\`.`;
+      // The nearest recorded call of the same command, and where its arguments differ.
+      const sameCommand = "command" in request ? this.entries.find((e, k) => !this.used[k] && "command" in e && e.command === request.command) : undefined;
+      const diff = sameCommand && "command" in sameCommand && "command" in request ? ` (against the recorded ${request.command} still unanswered: ${firstDifference(canonical(sameCommand.args), canonical(request.args), "")})` : "";
+      const problem = `“${this.test}” made a call that was not recorded: ${describe(request).slice(0, 300)}${diff}; the next recorded is ${next ? describe(next).slice(0, 300) : "nothing"}. If the UI's calls changed on purpose, run \`cargo xtask fixtures\`.`;
       this.problems.push(problem);
       return { error: { code: "io", message: problem, details: [] } };
     }
     this.used[i] = true;
     return this.entries[i]!.answer;
+  }
+
+  /** Waits for the answers of calls still in flight, so that they are recorded too. */
+  async drain() {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   /** Ends the session: writes the recording, or checks that every recorded call was made. */
@@ -256,6 +269,19 @@ export class RecordedSession {
     if (left.length > 0) this.problems.push(`“${this.test}” did not make ${left.length} recorded call(s); the first: ${describe(left[0]!)}.`);
     if (this.problems.length > 0) throw new Error(this.problems.join("\n"));
   }
+}
+
+/** Where two JSON values first differ, as a path with both values. */
+function firstDifference(recorded: unknown, now: unknown, path: string): string {
+  if (recorded && now && typeof recorded === "object" && typeof now === "object") {
+    const keys = new Set([...Object.keys(recorded), ...Object.keys(now)]);
+    for (const k of keys) {
+      const d = firstDifference((recorded as Record<string, unknown>)[k], (now as Record<string, unknown>)[k], `${path}/${k}`);
+      if (d) return d;
+    }
+    return "";
+  }
+  return JSON.stringify(recorded) === JSON.stringify(now) ? "" : `${path || "/"}: recorded ${JSON.stringify(recorded)}, now ${JSON.stringify(now)}`;
 }
 
 function sameRequest(e: Entry, r: Request): boolean {
@@ -294,11 +320,15 @@ export async function finishSession() {
   const session = current;
   current = null;
   if (!session) return;
-  if (RECORDING && server) await server.send({ control: "reset" });
+  // Each recording is made by a host server of its own (see planner-host-server: a memo's bytes
+  // depend on what the process made before), as the Rust test replays it; calls still in
+  // flight are answered and recorded first.
+  await session.drain();
+  stopHostServer();
   session.finish();
 }
 
-/** Stops the host server (setup.ts runs it after each test file). */
+/** Stops the host server (after each test, and setup.ts after each test file). */
 export function stopHostServer() {
   server?.stop();
   server = null;

@@ -1,6 +1,6 @@
 //! Recorded answers: the UI's tests run against answers the real use cases gave.
 //!
-//! A UI test in record mode sends each call to the host server (`examples/host_server.rs`),
+//! A UI test in record mode sends each call to the host server (`src/bin/host_server.rs`),
 //! which answers through a [`Recorder`] and [`crate::dispatch`]; the test writes every call with
 //! its answer to `ui/tests/recorded/`. In replay mode the UI test gets those answers back in
 //! order, and the test `recorded_answers` replays every file on a fresh [`Recorder`] and fails

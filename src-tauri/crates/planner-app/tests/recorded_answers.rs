@@ -5,12 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use planner_app::TestHost;
 use planner_app::dispatch::{WINDOW_COMMANDS, dispatch};
-use planner_app::recorded::{Answer, Recorder, Recording, Request, STORED_ABOVE, first_difference};
+use planner_app::recorded::{Answer, Recording, Request, STORED_ABOVE, first_difference};
 use sha2::{Digest, Sha256};
 
 fn repo() -> PathBuf {
@@ -60,7 +61,9 @@ fn stored(answers: &Path, answer: Answer) -> Answer {
 
 /// The answer itself, read from the answer store `answers` when the recording names it there.
 fn resolved(answers: &Path, answer: Answer) -> Result<Answer, String> {
-    let Answer::Stored(name) = &answer else { return Ok(answer) };
+    let Answer::Stored(name) = &answer else {
+        return Ok(answer);
+    };
     let path = answers.join(format!("{name}.json.gz"));
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = String::new();
@@ -68,6 +71,37 @@ fn resolved(answers: &Path, answer: Answer) -> Result<Answer, String> {
         .read_to_string(&mut text)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The answers the host server gives now to the recording's requests (the user's left out), in
+/// a process of its own as when it was recorded (see `planner-host-server`).
+fn replay(root: &Path, recording: &Recording) -> Vec<Answer> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planner-host-server"))
+        .arg(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let requests: Vec<String> = recording
+        .entries
+        .iter()
+        .filter(|e| !e.by_user)
+        .map(|e| serde_json::to_string(&e.request).unwrap())
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread while the answers are read, so neither pipe fills up.
+    let writer = std::thread::spawn(move || {
+        for line in requests {
+            writeln!(stdin, "{line}").unwrap();
+        }
+    });
+    let answers: Vec<Answer> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect();
+    writer.join().unwrap();
+    child.wait().unwrap();
+    answers
 }
 
 #[test]
@@ -79,6 +113,11 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
     recordings(&dir, &mut files);
     let mut referenced = std::collections::BTreeSet::new();
     files.sort();
+    // `RECORDED_ONLY=text` replays only the recordings whose path contains `text` (to look into one).
+    let only = std::env::var("RECORDED_ONLY").ok();
+    if let Some(only) = &only {
+        files.retain(|f| f.to_string_lossy().contains(only.as_str()));
+    }
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     let mut stale = Vec::new();
     let mut calls = 0;
@@ -86,14 +125,15 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
         let text = std::fs::read_to_string(file).unwrap();
         let mut recording: Recording =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: does not read: {e}", file.display()));
-        let scratch = tempfile::tempdir().unwrap();
-        let mut recorder = Recorder::new(&root, scratch.path());
+        let mut replies = replay(&root, &recording).into_iter();
         for (i, entry) in recording.entries.iter_mut().enumerate() {
             if entry.by_user {
                 continue;
             }
             calls += 1;
-            let now = recorder.answer(&entry.request);
+            let now = replies
+                .next()
+                .unwrap_or_else(|| panic!("{}: the host server stopped at entry {i}", file.display()));
             let recorded = resolved(&answers, entry.answer.clone())
                 .unwrap_or_else(|e| panic!("{}: entry {i}: {e}", file.display()));
             if let Some(diff) = first_difference(&answer_value(&recorded), &answer_value(&now)) {
@@ -122,10 +162,10 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
     assert!(calls > 0);
     assert!(
         update || stale.is_empty(),
-        "{} recorded answers changed; the first: {}\nRun `UPDATE_FIXTURES=1 cargo test -p planner-app --test recorded_answers` \
+        "{} recorded answers changed:\n{}\nRun `UPDATE_FIXTURES=1 cargo test -p planner-app --test recorded_answers` \
          (or `cargo xtask fixtures` when the UI's calls changed), look at the diff, and commit it.",
         stale.len(),
-        stale.first().map_or("", String::as_str)
+        stale.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
     );
 }
 

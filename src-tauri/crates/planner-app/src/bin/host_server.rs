@@ -3,7 +3,7 @@
 //! `planner_app::recorded`). The UI tests record their answers against it:
 //!
 //! ```text
-//! cargo run -p planner-app --example host_server -- REPO_DIR
+//! cargo run -p planner-app --bin planner-host-server -- REPO_DIR
 //! {"command":"create_workspace","args":{"path":"@tmp/a.cpw","title":"Lab"}}
 //! {"ok":{"path":"@tmp/a.cpw", ...}}
 //! {"control":"advance","ms":3000}
@@ -12,8 +12,12 @@
 //! {"ok":null}
 //! ```
 //!
-//! `{"control":"reset"}` starts over on a fresh host and scratch folder (each UI test starts
-//! from nothing). A line that does not read is answered with an `error` naming what is wrong.
+//! `{"control":"reset"}` starts over on a fresh host and scratch folder. A line that does not
+//! read is answered with an `error` naming what is wrong.
+//!
+//! Each recording gets a process of its own, when it is made and when it is replayed: the PDF
+//! library numbers the objects of every document it makes from a counter kept for the whole
+//! process, so a memo's bytes depend on how many the process made before.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -29,7 +33,7 @@ fn main() {
     let repo = repo.canonicalize().unwrap_or(repo);
     let mut scratch = fresh();
     let Some(dir) = scratch.as_ref().map(|d| d.path().to_path_buf()) else {
-        eprintln!("host_server: no scratch folder could be made in the system's temporary folder");
+        eprintln!("planner-host-server: no scratch folder could be made in the system's temporary folder");
         std::process::exit(1);
     };
     let mut recorder = Recorder::new(&repo, &dir);
