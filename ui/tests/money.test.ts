@@ -5,7 +5,17 @@ import { describe, expect, it } from "vitest";
 import { DECISION_ROWS, breakEvenText, type RowContext } from "../src/lib/compare-view";
 import { addMonths, formatCurrency, formatShare, formatTonnes } from "../src/lib/money";
 import { emptyLayer, emptyScenario } from "../src/lib/layers";
-import { EH_COMPARISON, EH_SCENARIOS, EH_WORKLOADS } from "./fixtures/enterprise-hybrid";
+import { enterpriseSession } from "./support/sessions";
+
+/** The enterprise-hybrid sample's comparison as the engine made it (this test's recorded session). */
+async function decisionTable() {
+  const { backend } = await enterpriseSession();
+  const view = (await backend.compare("light")).comparison.view;
+  if (!view) throw new Error("the sample's comparison has no view");
+  const ctx: RowContext = { view, locale: "en-US", name: (id) => view.scenarios.find((s) => s.id === id)?.name ?? id };
+  const [hybrid, cloud] = view.scenarios;
+  return { view, ctx, hybrid: hybrid!, cloud: cloud! };
+}
 
 describe("formatCurrency", () => {
   it("formats the engine's decimal strings exactly in the currency and locale", () => {
@@ -31,23 +41,26 @@ describe("formatCurrency", () => {
 });
 
 describe("decision table", () => {
-  const view = EH_COMPARISON.view!;
-  const ctx: RowContext = { view, locale: "en-US", name: (id) => view.scenarios.find((s) => s.id === id)?.name ?? id };
-  const [hybrid, cloud] = view.scenarios;
-
-  it("says the break-even as month N with the crossing in average months, and the calendar month", () => {
-    expect(breakEvenText(hybrid!, ctx)).toBe("reference");
-    expect(breakEvenText(cloud!, ctx)).toBe("month 19 (≈ 18.6 months) in 2028-07, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
+  it("says the break-even as month N with the crossing in average months, and the calendar month", async () => {
+    const { view, ctx, hybrid, cloud } = await decisionTable();
+    expect(view.start).toBe("2027-01");
+    expect([hybrid.id, cloud.id]).toEqual(["hybrid", "all-cloud"]);
+    expect(cloud.difference?.break_even).toEqual({ month: 19, cheaper_after: "hybrid", at_month: "18.6" });
+    expect(breakEvenText(hybrid, ctx)).toBe("reference");
+    expect(breakEvenText(cloud, ctx)).toBe("month 19 (≈ 18.6 months) in 2028-07, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
     // The engine gives two decimals; one is shown.
-    const early = { ...cloud!, difference: { ...cloud!.difference!, break_even: { month: 6, cheaper_after: "hybrid", at_month: "5.57" } } };
+    const early = { ...cloud, difference: { ...cloud.difference!, break_even: { month: 6, cheaper_after: "hybrid", at_month: "5.57" } } };
     expect(breakEvenText(early, ctx)).toBe("month 6 (≈ 5.6 months) in 2027-06, Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper after");
   });
 
-  it("colours a difference by its sign: dearer is bad", () => {
+  it("colours a difference by its sign: dearer is bad", async () => {
+    const { ctx, hybrid, cloud } = await decisionTable();
     const row = DECISION_ROWS.find((r) => r.key === "difference_total")!;
-    expect(row.cell(cloud!, ctx)).toEqual({ text: "+$621,937.87", tone: "bad" });
-    expect(row.cell(hybrid!, ctx).text).toBe("reference");
-    const cheaper = { ...cloud!, difference: { ...cloud!.difference!, total: "-5.00" } };
+    // All cloud costs 592,237.87 more than the hybrid over the 36 months (the engine's figure).
+    expect(cloud.difference?.total).toBe("592237.87");
+    expect(row.cell(cloud, ctx)).toEqual({ text: "+$592,237.87", tone: "bad" });
+    expect(row.cell(hybrid, ctx).text).toBe("reference");
+    const cheaper = { ...cloud, difference: { ...cloud.difference!, total: "-5.00" } };
     expect(row.cell(cheaper, ctx)).toEqual({ text: "-$5.00", tone: "good" });
   });
 
@@ -78,8 +91,9 @@ describe("decision table", () => {
 });
 
 describe("specs as the back end sends them (the wire is total, issue #15)", () => {
-  it("have every key, null for an absent option, and keep every value", () => {
-    const s = EH_SCENARIOS[0]!;
+  it("have every key, null for an absent option, and keep every value", async () => {
+    const { backend } = await enterpriseSession();
+    const s = await backend.getScenario("hybrid");
     expect(Object.keys(s).sort()).toEqual(Object.keys(emptyScenario("x", "x")).sort());
     for (const l of s.layers) expect(Object.keys(l).sort()).toEqual(Object.keys(emptyLayer("x", l.kind)).sort());
     expect(Object.keys(s.layers[1]!).length).toBe(35);
@@ -88,7 +102,9 @@ describe("specs as the back end sends them (the wire is total, issue #15)", () =
     expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });
     expect(s.description).toBeNull();
     expect(s.facility).toMatchObject({ colocation: "north-america-2024h2", pue: null, power_distribution_upgrade: null });
-    const w = EH_WORKLOADS[1]!;
+    const workloads = (await backend.session()).workspace?.workloads ?? [];
+    expect(workloads.map((w) => w.id)).toEqual(["batch-inference", "quarterly-training"]);
+    const w = workloads[1]!;
     expect(w.model).toEqual({ parameters_billion: "70", layers: null, kv_heads: null, head_dim: null, context_tokens: null, batch: null });
     expect(w.tokens_per_month).toBeNull();
     expect(w.region).toBeNull();
