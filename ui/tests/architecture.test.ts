@@ -3,8 +3,8 @@
 //  2. Only src/lib/ipc/tauri-backend.ts imports runtime values from the bindings; everyone
 //     else uses `import type` (erased, so it cannot pull the Tauri runtime in).
 //  3. Only src/main.ts imports the Tauri backend; it hands it to the root component.
-//  4. Nothing under src imports the fake backend: it is for tests and the dev preview only,
-//     so the shipped app can never show fixture data.
+//  4. Nothing under src imports from the tests (their recorded answers and transport), so the
+//     shipped app can never show recorded data.
 //  5. Components do no IO: no `.svelte` file uses the back end (a `backend` variable or member,
 //     `getBackend`, in its script or its markup) or imports the `Backend` or the workspace store;
 //     each gets its tab's manager. The one exception is the root, App.svelte, which receives the
@@ -13,6 +13,7 @@
 //     `Backend`: a pure helper (lib/*.ts) cannot call the back end.
 
 import { describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { importsOf, markupText, namedImportsOf, namesUsedIn, readSource, sourceFiles } from "./support/imports";
 
@@ -21,7 +22,6 @@ const SRC = resolve(process.cwd(), "src");
 
 const BINDINGS = "lib/ipc/bindings";
 const TAURI_BACKEND = "lib/ipc/tauri-backend";
-const FAKE_BACKEND = "lib/ipc/fake-backend";
 
 /** The rule violations in a set of files (paths relative to src). */
 export function violations(files: Record<string, string>): string[] {
@@ -38,8 +38,8 @@ export function violations(files: Record<string, string>): string[] {
       if (imp.target === TAURI_BACKEND && !imp.typeOnly && file !== "main.ts") {
         found.push(`${where}: only main.ts may create the Tauri backend; pass a Backend instead`);
       }
-      if (imp.target === FAKE_BACKEND && !imp.typeOnly) {
-        found.push(`${where}: the fake backend is for tests only`);
+      if (/(^|\/)tests\//.test(imp.specifier) || imp.target?.startsWith("../")) {
+        found.push(`${where}: the app never imports from the tests`);
       }
     }
   }
@@ -141,7 +141,7 @@ describe("architecture rules", () => {
       "lib/mixed.ts": `import { type Catalog } from "./ipc/bindings";\nexport { commands } from "./ipc/bindings";`,
       "lib/dyn.ts": `export const m = () => import("@tauri-apps/api/event");`,
       "lib/components/Uses.svelte": `<script lang="ts">import { TauriBackend } from "../ipc/tauri-backend";</script>`,
-      "lib/demo.ts": `import { FakeBackend } from "./ipc/fake-backend.ts";`,
+      "lib/demo.ts": `import { recorded } from "../../tests/support/recorded";`,
     });
     expect(bad).toHaveLength(7);
     expect(bad.join("\n")).toMatch(/Bad\.svelte:2 imports "@tauri-apps\/api\/core"/);
@@ -150,7 +150,7 @@ describe("architecture rules", () => {
     expect(bad.join("\n")).toMatch(/mixed\.ts:2/);
     expect(bad.join("\n")).toMatch(/dyn\.ts:1/);
     expect(bad.join("\n")).toMatch(/Uses\.svelte:1 .*only main\.ts/);
-    expect(bad.join("\n")).toMatch(/demo\.ts:1 .*tests only/);
+    expect(bad.join("\n")).toMatch(/demo\.ts:1 .*never imports from the tests/);
   });
 
   it("renders HTML from a string in one place only: the back end's charts in ChartFrame", () => {
@@ -210,5 +210,31 @@ describe("architecture rules", () => {
         "lib/ipc/other.ts": `import { type Backend } from "../backend";`,
       }),
     ).toEqual([]);
+  });
+});
+
+describe("the UI's tests run on the product's answers", () => {
+  // Every back-end answer a UI test sees is recorded from the real use cases (support/recorded.ts;
+  // the Rust test `recorded_answers` keeps the recordings current), so no rule of the product is
+  // written again in TypeScript: no test module implements the Backend, and only backend.test.ts
+  // (TauriBackend's error mapping, on shapes only) replaces Tauri's `invoke` itself.
+  const TESTS = resolve(process.cwd(), "tests");
+  const testFiles = sourceFiles(TESTS).filter((f) => f.endsWith(".ts"));
+
+  it("no test module implements the Backend", () => {
+    const doubles = testFiles.filter((f) => /implements\s+Backend\b|:\s*Backend\s*=\s*\{/.test(readSource(TESTS, f)));
+    expect(doubles).toEqual([]);
+  });
+
+  it("only the recorded transport, and backend.test.ts for the error mapping, stand in for invoke", () => {
+    const mocking = testFiles.filter((f) => f !== "architecture.test.ts" && readSource(TESTS, f).includes('vi.mock("@tauri-apps/api/core"')).sort();
+    expect(mocking).toEqual(["backend.test.ts", "support/setup.ts"]);
+  });
+
+  it("the recorded answers exist for the tests that use them", () => {
+    const users = testFiles.filter((f) => f.endsWith(".test.ts") && /recorded\(|enterpriseSession\(/.test(readSource(TESTS, f)));
+    expect(users.length).toBeGreaterThanOrEqual(9);
+    const folders = readdirSync(resolve(TESTS, "recorded"));
+    expect(users.filter((f) => !folders.includes(f.replace(/\.test\.ts$/, "")))).toEqual([]);
   });
 });

@@ -264,7 +264,7 @@ describe("making the memo", () => {
   }, SLOW);
 
   it(
-    "signs an existing PDF as a reviewer, and shows the refusal of a wrong passphrase, clearing it",
+    "signs an existing PDF as a reviewer, and puts a wrong passphrase on the passphrase field, clearing it",
     async () => {
       const { backend, host } = await enterpriseSession({ dialog: { "open-pdf": "@tmp/received.pdf" } });
       const { ada, grace } = await identities(backend);
@@ -279,9 +279,10 @@ describe("making the memo", () => {
       await fireEvent.click(screen.getByTestId("review-sign"));
       const error = await screen.findByTestId("review-error", {}, WAIT);
       expect(error.textContent).toContain(`Identity \`${grace.id}\`: the passphrase does not open this PKCS#12 file; check the passphrase and try again`);
-      // The real refusal of a wrong passphrase names no field (its details are empty), so the
-      // message stands above the form and the passphrase field shows no problem of its own.
-      expect(problemsOf("review-passphrase")).toEqual([]);
+      // The refusal names the passphrase field, so the problem also stands where it was typed.
+      expect(problemsOf("review-passphrase")).toEqual([
+        `Identity \`${grace.id}\`: the passphrase does not open this PKCS#12 file; check the passphrase and try again`,
+      ]);
       expect(field("review-passphrase").value).toBe("");
       expect(screen.queryByTestId("review-result")).toBeNull();
 

@@ -1,6 +1,7 @@
 // The one interface the UI uses to reach the back end. The tab managers (lib/<tab>/) hold a
 // `Backend`; components never do, and nothing but lib/ipc/ imports the IPC bindings.
-// Production uses TauriBackend (ipc/tauri-backend.ts), tests use FakeBackend (ipc/fake-backend.ts).
+// Production and the tests both use TauriBackend (ipc/tauri-backend.ts); the tests answer Tauri's
+// `invoke` with recorded answers of the real use cases (tests/support/transport.ts).
 
 import type { Catalog, PlannerError } from "./catalog-types";
 import type {

@@ -3,7 +3,7 @@
 //!
 //! The shell registers typed commands (they generate the bindings); this table maps the same
 //! names to the same use cases for what runs without a window: the host server that records the
-//! UI tests' answers and the test that replays them (see [`crate::recorded`]). A test checks that
+//! UI tests' answers and the test that replays them (see the `recorded` module). A test checks that
 //! it knows every command of the bindings.
 
 use std::path::PathBuf;

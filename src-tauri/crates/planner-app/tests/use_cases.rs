@@ -296,3 +296,26 @@ fn every_answer_with_a_catalog_change_says_whether_a_newer_catalog_ships() {
     let redone = scenarios::redo(&host).unwrap().unwrap();
     assert!(!status(&redone).newer_available);
 }
+
+#[test]
+fn a_wrong_passphrase_is_refused_on_the_passphrase_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let host = TestHost::new(&repo().join("catalogs"), Some(&config), NOW_MS);
+    let ada = identities::create(&host, "Ada Lovelace", "Example Compute Ltd", None, "author-pass-2026").unwrap();
+    let out = dir.path().join("ada.pem");
+    let refused = identities::export_certificate(&host, &ada.id, "not-the-passphrase", &out).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidInput);
+    assert_eq!(refused.details.len(), 1);
+    assert_eq!(refused.details[0].field.as_deref(), Some("passphrase"));
+    assert!(
+        refused.message.contains("the passphrase does not open"),
+        "{}",
+        refused.message
+    );
+    assert!(!out.exists());
+    // The same on import: the file's passphrase is the one typed.
+    let p12 = config.join(format!("identities/{}.p12", ada.id));
+    let refused = identities::import(&host, &p12, "wrong-passphrase").unwrap_err();
+    assert_eq!(refused.details[0].field.as_deref(), Some("passphrase"));
+}

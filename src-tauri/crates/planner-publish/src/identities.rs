@@ -46,6 +46,16 @@ fn invalid(field: &str, message: String) -> PlannerError {
     PlannerError::invalid(field, message)
 }
 
+/// A PKCS#12 file that does not open: a wrong passphrase is placed on the `passphrase` field,
+/// so the form shows it where it is typed; anything else is about the file.
+fn pkcs12_refusal(e: &planner_sign::SignError, message: String) -> PlannerError {
+    if matches!(e, planner_sign::SignError::WrongPassphrase) {
+        invalid("passphrase", message)
+    } else {
+        PlannerError::new(ErrorCode::InvalidInput, message)
+    }
+}
+
 /// A file-name-safe id from a name: lowercase letters, digits and dashes.
 fn slug(name: &str) -> String {
     let mut out = String::new();
@@ -193,7 +203,7 @@ impl Identities {
     pub fn import(&self, path: &Path, passphrase: &str) -> Result<IdentitySummary, PlannerError> {
         let bytes = std::fs::read(path).map_err(|e| io(path, "read the PKCS#12 file", &e))?;
         let identity = Identity::from_pkcs12(&bytes, passphrase)
-            .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display())))?;
+            .map_err(|e| pkcs12_refusal(&e, format!("{}: {e}", path.display())))?;
         let name = identity.certificate().common_name.unwrap_or_else(|| {
             path.file_stem()
                 .map_or_else(|| "identity".to_owned(), |s| s.to_string_lossy().into_owned())
@@ -226,12 +236,8 @@ impl Identities {
                 io(&path, "read the identity", &e)
             }
         })?;
-        Identity::from_pkcs12(&bytes, passphrase).map_err(|e| {
-            PlannerError::new(
-                ErrorCode::InvalidInput,
-                format!("Identity `{}`: {e}", planner_sign::shorten(id)),
-            )
-        })
+        Identity::from_pkcs12(&bytes, passphrase)
+            .map_err(|e| pkcs12_refusal(&e, format!("Identity `{}`: {e}", planner_sign::shorten(id))))
     }
 
     /// Writes identity `id`'s certificate (public) as PEM to `out`, for a reviewer or validator
