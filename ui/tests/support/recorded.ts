@@ -6,7 +6,7 @@ import { basename, join } from "node:path";
 import { TauriBackend } from "../../src/lib/ipc/tauri-backend";
 import { RECORDED, RecordedSession, begin, slug, type Dialog } from "./transport";
 
-export { RECORDING, RecordedSession, type Dialog } from "./transport";
+export { RecordedSession, type Dialog } from "./transport";
 
 /**
  * Starts this test's session (recording or replaying, see above) and returns the production

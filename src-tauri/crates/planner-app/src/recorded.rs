@@ -161,11 +161,6 @@ impl Recorder {
         }
     }
 
-    /// The host the calls run on.
-    pub fn host(&self) -> &TestHost {
-        &self.host
-    }
-
     /// Answers one request as the app would, in recorded form.
     pub fn answer(&mut self, request: &Request) -> Answer {
         match request {
