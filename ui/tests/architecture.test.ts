@@ -11,6 +11,9 @@
 //     Backend as a prop and only hands it to the session (`new AppSession(backend)`).
 //  6. Only managers (`*.svelte.ts`, e.g. lib/<tab>/<tab>-manager.svelte.ts) and lib/ipc/ hold a
 //     `Backend`: a pure helper (lib/*.ts) cannot call the back end.
+//  7. The IPC contract is written once, in the generated bindings: `Backend` (lib/backend.ts) is
+//     the type of their `commands` and declares no command by hand, and TauriBackend calls no
+//     command by name (it wraps each generated one).
 
 import { describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
@@ -166,6 +169,16 @@ describe("architecture rules", () => {
         "lib/ok.ts": `import type { Catalog } from "./ipc/bindings";\nexport type { Figure } from "./ipc/bindings";\n// import { commands } from "./ipc/bindings";\nconst s = 'import { invoke } from "@tauri-apps/api/core"';\ntype X = import("./ipc/bindings").Catalog;`,
       }),
     ).toEqual([]);
+  });
+
+  it("the Backend is the generated commands' type: no command is written by hand", () => {
+    const backend = files[`${BACKEND_MODULE}.ts`]!;
+    const tauri = files[`${TAURI_BACKEND}.ts`]!;
+    expect(backend).toMatch(/^import type \{ commands \} from "\.\/ipc\/bindings";$/m);
+    expect(backend).toMatch(/^export type Backend = \{\n\s+\[K in keyof Commands\]/m);
+    expect(backend.split("\n").filter((line) => /^\s+\w+\(.*\):\s*Promise</.test(line))).toEqual([]);
+    expect(tauri.split("\n").filter((line) => /\bcommands\.\w+\s*\(|__TAURI_INVOKE|"[a-z]+(_[a-z]+)+"/.test(line))).toEqual([]);
+    expect(tauri).toMatch(/Object\.keys\(commands\)/);
   });
 
   it("components do no IO: holds for every file under ui/src", () => {

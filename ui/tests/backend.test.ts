@@ -1,10 +1,16 @@
 // TauriBackend's error mapping over a mocked Tauri `invoke`: answers become data, PlannerErrors
-// become BackendError, anything else becomes IpcError. (What the commands answer, and that the
-// arguments go by the names Rust reads, is checked on recorded answers: tests/ipc.test.ts here,
-// and the Rust test `recorded_answers`, which replays every recorded call through the real use
-// cases.)
+// become BackendError, anything else becomes IpcError naming the command; and every generated
+// command is a method of it, under the name the bindings invoke. (What the commands answer, and
+// that the arguments go by the names Rust reads, is checked on recorded answers: tests/ipc.test.ts
+// here, and the Rust test `recorded_answers`, which replays every recorded call through the real
+// use cases.)
 
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Backend } from "../src/lib/backend";
+import type { Catalog } from "../src/lib/catalog-types";
+import type { Applied } from "../src/lib/workspace-types";
 
 const invoke = vi.fn();
 vi.mock("@tauri-apps/api/core", () => ({ invoke: (...args: unknown[]) => invoke(...args) }));
@@ -51,6 +57,53 @@ describe("TauriBackend", () => {
     const err2 = await new TauriBackend().getCatalog().catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(IpcError);
     expect((err2 as Error).message).toContain("__TAURI_INTERNALS__");
+  });
+
+  it("has every generated command, and a refusal names the command the bindings invoke", async () => {
+    // The bindings' text: `  name: (args) => typedError<...>(__TAURI_INVOKE("snake_name", ...)),`.
+    const bindings = readFileSync(resolve(process.cwd(), "src/lib/ipc/bindings.ts"), "utf8");
+    const block = bindings.slice(bindings.indexOf("export const commands = {"), bindings.indexOf("\n};\n"));
+    const invoked = [...block.matchAll(/^\t(\w+): \(.*?__TAURI_INVOKE\("(\w+)"/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(invoked.length).toBeGreaterThanOrEqual(44);
+    expect(invoked.length).toBe(block.match(/__TAURI_INVOKE\(/g)!.length);
+
+    const backend = new TauriBackend();
+    const methods = Object.getOwnPropertyNames(TauriBackend.prototype).filter((k) => k !== "constructor");
+    expect(methods.sort()).toEqual(invoked.map(([key]) => key).sort());
+
+    for (const [key, name] of invoked) {
+      invoke.mockClear();
+      rejectWith("denied");
+      const run = backend[key as keyof Backend] as () => Promise<unknown>;
+      const err = await run.call(backend).catch((e: unknown) => e);
+      expect(invoke.mock.calls[0]?.[0], key).toBe(name);
+      expect(err, key).toBeInstanceOf(IpcError);
+      expect((err as Error).message, key).toBe(`The desktop shell refused ${name}: denied`);
+
+      invoke.mockImplementation(() => {
+        throw new TypeError("gone");
+      });
+      const err2 = await run.call(backend).catch((e: unknown) => e);
+      expect(err2, key).toBeInstanceOf(IpcError);
+      expect((err2 as Error).message, key).toBe(`The desktop shell did not answer ${name}: gone`);
+    }
+  });
+
+  it("passes the arguments to the generated command as given", async () => {
+    invoke.mockResolvedValue(null);
+    const backend = new TauriBackend();
+    await expect(backend.createIdentity("Ada", "Analytical", null, "secret-phrase")).resolves.toBeNull();
+    expect(invoke).toHaveBeenLastCalledWith("create_identity", { name: "Ada", organisation: "Analytical", email: null, passphrase: "secret-phrase" });
+    await backend.exportScenarios("/tmp/out.json", ["a", "b"]);
+    expect(invoke).toHaveBeenLastCalledWith("export_scenarios", { path: "/tmp/out.json", ids: ["a", "b"] });
+  });
+
+  it("is typed as the generated commands answering their data", () => {
+    expectTypeOf<InstanceType<typeof TauriBackend>>().toExtend<Backend>();
+    expectTypeOf<Backend["getCatalog"]>().returns.resolves.toEqualTypeOf<Catalog>();
+    expectTypeOf<Backend["undo"]>().returns.resolves.toEqualTypeOf<Applied | null>();
+    expectTypeOf<Backend["closeWorkspace"]>().returns.resolves.toEqualTypeOf<null>();
+    expectTypeOf<Backend["exportScenarios"]>().parameters.toEqualTypeOf<[path: string, ids: string[] | null]>();
   });
 });
 

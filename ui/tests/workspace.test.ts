@@ -438,13 +438,14 @@ describe("compare screen", () => {
 
   it("keeps the last table on screen, dimmed, with a progress line when the back end takes longer than 150 ms", async () => {
     const s = await session();
-    // The real answer, held back 400 ms on its way to the window (as a slow machine would).
+    // The real answer, held back 400 ms on its way to the window (as a slow machine would). The
+    // Backend's members are properties (it is the generated commands' type), so the override is one.
     class SlowCompare extends TauriBackend {
-      override async compare(...args: Parameters<TauriBackend["compare"]>) {
+      override compare: TauriBackend["compare"] = async (...args) => {
         const answer = await super.compare(...args);
         await new Promise((r) => setTimeout(r, 400));
         return answer;
-      }
+      };
     }
     const { host } = await openApp({ ...s, backend: new SlowCompare() });
     await fireEvent.click(screen.getByTestId("tab-compare"));

@@ -161,7 +161,7 @@ export class CompareManager {
 
   // ---- Exports ----
 
-  private async exportTo(purpose: ExportPurpose, run: (path: string) => Promise<void>, what: string): Promise<void> {
+  private async exportTo(purpose: ExportPurpose, run: (path: string) => Promise<unknown>, what: string): Promise<void> {
     if (this.exporting) return;
     this.exporting = true;
     try {
