@@ -6,11 +6,13 @@ import { describe, expect, it } from "vitest";
 import { CompareManager } from "../src/lib/compare/compare-manager.svelte";
 import { MemoManager } from "../src/lib/memo/memo-manager.svelte";
 import { VerifyPdfManager } from "../src/lib/memo/verify-pdf-manager.svelte";
+import type { ScenarioEditorManager } from "../src/lib/scenarios/scenario-editor-manager.svelte";
+import { ScenariosManager } from "../src/lib/scenarios/scenarios-manager.svelte";
 import { NewWorkspaceManager } from "../src/lib/session/new-workspace-manager.svelte";
 import { WorkloadsManager } from "../src/lib/workloads/workloads-manager.svelte";
 import { WorkspaceStore } from "../src/lib/workspace.svelte";
 import type { Backend } from "../src/lib/backend";
-import type { EditRequest, ViewState } from "../src/lib/workspace-types";
+import type { EditRequest, ScenarioSpec, ViewState } from "../src/lib/workspace-types";
 import type { RecordedSession } from "./support/recorded";
 import { enterpriseSession } from "./support/sessions";
 
@@ -18,6 +20,15 @@ async function openStore(backend: Backend): Promise<WorkspaceStore> {
   const info = (await backend.session()).workspace;
   if (!info) throw new Error("the session opened no workspace");
   return new WorkspaceStore(backend, info);
+}
+
+/** Waits until the editor's edits, detail and exit costs are all answered. */
+async function settled(e: ScenarioEditorManager): Promise<void> {
+  for (let i = 0; i < 1000; i += 1) {
+    await new Promise((r) => setTimeout(r, 2));
+    if (!e.busy) return;
+  }
+  throw new Error("the scenario editor did not settle");
 }
 
 const edits = (host: RecordedSession) => host.sent("apply_edit").map((a) => a.request as EditRequest);
@@ -46,6 +57,57 @@ describe("tab managers", () => {
     expect(edits(host).at(-1)).toMatchObject({ edit: { kind: "delete-workload", id: before[0] } });
     expect(m.selectedId).toBe(before[1]);
     expect(store.notice?.text).toMatch(/^Deleted workload “.+”\. Undo \(Ctrl\+Z\) brings it back\.$/);
+  });
+
+  it("Scenarios: a template, a copy, a new layer, a layer's kind and a facility are the engine's drafts", async () => {
+    const { backend, host } = await enterpriseSession();
+    const store = await openStore(backend);
+    await store.loadCatalog();
+    expect(store.layerForms?.map((f) => [f.kind, f.cloud])).toEqual([
+      ["owned", false],
+      ["reserved", true],
+      ["spot", true],
+      ["on-demand", true],
+      ["pooled", false],
+      ["token-metered", false],
+    ]);
+    const m = new ScenariosManager(store);
+
+    // Buy on the sample's catalog: a priced training accelerator in its catalog system, in a
+    // room whose cooling carries a DGX H100's 10.2 kW (contained air at its typical 20 kW a rack).
+    expect(await m.create("buy")).toBe("buy-8-nvidia-h100-sxm5");
+    expect(m.notes).toEqual([]);
+    const made = edits(host).at(-1)!;
+    expect(made).toMatchObject({ label: "New scenario Buy 8 × NVIDIA H100 SXM5", coalesce: null });
+    const buy = (made.edit as { scenario: ScenarioSpec }).scenario;
+    expect(buy.layers).toEqual([expect.objectContaining({ id: "owned", kind: "owned", accelerator: "nvidia-h100-sxm", system: "dgx-h100", gpus: 8 })]);
+    expect(buy.facility).toMatchObject({ region: "us", cooling: "contained-air", kw_per_rack_limit: "20" });
+    expect(host.sent("draft_scenario")).toEqual([{ from: { kind: "template", template: "buy" } }]);
+
+    expect(await m.duplicate()).toBe("buy-8-nvidia-h100-sxm5-copy");
+    expect(edits(host).at(-1)).toMatchObject({ label: "Duplicate Buy 8 × NVIDIA H100 SXM5" });
+    expect(m.selectedId).toBe("buy-8-nvidia-h100-sxm5-copy");
+
+    const e = m.openEditor("buy-8-nvidia-h100-sxm5-copy");
+    await e.load();
+    await settled(e);
+    e.newLayerKind = "spot";
+    await e.addLayer();
+    await settled(e);
+    expect(e.spec?.layers.map((l) => [l.id, l.kind, l.offer])).toEqual([
+      ["owned", "owned", null],
+      ["spot", "spot", "aws-p5-h100"],
+    ]);
+    await e.changeLayerKind(0, "reserved");
+    await settled(e);
+    expect(e.spec?.layers[0]).toMatchObject({ kind: "reserved", system: null, gpus: 8, term: "1y", accelerator: "nvidia-h100-sxm" });
+    await store.flush();
+    const saved = edits(host).at(-1)!;
+    expect(saved).toMatchObject({ label: "Edit Buy 8 × NVIDIA H100 SXM5 (copy): kind", coalesce: "buy-8-nvidia-h100-sxm5-copy.layers[0].kind" });
+    expect(host.sent("reshape_scenario").map((a) => a.change)).toEqual([
+      { kind: "add-layer", layer_kind: "spot" },
+      { kind: "layer-kind", index: 0, layer_kind: "reserved" },
+    ]);
   });
 
   it("Compare: pinning and moving save the view (not an undo step), in the order chosen", async () => {

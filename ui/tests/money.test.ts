@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { DECISION_ROWS, breakEvenText, type RowContext } from "../src/lib/compare-view";
 import { addMonths, formatCurrency, formatShare, formatTonnes } from "../src/lib/money";
-import { emptyLayer, emptyScenario } from "../src/lib/layers";
+import { workloadCheckScenario } from "../src/lib/workloads/workloads";
 import { enterpriseSession } from "./support/sessions";
 
 /** The enterprise-hybrid sample's comparison as the engine made it (this test's recorded session). */
@@ -94,8 +94,9 @@ describe("specs as the back end sends them (the wire is total, issue #15)", () =
   it("have every key, null for an absent option, and keep every value", async () => {
     const { backend } = await enterpriseSession();
     const s = await backend.getScenario("hybrid");
-    expect(Object.keys(s).sort()).toEqual(Object.keys(emptyScenario("x", "x")).sort());
-    for (const l of s.layers) expect(Object.keys(l).sort()).toEqual(Object.keys(emptyLayer("x", l.kind)).sort());
+    expect(Object.keys(s).sort()).toEqual(Object.keys(workloadCheckScenario()).sort());
+    const forms = await backend.layerForms();
+    for (const l of s.layers) expect(Object.keys(l).sort()).toEqual(Object.keys(forms.find((f) => f.kind === l.kind)!.empty).sort());
     expect(Object.keys(s.layers[1]!).length).toBe(35);
     expect(s.layers[1]!.exit_clause).toBeNull();
     expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });

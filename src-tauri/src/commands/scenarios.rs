@@ -3,13 +3,43 @@
 
 use std::path::Path;
 
-use planner_app::scenarios;
+use planner_app::scenarios::{self, DraftFrom, Reshape};
+use planner_core::draft::Draft;
 use planner_core::error::PlannerError;
+use planner_core::layer_form::LayerForm;
 use planner_core::plan::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 use planner_store::workspace::{Applied, EditRequest, Imported};
 
 use super::Host;
+
+/// What the editor shows for each kind of layer: the fields it takes and an empty layer of it.
+#[tauri::command]
+#[specta::specta]
+pub async fn layer_forms(host: Host<'_>) -> Result<Vec<LayerForm>, PlannerError> {
+    Ok(scenarios::layer_forms(&*host))
+}
+
+/// A new scenario, not saved, from a template on the workspace's catalog and currency or as a
+/// copy of a saved scenario, with an id unique in the workspace; what it could not choose is in
+/// its notes.
+#[tauri::command]
+#[specta::specta]
+pub async fn draft_scenario(host: Host<'_>, from: DraftFrom) -> Result<Draft, PlannerError> {
+    scenarios::draft(&*host, &from)
+}
+
+/// The scenario as the editor holds it with one change of shape (a layer added, a layer's kind,
+/// a facility added) made by the engine's rules; nothing is saved.
+#[tauri::command]
+#[specta::specta]
+pub async fn reshape_scenario(
+    host: Host<'_>,
+    scenario: ScenarioSpec,
+    change: Reshape,
+) -> Result<ScenarioSpec, PlannerError> {
+    scenarios::reshape(&*host, &scenario, &change)
+}
 
 /// One scenario, whole, for the editor.
 #[tauri::command]

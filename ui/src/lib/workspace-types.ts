@@ -104,6 +104,11 @@ import type {
   QuotePreview_Serialize,
   QuoteRow_Serialize,
   QuoteTemplate,
+  Draft_Serialize,
+  DraftFrom,
+  LayerForm_Serialize,
+  Reshape,
+  TemplateKind,
 } from "./ipc/bindings";
 
 /** A decimal number as text, e.g. "6.88" (money, rates and fractions never cross as floats). */
@@ -165,6 +170,11 @@ export type LayerSpec = LayerSpec_Serialize;
 export type FacilitySpec = FacilitySpec_Serialize;
 export type NetworkSpec = NetworkSpec_Serialize;
 export type ScenarioSpec = ScenarioSpec_Serialize;
+/** What the editor shows for one kind of supply layer: the fields it takes, an empty layer of it. */
+export type LayerForm = LayerForm_Serialize;
+/** A new scenario the engine drafted, and what it could not choose. */
+export type Draft = Draft_Serialize;
+export type { DraftFrom, Reshape, TemplateKind };
 export type MemoDraft = MemoDraft_Serialize;
 export type Edit = Edit_Serialize;
 export type EditRequest = EditRequest_Serialize;

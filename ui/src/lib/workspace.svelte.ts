@@ -16,6 +16,7 @@ import type {
   CompareScreen,
   EditRequest,
   Imported,
+  LayerForm,
   PlacedProblem,
   QuotesImported,
   ScenarioSummary,
@@ -39,6 +40,8 @@ export class WorkspaceStore {
   /** The catalog snapshot the workspace computes with; null until loaded. */
   catalog: Catalog | null = $state.raw(null);
   catalogError: unknown = $state.raw(null);
+  /** What the editor shows for each kind of supply layer, as the engine publishes it; null until loaded. */
+  layerForms: LayerForm[] | null = $state.raw(null);
   /** Edits, undos and view saves waiting or in flight. */
   pending = $state(0);
   /** The last change that failed, until the next one succeeds. */
@@ -101,9 +104,10 @@ export class WorkspaceStore {
     return this.clearance?.find((c) => c.subject.kind === "scenario" && c.subject.id === id) ?? null;
   }
 
-  /** Loads (again) the workspace's catalog snapshot. */
+  /** Loads (again) the workspace's catalog snapshot, and the layer forms the first time. */
   async loadCatalog(): Promise<void> {
     try {
+      if (this.layerForms === null) this.layerForms = await this.backend.layerForms();
       this.catalog = await this.backend.workspaceCatalog();
       this.catalogError = null;
     } catch (e) {

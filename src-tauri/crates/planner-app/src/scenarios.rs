@@ -3,12 +3,96 @@
 
 use std::path::Path;
 
+use planner_core::draft::{self, Draft, TemplateKind};
 use planner_core::error::PlannerError;
+use planner_core::layer_form::{self, LayerForm};
 use planner_core::plan::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
-use planner_core::scenario_file::{self, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::scenario_file::{self, LayerKind, ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_store::workspace::{Applied, EditRequest, Imported};
+use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, file_name, with_workspace};
+
+/// What a new scenario starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum DraftFrom {
+    /// A template (Buy, Rent, Hybrid) on the workspace's catalog and currency.
+    Template { template: TemplateKind },
+    /// A copy of the saved scenario `scenario`.
+    Copy { scenario: String },
+}
+
+/// A change to a scenario's shape that the engine's rules decide (see `planner_core::layer_form`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Reshape {
+    /// Adds a layer of `layer_kind` on the accelerator the scenario already uses.
+    AddLayer { layer_kind: LayerKind },
+    /// Switches the layer at `index` to `layer_kind`, emptying the fields that kind does not take.
+    LayerKind { index: u32, layer_kind: LayerKind },
+    /// Adds a facility with the catalog's defaults for the owned layer's accelerator.
+    AddFacility,
+}
+
+/// What the editor shows for each kind of layer: the fields it takes and an empty layer of it.
+pub fn layer_forms(_host: &impl Host) -> Vec<LayerForm> {
+    layer_form::forms()
+}
+
+/// A new scenario (not saved: the editor adds it as an edit) with an id unique in the workspace,
+/// from a template on the workspace's catalog and currency, or as a copy of a saved scenario;
+/// what the draft could not choose is in its notes.
+pub fn draft(host: &impl Host, from: &DraftFrom) -> Result<Draft, PlannerError> {
+    with_workspace(host, |ws| {
+        let taken: Vec<String> = ws.scenario_summaries()?.into_iter().map(|s| s.id).collect();
+        Ok(match from {
+            DraftFrom::Template { template } => {
+                draft::from_template(*template, ws.catalog(), &ws.settings().currency, &taken)
+            }
+            DraftFrom::Copy { scenario } => Draft {
+                scenario: draft::copy_of(&ws.scenario(scenario)?, &taken),
+                notes: Vec::new(),
+            },
+        })
+    })
+}
+
+/// `scenario` (as the editor holds it) with `change` applied by the engine's rules on the
+/// workspace's catalog; nothing is saved.
+pub fn reshape(host: &impl Host, scenario: &ScenarioSpec, change: &Reshape) -> Result<ScenarioSpec, PlannerError> {
+    with_workspace(host, |ws| {
+        let catalog = ws.catalog();
+        let mut out = scenario.clone();
+        match change {
+            Reshape::AddLayer { layer_kind } => out.layers.push(layer_form::new_layer(scenario, *layer_kind, catalog)),
+            Reshape::LayerKind { index, layer_kind } => {
+                let slot = usize::try_from(*index).ok().and_then(|i| out.layers.get_mut(i));
+                let Some(layer) = slot else {
+                    let n = scenario.layers.len();
+                    return Err(PlannerError::invalid(
+                        "index",
+                        format!("the scenario has {n} layers; there is no layer {index} to change"),
+                    ));
+                };
+                *layer = layer_form::change_kind(layer, *layer_kind, catalog);
+            }
+            Reshape::AddFacility => {
+                let facility = draft::facility_for_scenario(scenario, catalog, &ws.settings().currency);
+                let Some(facility) = facility else {
+                    return Err(PlannerError::invalid(
+                        "facility",
+                        "the workspace catalog has no cooling technology or no region with a tariff: choose the facility by hand",
+                    ));
+                };
+                out.facility = Some(facility);
+            }
+        }
+        Ok(out)
+    })
+}
 
 /// One scenario, whole, for the editor.
 pub fn get(host: &impl Host, id: &str) -> Result<ScenarioSpec, PlannerError> {

@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use planner_app::identities::SignWith;
 use planner_app::{Host, TestHost, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
 use planner_core::checklist::{ItemStatus, Subject};
+use planner_core::draft::TemplateKind;
 use planner_core::error::ErrorCode;
 use planner_core::plan::ViewState;
+use planner_core::scenario_file::LayerKind;
 use planner_report::charts::Theme;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 
@@ -59,6 +61,14 @@ fn without_a_workspace_every_workspace_use_case_says_to_open_one() {
         compliance::statuses(&host).err().map(|e| e.code),
         vendors::scorecard(&host).err().map(|e| e.code),
         catalog::snapshot(&host).err().map(|e| e.code),
+        scenarios::draft(
+            &host,
+            &scenarios::DraftFrom::Template {
+                template: TemplateKind::Buy,
+            },
+        )
+        .err()
+        .map(|e| e.code),
     ] {
         assert_eq!(code, Some(ErrorCode::NoWorkspace));
     }
@@ -223,6 +233,74 @@ fn a_memo_is_written_signed_recorded_and_verified() {
     bytes[at] ^= 0x01;
     std::fs::write(&pdf, &bytes).unwrap();
     assert!(!memo::verify_pdf(&pdf).map(|c| c.all_intact).unwrap_or(false));
+}
+
+#[test]
+fn a_scenario_is_drafted_from_a_template_or_a_copy_and_reshaped_by_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    // A copy is named "<name> (copy)" and takes the slug of that name, cut at 60 characters.
+    let copy = scenarios::draft(
+        &host,
+        &scenarios::DraftFrom::Copy {
+            scenario: "hybrid".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        copy.scenario.id,
+        "two-dgx-h100-for-the-base-aws-spot-and-on-demand-for-bursts"
+    );
+    assert_eq!(
+        copy.scenario.name,
+        "Two DGX H100 for the base, AWS spot and on-demand for bursts (copy)"
+    );
+    let missing = scenarios::draft(
+        &host,
+        &scenarios::DraftFrom::Copy {
+            scenario: "nope".into(),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(missing.code, ErrorCode::NotFound);
+
+    let hybrid = scenarios::draft(
+        &host,
+        &scenarios::DraftFrom::Template {
+            template: TemplateKind::Hybrid,
+        },
+    )
+    .unwrap();
+    assert_eq!(hybrid.notes, Vec::<String>::new());
+    let kinds: Vec<LayerKind> = hybrid.scenario.layers.iter().map(|l| l.kind).collect();
+    assert_eq!(kinds, [LayerKind::Owned, LayerKind::OnDemand]);
+
+    let change = scenarios::Reshape::LayerKind {
+        index: 1,
+        layer_kind: LayerKind::Reserved,
+    };
+    let reserved = scenarios::reshape(&host, &hybrid.scenario, &change).unwrap();
+    assert_eq!(reserved.layers[1].kind, LayerKind::Reserved);
+    assert_eq!(reserved.layers[1].offer, hybrid.scenario.layers[1].offer);
+    let wrong = scenarios::Reshape::LayerKind {
+        index: 7,
+        layer_kind: LayerKind::Spot,
+    };
+    let refused = scenarios::reshape(&host, &hybrid.scenario, &wrong).unwrap_err();
+    assert_eq!(
+        (refused.code, refused.details[0].field.as_deref()),
+        (ErrorCode::InvalidInput, Some("index"))
+    );
+    assert_eq!(
+        refused.message,
+        "index: the scenario has 2 layers; there is no layer 7 to change"
+    );
+
+    let mut bare = hybrid.scenario.clone();
+    bare.facility = None;
+    let with_room = scenarios::reshape(&host, &bare, &scenarios::Reshape::AddFacility).unwrap();
+    assert_eq!(with_room.facility, hybrid.scenario.facility);
+    assert_eq!(scenarios::layer_forms(&host).len(), 6);
 }
 
 #[test]

@@ -52,7 +52,7 @@ pub mod workload_kind;
 pub use catalog::provenance;
 pub use compliance::{audit, checklist};
 pub use engine::{
-    assumption, commitment, compare, decision, dispatch, evaluate, exit, finance, fx, ledger, limits, network, plan,
-    rack, scenario, scenario_file, sizing, spot, validate, workload,
+    assumption, commitment, compare, decision, dispatch, draft, evaluate, exit, finance, fx, ids, layer_form, ledger,
+    limits, network, plan, rack, scenario, scenario_file, sizing, spot, validate, workload,
 };
 pub use rfp::{quote, scorecard, vendors};

@@ -50,6 +50,19 @@ export const commands = {
 	exitCosts: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioExits_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_costs", { scenario })),
 	/**  Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying. */
 	exitVariant: (scenario: ScenarioSpec_Deserialize, layer: string, month: number) => typedError<ExitVariantOutcome_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_variant", { scenario, layer, month })),
+	/**  What the editor shows for each kind of layer: the fields it takes and an empty layer of it. */
+	layerForms: () => typedError<LayerForm_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("layer_forms")),
+	/**
+	 *  A new scenario, not saved, from a template on the workspace's catalog and currency or as a
+	 *  copy of a saved scenario, with an id unique in the workspace; what it could not choose is in
+	 *  its notes.
+	 */
+	draftScenario: (from: DraftFrom) => typedError<Draft_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("draft_scenario", { from })),
+	/**
+	 *  The scenario as the editor holds it with one change of shape (a layer added, a layer's kind,
+	 *  a facility added) made by the engine's rules; nothing is saved.
+	 */
+	reshapeScenario: (scenario: ScenarioSpec_Deserialize, change: Reshape) => typedError<ScenarioSpec_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("reshape_scenario", { scenario, change })),
 	/**  A workload's memory fit on an accelerator of the workspace's catalog. */
 	sizeWorkload: (workload: WorkloadSpec_Deserialize, accelerator: string, gpusPerServer: number) => typedError<SizingPreview | null, PlannerError_Serialize>(__TAURI_INVOKE("size_workload", { workload, accelerator, gpusPerServer })),
 	/**  Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step). */
@@ -711,6 +724,30 @@ export type Difference_Serialize = {
 	buy_vs_rent_hours_per_day: string | null,
 	/**  Owning against renting in words, including when owning never pays off. */
 	buy_vs_rent_words: string | null,
+};
+
+/**  A new scenario and what its draft could not choose. */
+export type Draft = Draft_Serialize | Draft_Deserialize;
+
+/**  What a new scenario starts from. */
+export type DraftFrom = 
+/**  A template (Buy, Rent, Hybrid) on the workspace's catalog and currency. */
+{ kind: "template"; template: TemplateKind } | 
+/**  A copy of the saved scenario `scenario`. */
+{ kind: "copy"; scenario: string };
+
+/**  A new scenario and what its draft could not choose. */
+export type Draft_Deserialize = {
+	scenario: ScenarioSpec_Deserialize,
+	/**  Each choice left to the user, in a sentence (empty when the draft is complete). */
+	notes: string[],
+};
+
+/**  A new scenario and what its draft could not choose. */
+export type Draft_Serialize = {
+	scenario: ScenarioSpec_Serialize,
+	/**  Each choice left to the user, in a sentence (empty when the draft is complete). */
+	notes: string[],
 };
 
 /**  One change a person makes. */
@@ -1390,6 +1427,37 @@ export type LayerExitCosts_Serialize = {
 	variant_available: boolean,
 	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
 	curve: ExitCost[],
+};
+
+/**  What the editor shows for one kind of layer. */
+export type LayerForm = LayerForm_Serialize | LayerForm_Deserialize;
+
+/**  What the editor shows for one kind of layer. */
+export type LayerForm_Deserialize = {
+	kind: LayerKind,
+	/**  A cloud kind (reserved, spot, on-demand): it buys from a catalog offer. */
+	cloud: boolean,
+	/**
+	 *  The fields a layer of this kind takes, by their name in the scenario file, in the
+	 *  editor's order (`id` and `kind` not listed).
+	 */
+	fields: string[],
+	/**  A new layer of this kind: every optional field empty, every default the engine's. */
+	empty: LayerSpec_Deserialize,
+};
+
+/**  What the editor shows for one kind of layer. */
+export type LayerForm_Serialize = {
+	kind: LayerKind,
+	/**  A cloud kind (reserved, spot, on-demand): it buys from a catalog offer. */
+	cloud: boolean,
+	/**
+	 *  The fields a layer of this kind takes, by their name in the scenario file, in the
+	 *  editor's order (`id` and `kind` not listed).
+	 */
+	fields: string[],
+	/**  A new layer of this kind: every optional field empty, every default the engine's. */
+	empty: LayerSpec_Serialize,
 };
 
 /**  What kind of supply a layer is. */
@@ -2377,6 +2445,15 @@ export type ResaleTarget_Deserialize = { by: "accelerator"; id: string } | { by:
  */
 export type ResaleTarget_Serialize = { by: "accelerator"; id: string } | { by: "family"; family: Family; vendor: string | null };
 
+/**  A change to a scenario's shape that the engine's rules decide (see `planner_core::layer_form`). */
+export type Reshape = 
+/**  Adds a layer of `layer_kind` on the accelerator the scenario already uses. */
+{ kind: "add-layer"; layer_kind: LayerKind } | 
+/**  Switches the layer at `index` to `layer_kind`, emptying the fields that kind does not take. */
+{ kind: "layer-kind"; index: number; layer_kind: LayerKind } | 
+/**  Adds a facility with the catalog's defaults for the owned layer's accelerator. */
+{ kind: "add-facility" };
+
 /**  One scenario's monthly-cost chart. */
 export type ScenarioChart = {
 	scenario: string,
@@ -2960,6 +3037,15 @@ export type SubjectStatus_Serialize = {
 	 */
 	summary: string,
 };
+
+/**  The template a new scenario starts from. */
+export type TemplateKind = 
+/**  One owned layer in your own room. */
+"buy" | 
+/**  One on-demand cloud layer. */
+"rent" | 
+/**  Owned base load plus on-demand cloud for peaks. */
+"hybrid";
 
 /**  The termination fee of an exit clause. */
 export type TerminationFee = 

@@ -4,20 +4,20 @@
 // touch this scenario reload it; changes to workloads, settings or the catalog re-evaluate it.
 
 import type { Catalog, Colocation, Cooling, Fabric, Region } from "../catalog-types";
-import { LAYER_KIND_LABELS, emptyLayer, layerAccelerator } from "../layers";
+import { LAYER_KIND_LABELS, formOf } from "../layers";
 import { LatestOnly } from "../queue";
-import { uniqueId } from "../slug";
-import { facilityFor } from "../templates";
 import type { WorkspaceStore } from "../workspace.svelte";
 import type {
   ExitVariantOutcome,
   FacilitySpec,
+  LayerForm,
   LayerKind,
   LayerSpec,
   PlacedProblem,
   PricePoint,
   ScenarioDetail,
   ScenarioExits,
+  Reshape,
   ScenarioSpec,
   WorkloadSpec,
   WorkspaceSettings,
@@ -90,6 +90,11 @@ export class ScenarioEditorManager {
       this.detailRunner.cancel();
       this.exitsRunner.cancel();
     };
+  }
+
+  /** Whether an edit of this editor, or a detail or exit costs asked for, is not answered yet. */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.detailRunner.busy || this.exitsRunner.busy;
   }
 
   async load(): Promise<void> {
@@ -225,18 +230,47 @@ export class ScenarioEditorManager {
       });
   }
 
+  /** What the editor shows for each kind of layer, as the engine publishes it; null until loaded. */
+  get forms(): LayerForm[] | null {
+    return this.store.layerForms;
+  }
+
+  /** The form of a layer of `kind`. */
+  form(kind: LayerKind): LayerForm | null {
+    return formOf(this.forms, kind);
+  }
+
+  /**
+   * Asks the engine for the scenario with `change` made by its rules, then saves the part it
+   * changed (`take` copies it into the local copy, so edits typed meanwhile are kept).
+   */
+  private async reshape(path: string, label: string, change: Reshape, take: (from: ScenarioSpec, into: ScenarioSpec) => void): Promise<void> {
+    if (!this.spec) return;
+    const scenario = $state.snapshot(this.spec) as ScenarioSpec;
+    let next: ScenarioSpec;
+    try {
+      next = await this.store.backend.reshapeScenario(scenario, change);
+    } catch (error) {
+      this.store.notice = { kind: "error", text: `The scenario could not be changed (${label}).`, error };
+      return;
+    }
+    this.change(path, label, (s) => take(next, s));
+  }
+
   /** Adds a layer of `newLayerKind` on the accelerator the scenario already uses. */
-  addLayer(): void {
+  addLayer(): Promise<void> {
     const kind = this.newLayerKind;
-    const catalog = this.catalog;
-    this.change("layers", `add ${LAYER_KIND_LABELS[kind]} layer`, (s) => {
-      const layerId = uniqueId(kind, s.layers.map((l) => l.id), "layer");
-      const layer = emptyLayer(layerId, kind);
-      const acc = s.layers.map((l) => layerAccelerator(l, catalog)).find((a) => a !== null) ?? null;
-      if (kind !== "reserved" && kind !== "spot" && kind !== "on-demand") layer.accelerator = acc;
-      else if (catalog && acc) layer.offer = catalog.offers.find((o) => o.accelerator === acc)?.id ?? null;
-      if (layer.offer === null && (kind === "reserved" || kind === "spot" || kind === "on-demand")) layer.accelerator = acc;
-      s.layers.push(layer);
+    return this.reshape("layers", `add ${LAYER_KIND_LABELS[kind]} layer`, { kind: "add-layer", layer_kind: kind }, (from, into) => {
+      const added = from.layers[from.layers.length - 1];
+      if (added) into.layers.push(added);
+    });
+  }
+
+  /** Switches the layer at `index` to `kind`; the fields that kind does not take are emptied. */
+  changeLayerKind(index: number, kind: LayerKind): Promise<void> {
+    return this.reshape(`layers[${index}].kind`, "kind", { kind: "layer-kind", index, layer_kind: kind }, (from, into) => {
+      const changed = from.layers[index];
+      if (changed && into.layers[index]) into.layers[index] = changed;
     });
   }
 
@@ -249,16 +283,7 @@ export class ScenarioEditorManager {
   }
 
   /** Adds a facility with the catalog's defaults for the owned layer's accelerator. */
-  addFacility(): void {
-    const catalog = this.catalog;
-    const spec = this.spec;
-    if (!catalog || !spec) return;
-    const owned = spec.layers.find((l) => l.kind === "owned");
-    const accId = owned ? layerAccelerator(owned, catalog) : null;
-    const acc = catalog.accelerators.find((a) => a.id === accId) ?? catalog.accelerators[0];
-    if (!acc) return;
-    const system = owned?.system ? (catalog.facility.systems.find((x) => x.id === owned.system) ?? null) : null;
-    const f = facilityFor(catalog, acc, system, this.settings.currency, []);
-    if (f) this.change("facility", "facility", (s) => (s.facility = f));
+  addFacility(): Promise<void> {
+    return this.reshape("facility", "facility", { kind: "add-facility" }, (from, into) => (into.facility = from.facility));
   }
 }

@@ -6,10 +6,16 @@
 import { untrack } from "svelte";
 import { MAX_COMPARED } from "../compare-view";
 import { cachedHaystack, matchRows } from "../filter";
-import { duplicateScenario, scenarioFromTemplate, type TemplateKind } from "../templates";
 import type { WorkspaceStore } from "../workspace.svelte";
-import type { ScenarioSummary, SubjectStatus } from "../workspace-types";
+import type { Draft, DraftFrom, ScenarioSummary, SubjectStatus, TemplateKind } from "../workspace-types";
 import { ScenarioEditorManager } from "./scenario-editor-manager.svelte";
+
+/** The templates a new scenario starts from (the engine drafts them), as the New… menu names them. */
+export const TEMPLATES: readonly { kind: TemplateKind; label: string; hint: string }[] = [
+  { kind: "buy", label: "Buy", hint: "One owned layer in your own room" },
+  { kind: "rent", label: "Rent", hint: "One on-demand cloud layer" },
+  { kind: "hybrid", label: "Hybrid", hint: "Owned base load plus on-demand cloud for peaks" },
+];
 
 export class ScenariosManager {
   private readonly store: WorkspaceStore;
@@ -104,42 +110,38 @@ export class ScenariosManager {
     }
   }
 
-  /** Makes a scenario from template `kind`; its id when it was added (it is then chosen), else null. */
-  async create(kind: TemplateKind): Promise<string | null> {
-    const catalog = this.store.catalog;
-    if (!catalog) return null;
-    const t = scenarioFromTemplate(kind, catalog, {
-      currency: this.store.info.settings.currency,
-      takenIds: this.store.info.scenarios.map((s) => s.id),
-    });
-    const applied = await this.store.edit({
-      edit: { kind: "put-scenario", scenario: t.scenario },
-      label: `New scenario ${t.scenario.name}`,
-      coalesce: null,
-    });
+  /**
+   * Adds the scenario the engine drafts `from` a template or a copy (as one edit) and chooses it;
+   * its id when it was added, else null (the failure is in the store's notice).
+   */
+  private async add(from: DraftFrom, label: (name: string) => string, failure: string): Promise<string | null> {
+    let draft: Draft;
+    try {
+      await this.store.flush();
+      draft = await this.store.backend.draftScenario(from);
+    } catch (error) {
+      this.store.notice = { kind: "error", text: failure, error };
+      return null;
+    }
+    const applied = await this.store.edit({ edit: { kind: "put-scenario", scenario: draft.scenario }, label: label(draft.scenario.name), coalesce: null });
     if (!applied) return null;
-    this.notes = t.notes;
+    this.notes = draft.notes;
     this.query = "";
-    this.selectedId = t.scenario.id;
-    return t.scenario.id;
+    this.selectedId = draft.scenario.id;
+    return draft.scenario.id;
+  }
+
+  /** Makes a scenario from template `kind`; its id when it was added (it is then chosen), else null. */
+  create(kind: TemplateKind): Promise<string | null> {
+    return this.add({ kind: "template", template: kind }, (name) => `New scenario ${name}`, "The scenario could not be made from the template.");
   }
 
   /** Copies the chosen scenario (as saved); the copy's id when it was added (then chosen), else null. */
-  async duplicate(): Promise<string | null> {
+  duplicate(): Promise<string | null> {
     const id = this.selectedId;
-    if (!id) return null;
-    try {
-      await this.store.flush();
-      const spec = await this.store.backend.getScenario(id);
-      const copy = duplicateScenario(spec, this.store.info.scenarios.map((s) => s.id));
-      const applied = await this.store.edit({ edit: { kind: "put-scenario", scenario: copy }, label: `Duplicate ${spec.name}`, coalesce: null });
-      if (!applied) return null;
-      this.selectedId = copy.id;
-      return copy.id;
-    } catch (error) {
-      this.store.notice = { kind: "error", text: "The scenario could not be duplicated.", error };
-      return null;
-    }
+    if (!id) return Promise.resolve(null);
+    const name = this.selected?.name ?? id;
+    return this.add({ kind: "copy", scenario: id }, () => `Duplicate ${name}`, "The scenario could not be duplicated.");
   }
 
   /**

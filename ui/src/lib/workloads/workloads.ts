@@ -2,7 +2,6 @@
 // GPU-hours per day on an accelerator).
 
 import type { Catalog } from "../catalog-types";
-import { emptyScenario } from "../layers";
 import { uniqueId } from "../slug";
 import type { ScenarioSpec, WorkloadKind, WorkloadSpec } from "../workspace-types";
 
@@ -61,5 +60,21 @@ export const WORKLOAD_CHECK_ID = "workload-check";
  * problems are ignored.
  */
 export function workloadCheckScenario(): ScenarioSpec {
-  return emptyScenario(WORKLOAD_CHECK_ID, "Workload check");
+  return {
+    id: WORKLOAD_CHECK_ID,
+    name: "Workload check",
+    description: null,
+    price_point: null,
+    layers: [],
+    facility: null,
+    network: null,
+    staff_fte: "0",
+    staff_cost_per_fte_year: "0",
+    engineer_month_cost: "0",
+    software_per_month: "0",
+    storage_per_month: "0",
+    egress_tb_per_month: "0",
+    egress_per_tb: "0",
+    egress_share_of_cloud_spend: null,
+  };
 }

@@ -1,0 +1,60 @@
+//! Ids for what the editor adds (scenarios, layers): slugs of their names, unique in their list.
+//! The scenario file accepts letters, digits, `-`, `_` and `.`, 1 to 80 characters.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The longest id made here.
+const MAX_SLUG: usize = 60;
+
+/// "Buy 8 × NVIDIA H100 (SXM5)" → "buy-8-nvidia-h100-sxm5": accents dropped, lower case, every
+/// run of other characters one dash, at most 60 characters; "" when nothing usable is left.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.nfkd().filter(|c| !('\u{300}'..='\u{36f}').contains(c)) {
+        for c in c.to_lowercase() {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                out.push(c);
+            } else if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+    }
+    let mut out: String = out.trim_end_matches('-').chars().take(MAX_SLUG).collect();
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// A slug of `name` not in `taken`: the slug itself, else with "-2", "-3", ... appended;
+/// `fallback` stands in for a name without letters or digits.
+pub fn unique_id(name: &str, taken: &[String], fallback: &str) -> String {
+    let base = match slug(name) {
+        s if s.is_empty() => fallback.to_owned(),
+        s => s,
+    };
+    let free = |id: &str| !taken.iter().any(|t| t == id);
+    if free(&base) {
+        return base;
+    }
+    (2u64..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|c| free(c))
+        .unwrap_or(base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_drop_accents_and_runs_of_other_characters() {
+        assert_eq!(slug("Buy 8 × NVIDIA H100 (SXM5)"), "buy-8-nvidia-h100-sxm5");
+        assert_eq!(slug("  Entraînement été  "), "entrainement-ete");
+        assert_eq!(slug("×××"), "");
+        assert_eq!(slug(&"a-".repeat(40)).len(), 59);
+        let taken = vec!["x".to_owned(), "x-2".to_owned()];
+        assert_eq!(unique_id("X", &taken, "scenario"), "x-3");
+        assert_eq!(unique_id("!!", &[], "scenario"), "scenario");
+    }
+}

@@ -1,0 +1,311 @@
+//! The form of a supply layer: which fields each kind of layer takes, an empty layer of a kind,
+//! a layer switched to another kind without the fields the new kind refuses, and a new layer
+//! added to a scenario. The editor shows exactly these fields and starts from these layers, so
+//! what it offers is what [`crate::engine::validate`] accepts (a test checks it on every kind).
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, ScenarioSpec};
+
+/// Every kind of layer, in the order the editor offers them.
+pub const LAYER_KINDS: [LayerKind; 6] = [
+    LayerKind::Owned,
+    LayerKind::Reserved,
+    LayerKind::Spot,
+    LayerKind::OnDemand,
+    LayerKind::Pooled,
+    LayerKind::TokenMetered,
+];
+
+const ALL: &[LayerKind] = &LAYER_KINDS;
+const OWNED: &[LayerKind] = &[LayerKind::Owned];
+const CLOUD: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Spot, LayerKind::OnDemand];
+
+/// The layer fields the editor shows (by their name in the scenario file), and the kinds each
+/// applies to. `id` and `kind` belong to every layer and are not listed.
+const FIELDS: [(&str, &[LayerKind]); 33] = [
+    ("accelerator", ALL),
+    ("offer", CLOUD),
+    ("system", OWNED),
+    ("gpus", ALL),
+    ("gpus_per_server", OWNED),
+    ("price_per_gpu", OWNED),
+    ("platform_cost_per_gpu", OWNED),
+    ("installation", OWNED),
+    (
+        "price_per_gpu_hour",
+        &[
+            LayerKind::Reserved,
+            LayerKind::Spot,
+            LayerKind::OnDemand,
+            LayerKind::Pooled,
+        ],
+    ),
+    ("price_per_million_tokens", &[LayerKind::TokenMetered]),
+    ("term", &[LayerKind::Reserved]),
+    ("peak_tflops", ALL),
+    ("mfu", ALL),
+    ("availability", ALL),
+    ("start_month", ALL),
+    ("lead_time_months", OWNED),
+    ("financing", OWNED),
+    ("payment_milestones", OWNED),
+    ("depreciation_life_months", OWNED),
+    ("salvage_share", OWNED),
+    ("residual_share", OWNED),
+    ("residual_reason", OWNED),
+    ("support_rate_per_year", OWNED),
+    ("non_server_maintenance_rate_per_year", OWNED),
+    ("running_cost_per_gpu_hour", OWNED),
+    ("power_kw_per_gpu", OWNED),
+    ("idle_power_share", OWNED),
+    ("interruptions_per_hour", &[LayerKind::Spot]),
+    ("checkpoint_write_minutes", &[LayerKind::Spot]),
+    ("restart_minutes", &[LayerKind::Spot]),
+    ("serves", ALL),
+    ("exit", ALL),
+    // Only a layer with a commitment schedule: reserved, or owned on a lease (the engine refuses
+    // a clause on owned hardware bought for cash or on a loan).
+    ("exit_clause", &[LayerKind::Reserved, LayerKind::Owned]),
+];
+
+/// What the editor shows for one kind of layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LayerForm {
+    pub kind: LayerKind,
+    /// A cloud kind (reserved, spot, on-demand): it buys from a catalog offer.
+    pub cloud: bool,
+    /// The fields a layer of this kind takes, by their name in the scenario file, in the
+    /// editor's order (`id` and `kind` not listed).
+    pub fields: Vec<String>,
+    /// A new layer of this kind: every optional field empty, every default the engine's.
+    pub empty: LayerSpec,
+}
+
+/// Whether `kind` buys from a catalog offer (reserved, spot, on-demand).
+pub fn is_cloud(kind: LayerKind) -> bool {
+    CLOUD.contains(&kind)
+}
+
+/// Whether the layer field `field` (its name in the scenario file) applies to `kind`.
+pub fn applies(field: &str, kind: LayerKind) -> bool {
+    FIELDS.iter().any(|(f, kinds)| *f == field && kinds.contains(&kind))
+}
+
+/// The form of every kind, in [`LAYER_KINDS`] order.
+pub fn forms() -> Vec<LayerForm> {
+    LAYER_KINDS
+        .iter()
+        .map(|&kind| LayerForm {
+            kind,
+            cloud: is_cloud(kind),
+            fields: FIELDS
+                .iter()
+                .filter(|(_, kinds)| kinds.contains(&kind))
+                .map(|(f, _)| (*f).to_owned())
+                .collect(),
+            empty: empty_layer(kind_id(kind), kind),
+        })
+        .collect()
+}
+
+/// The scenario-file name of a kind (`on-demand`), also the id of a scenario's first layer of it.
+pub fn kind_id(kind: LayerKind) -> &'static str {
+    match kind {
+        LayerKind::Owned => "owned",
+        LayerKind::Reserved => "reserved",
+        LayerKind::Spot => "spot",
+        LayerKind::OnDemand => "on-demand",
+        LayerKind::Pooled => "pooled",
+        LayerKind::TokenMetered => "token-metered",
+    }
+}
+
+/// A layer of `kind` with every optional field empty and every default the engine's (a reserved
+/// layer commits for one year until told otherwise).
+pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
+    LayerSpec {
+        id: id.to_owned(),
+        kind,
+        accelerator: None,
+        offer: None,
+        system: None,
+        gpus: None,
+        gpus_per_server: None,
+        price_per_gpu: None,
+        platform_cost_per_gpu: Decimal::ZERO,
+        installation: Decimal::ZERO,
+        price_per_gpu_hour: None,
+        price_per_million_tokens: None,
+        term: (kind == LayerKind::Reserved).then_some(CommitTerm::OneYear),
+        peak_tflops: None,
+        mfu: None,
+        availability: None,
+        start_month: 0,
+        lead_time_months: 0,
+        financing: None,
+        payment_milestones: Vec::new(),
+        depreciation_life_months: None,
+        salvage_share: Decimal::ZERO,
+        residual_share: None,
+        residual_reason: None,
+        support_rate_per_year: Decimal::ZERO,
+        non_server_maintenance_rate_per_year: None,
+        running_cost_per_gpu_hour: None,
+        power_kw_per_gpu: None,
+        idle_power_share: None,
+        interruptions_per_hour: None,
+        checkpoint_write_minutes: None,
+        restart_minutes: None,
+        serves: None,
+        exit: None,
+        exit_clause: None,
+    }
+}
+
+/// A scenario with no layers, no facility and every amount zero.
+pub fn empty_scenario(id: &str, name: &str) -> ScenarioSpec {
+    ScenarioSpec {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        description: None,
+        price_point: None,
+        layers: Vec::new(),
+        facility: None,
+        network: None,
+        staff_fte: Decimal::ZERO,
+        staff_cost_per_fte_year: Decimal::ZERO,
+        engineer_month_cost: Decimal::ZERO,
+        software_per_month: Decimal::ZERO,
+        storage_per_month: Decimal::ZERO,
+        egress_tb_per_month: Decimal::ZERO,
+        egress_per_tb: Decimal::ZERO,
+        egress_share_of_cloud_spend: None,
+    }
+}
+
+/// The accelerator a layer runs on: named, else through its server system or its offer in
+/// `catalog`.
+pub fn layer_accelerator(layer: &LayerSpec, catalog: &Catalog) -> Option<String> {
+    if let Some(a) = &layer.accelerator {
+        return Some(a.clone());
+    }
+    let system = layer
+        .system
+        .as_ref()
+        .and_then(|id| catalog.facility.systems.iter().find(|s| &s.id == id));
+    if let Some(s) = system {
+        return Some(s.accelerator.clone());
+    }
+    let offer = layer
+        .offer
+        .as_ref()
+        .and_then(|id| catalog.offers.iter().find(|o| &o.id == id));
+    offer.map(|o| o.accelerator.clone())
+}
+
+/// The layer as a layer of `kind`: the fields the new kind does not take are emptied (the engine
+/// would refuse them); the count of GPUs, throughput, availability, start, the workloads served
+/// and a fixed exit are kept. A cloud layer keeps its offer, else names the accelerator; a rented
+/// price is kept between cloud and pooled kinds; a reserved layer keeps its term (one year when
+/// it had none).
+pub fn change_kind(layer: &LayerSpec, kind: LayerKind, catalog: &Catalog) -> LayerSpec {
+    if layer.kind == kind {
+        return layer.clone();
+    }
+    let accelerator = layer_accelerator(layer, catalog);
+    let mut keep = LayerSpec {
+        gpus: layer.gpus,
+        peak_tflops: layer.peak_tflops.clone(),
+        mfu: layer.mfu,
+        availability: layer.availability,
+        start_month: layer.start_month,
+        serves: layer.serves.clone(),
+        exit: layer.exit.clone(),
+        ..empty_layer(&layer.id, kind)
+    };
+    let rented_before = is_cloud(layer.kind) || layer.kind == LayerKind::Pooled;
+    if is_cloud(kind) {
+        match &layer.offer {
+            Some(offer) => keep.offer = Some(offer.clone()),
+            None => keep.accelerator = accelerator,
+        }
+        if rented_before {
+            keep.price_per_gpu_hour = layer.price_per_gpu_hour.clone();
+        }
+        if kind == LayerKind::Reserved {
+            keep.term = Some(layer.term.unwrap_or(CommitTerm::OneYear));
+        }
+    } else {
+        keep.accelerator = accelerator;
+        if kind == LayerKind::Pooled && is_cloud(layer.kind) {
+            keep.price_per_gpu_hour = layer.price_per_gpu_hour.clone();
+        }
+    }
+    keep
+}
+
+/// A new layer of `kind` for `scenario`, with an id unique among its layers, on the accelerator
+/// the scenario already uses: a cloud layer takes the first catalog offer for it (naming the
+/// accelerator when there is none), any other kind names it.
+pub fn new_layer(scenario: &ScenarioSpec, kind: LayerKind, catalog: &Catalog) -> LayerSpec {
+    let taken: Vec<String> = scenario.layers.iter().map(|l| l.id.clone()).collect();
+    let id = crate::engine::ids::unique_id(kind_id(kind), &taken, "layer");
+    let mut layer = empty_layer(&id, kind);
+    let accelerator = scenario.layers.iter().find_map(|l| layer_accelerator(l, catalog));
+    if is_cloud(kind) {
+        let offer = accelerator
+            .as_ref()
+            .and_then(|a| catalog.offers.iter().find(|o| &o.accelerator == a));
+        match offer {
+            Some(o) => layer.offer = Some(o.id.clone()),
+            None => layer.accelerator = accelerator,
+        }
+    } else {
+        layer.accelerator = accelerator;
+    }
+    layer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_field_is_a_field_of_the_scenario_file() {
+        let json = serde_json::to_value(empty_layer("x", LayerKind::Owned)).unwrap_or_default();
+        let keys: Vec<&String> = json.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        assert_eq!(
+            keys.len(),
+            FIELDS.len() + 2,
+            "every layer field but id and kind is listed"
+        );
+        for (field, _) in FIELDS {
+            assert!(keys.iter().any(|k| k.as_str() == field), "{field} is not a layer field");
+        }
+    }
+
+    #[test]
+    fn a_field_applies_to_the_kinds_the_engine_accepts_it_on() {
+        let kinds = |field: &str| -> Vec<&str> {
+            LAYER_KINDS
+                .iter()
+                .filter(|&&k| applies(field, k))
+                .map(|&k| kind_id(k))
+                .collect()
+        };
+        assert_eq!(kinds("offer"), ["reserved", "spot", "on-demand"]);
+        assert_eq!(kinds("term"), ["reserved"]);
+        assert_eq!(kinds("price_per_gpu_hour"), ["reserved", "spot", "on-demand", "pooled"]);
+        assert_eq!(kinds("interruptions_per_hour"), ["spot"]);
+        assert_eq!(kinds("financing"), ["owned"]);
+        assert_eq!(kinds("no_such_field"), Vec::<&str>::new());
+        let forms = forms();
+        assert_eq!(forms.len(), 6);
+        assert_eq!(forms[1].empty.term, Some(CommitTerm::OneYear));
+        assert_eq!(forms.iter().filter(|f| f.cloud).count(), 3);
+    }
+}
