@@ -246,6 +246,23 @@ describe("RFP quote import", () => {
     expect(session.host.sent("preview_quotes")).toEqual([{ path: workbook }]);
   });
 
+  it("marks a quote whose validity has ended by the day of the preview as expired", async () => {
+    const session = await vendorsSession();
+    // From 2026-11-23 09:00 to 2027-01-16 09:00 (UTC): Spotty Compute's quote was valid until 2027-01-15.
+    await session.host.advance(54 * 24 * 3_600_000);
+    await openVendors(session);
+    await fireEvent.click(screen.getByTestId("quotes-choose"));
+    const preview = await screen.findByTestId("quotes-preview");
+    const rows = within(preview).getAllByTestId("quote-row");
+    const expired = rows.map((r) => [(r as HTMLTableRowElement).cells[1]?.textContent, within(r).queryByTestId("quote-expired") !== null]);
+    expect(expired).toEqual([
+      ["NG-2027-014", false],
+      ["NG-2027-015", false],
+      ["SC-7", true],
+      ["RW-Q-88", false],
+    ]);
+  });
+
   it("shows no sheet line for a CSV file", async () => {
     await openVendors(await vendorsSession());
     await fireEvent.click(screen.getByTestId("quotes-choose"));

@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use planner_core::error::PlannerError;
+use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::provenance::AsOf;
 use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
 use planner_store::files::QuoteTemplate;
 use planner_store::workspace::QuotesImported;
@@ -33,7 +34,12 @@ pub fn scorecard(host: &impl Host) -> Result<ScorecardView, PlannerError> {
 pub fn preview_quotes(host: &impl Host, path: &Path) -> Result<QuotePreview, PlannerError> {
     with_workspace(host, |ws| {
         let read = planner_store::read_quotes_in(path, ws.catalog(), ws.settings())?;
-        let mut preview = planner_core::vendors::preview(&path.display().to_string(), &read.quotes, ws.settings())?;
+        let (year, month, day) = planner_core::calendar::civil_from_days(host.now_ms().div_euclid(86_400_000));
+        let today = u16::try_from(year).ok().and_then(|y| AsOf::ymd(y, month, day));
+        let today =
+            today.ok_or_else(|| PlannerError::new(ErrorCode::Io, "The system clock is outside years 0 to 65535."))?;
+        let file = path.display().to_string();
+        let mut preview = planner_core::vendors::preview(&file, &read.quotes, ws.settings(), today)?;
         preview.sheet = read.sheet.map(|s| s.describe());
         Ok(preview)
     })

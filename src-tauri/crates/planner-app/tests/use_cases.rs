@@ -310,6 +310,19 @@ fn quotes_preview_then_import_as_vendor_scenarios_on_the_scorecard() {
     let file = repo().join("catalogs/templates/rfp-quotes.csv");
     let preview = vendors::preview_quotes(&host, &file).unwrap();
     assert_eq!(preview.quotes.len(), 3);
+    // A quote is expired from the day after its last valid day, on the host's clock (UTC).
+    let expired = |host: &TestHost| -> Vec<(String, bool)> {
+        let p = vendors::preview_quotes(host, &file).unwrap();
+        p.quotes.into_iter().map(|q| (q.quote_id, q.expired)).collect()
+    };
+    let none = [("EX-RES-1", false), ("EX-OD-1", false), ("EX-HW-1", false)].map(|(q, e)| (q.to_owned(), e));
+    assert_eq!(expired(&host), none);
+    // From 2026-11-23 12:00 to the last millisecond of 2027-02-28, EX-HW-1's last valid day.
+    host.advance((98 * 24 - 12) * 3_600_000 - 1);
+    assert_eq!(expired(&host), none);
+    host.advance(1);
+    let hw = [("EX-RES-1", false), ("EX-OD-1", false), ("EX-HW-1", true)].map(|(q, e)| (q.to_owned(), e));
+    assert_eq!(expired(&host), hw);
     let base = session::session(&host).unwrap().workspace.unwrap().scenarios[0]
         .id
         .clone();

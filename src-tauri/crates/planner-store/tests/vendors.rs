@@ -302,43 +302,6 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
     );
 }
 
-/// Prints the engine's answers the UI tests replay (ui/tests/fixtures/vendors.ts): the preview
-/// of `good.csv`, the refusal of `wrong-types.csv`, and the scorecard screen of the ranking
-/// test. Run with `cargo test -p planner-store --test vendors ui_fixture -- --ignored --nocapture`.
-#[test]
-#[ignore = "prints fixtures for the UI tests"]
-fn ui_fixture() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut ws = new_workspace(dir.path());
-    let quotes = good_quotes(&ws);
-    let preview = planner_core::vendors::preview("/home/ana/rfp/good.csv", &quotes, ws.settings()).unwrap();
-    println!("PREVIEW {}", serde_json::to_string(&preview).unwrap());
-    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quotes/wrong-types.csv");
-    let err = planner_store::read_quotes(&bad, ws.catalog(), ws.settings()).unwrap_err();
-    println!("REFUSAL {}", serde_json::to_string(&err).unwrap());
-    let card = ScorecardDraft {
-        weights: PerAxis {
-            performance: dec!(60),
-            reliability: dec!(0),
-            cost: dec!(0),
-            service: dec!(20),
-            compliance: dec!(20),
-        },
-        vendors: vec![
-            entry("Alpha", "hybrid", dec!(0.5), dec!(4), dec!(0)),
-            entry("Beta", "hybrid", dec!(0.4), dec!(1), dec!(20)),
-            entry("Gamma", "hybrid", dec!(0.3), dec!(4), dec!(0)),
-        ],
-    };
-    edit(&mut ws, &card, "vendors", 1_000);
-    let compliance = BTreeMap::from([("Alpha".to_owned(), dec!(1)), ("Beta".to_owned(), dec!(1))]);
-    println!("DRAFT {}", serde_json::to_string(&card).unwrap());
-    println!(
-        "VIEW {}",
-        serde_json::to_string(&ws.scorecard_view(&compliance).unwrap()).unwrap()
-    );
-}
-
 #[test]
 fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none() {
     use planner_core::checklist::{ItemStatus, Subject, SubjectKind};

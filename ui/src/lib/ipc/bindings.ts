@@ -2251,6 +2251,8 @@ export type QuoteRow_Deserialize = {
 	/**  The currency the vendor quoted in (the prices above are converted when it differs). */
 	quoted_currency: string,
 	valid_until: string,
+	/**  The quote's validity has ended: its last valid day is before the day of the preview. */
+	expired: boolean,
 	sla_uptime?: string | null,
 	sla_refund_share?: string | null,
 	response_hours?: string | null,
@@ -2277,6 +2279,8 @@ export type QuoteRow_Serialize = {
 	/**  The currency the vendor quoted in (the prices above are converted when it differs). */
 	quoted_currency: string,
 	valid_until: string,
+	/**  The quote's validity has ended: its last valid day is before the day of the preview. */
+	expired: boolean,
 	sla_uptime: string | null,
 	sla_refund_share: string | null,
 	response_hours: string | null,

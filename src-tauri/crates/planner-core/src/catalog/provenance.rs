@@ -84,6 +84,17 @@ impl AsOf {
     pub fn day(&self) -> Option<u8> {
         self.day
     }
+
+    /// The last day the date can mean: itself when it names a day, else the last day of its
+    /// month or year (`2027-02` → 2027-02-28).
+    pub fn last_day(&self) -> AsOf {
+        let month = self.month.unwrap_or(12);
+        AsOf {
+            year: self.year,
+            month: Some(month),
+            day: Some(self.day.unwrap_or_else(|| days_in_month(self.year, month))),
+        }
+    }
 }
 
 fn is_leap(year: u16) -> bool {
@@ -232,6 +243,15 @@ impl Figure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_day_of_a_date_is_the_end_of_what_it_can_mean() {
+        let last = |t: &str| t.parse::<AsOf>().map(|a| a.last_day().to_string()).ok();
+        assert_eq!(last("2027-02").as_deref(), Some("2027-02-28"));
+        assert_eq!(last("2028-02").as_deref(), Some("2028-02-29"));
+        assert_eq!(last("2027").as_deref(), Some("2027-12-31"));
+        assert_eq!(last("2027-03-31").as_deref(), Some("2027-03-31"));
+    }
 
     #[test]
     fn dates_parse_at_three_precisions_and_print_back() {

@@ -435,6 +435,8 @@ pub struct QuoteRow {
     /// The currency the vendor quoted in (the prices above are converted when it differs).
     pub quoted_currency: String,
     pub valid_until: AsOf,
+    /// The quote's validity has ended: its last valid day is before the day of the preview.
+    pub expired: bool,
     pub sla_uptime: Option<Decimal>,
     pub sla_refund_share: Option<Decimal>,
     pub response_hours: Option<Decimal>,
@@ -470,8 +472,14 @@ pub fn vendor_names(quotes: &[Quote]) -> Vec<String> {
     out
 }
 
-/// The preview of `quotes` read from `file`, converted with `settings`' exchange rates.
-pub fn preview(file: &str, quotes: &[Quote], settings: &WorkspaceSettings) -> Result<QuotePreview, PlannerError> {
+/// The preview of `quotes` read from `file` on the day `today`, converted with `settings`'
+/// exchange rates.
+pub fn preview(
+    file: &str,
+    quotes: &[Quote],
+    settings: &WorkspaceSettings,
+    today: AsOf,
+) -> Result<QuotePreview, PlannerError> {
     let mut rows = Vec::new();
     for q in quotes {
         let layer = q.to_layer_spec(&q.layer_id(), settings)?;
@@ -485,6 +493,7 @@ pub fn preview(file: &str, quotes: &[Quote], settings: &WorkspaceSettings) -> Re
             price_per_gpu: layer.price_per_gpu.as_ref().map(|o| o.value),
             quoted_currency: q.currency.clone(),
             valid_until: q.valid_until,
+            expired: q.valid_until.last_day() < today,
             sla_uptime: q.sla_uptime,
             sla_refund_share: q.sla_refund_share,
             response_hours: q.response_hours,
