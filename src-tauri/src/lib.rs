@@ -44,6 +44,7 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::scenarios::exit_variant,
         commands::scenarios::layer_forms,
         commands::scenarios::draft_scenario,
+        commands::scenarios::draft_workload,
         commands::scenarios::reshape_scenario,
         commands::scenarios::size_workload,
         commands::catalog::update_catalog,

@@ -10,7 +10,6 @@ import {
   shiftDecimal,
 } from "../src/lib/decimal";
 import { decimal, optionalDecimal, optionalPercent, percent, yearMonth, currencyCode } from "../src/lib/fields";
-import { slugify, uniqueId } from "../src/lib/slug";
 
 describe("parseDecimalInput", () => {
   it("accepts plain decimals with . or , and canonicalises them", () => {
@@ -85,17 +84,5 @@ describe("field kinds", () => {
     expect(yearMonth.parse("2027-13").ok).toBe(false);
     expect(currencyCode.parse("eur")).toEqual({ ok: true, value: "EUR" });
     expect(currencyCode.parse("EURO").ok).toBe(false);
-  });
-});
-
-describe("ids from names", () => {
-  it("slugs names and keeps them unique", () => {
-    expect(slugify("Buy 8 × NVIDIA H100 SXM5")).toBe("buy-8-nvidia-h100-sxm5");
-    expect(slugify("Équipe données — été")).toBe("equipe-donnees-ete");
-    expect(slugify("   ")).toBe("");
-    expect(uniqueId("Batch inference", ["batch-inference"], "workload")).toBe("batch-inference-2");
-    expect(uniqueId("Batch inference", ["batch-inference", "batch-inference-2"], "workload")).toBe("batch-inference-3");
-    expect(uniqueId("×××", [], "workload")).toBe("workload");
-    expect(slugify("x".repeat(100)).length).toBeLessThanOrEqual(60);
   });
 });

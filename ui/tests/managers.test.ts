@@ -2,7 +2,7 @@
 // back-end call, so their behaviour can be checked here directly (the component tests check the
 // same through the screens).
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CompareManager } from "../src/lib/compare/compare-manager.svelte";
 import { MemoManager } from "../src/lib/memo/memo-manager.svelte";
 import { VerifyPdfManager } from "../src/lib/memo/verify-pdf-manager.svelte";
@@ -43,9 +43,10 @@ describe("tab managers", () => {
 
     m.startAdding();
     expect(m.newId).toBe("…");
-    m.newName = "Nightly scoring";
     m.newKind = "inference";
-    expect(m.newId).toBe("nightly-scoring");
+    m.newName = "Nightly scoring";
+    await vi.waitFor(() => expect(m.newId).toBe("nightly-scoring"));
+    expect(host.sent("draft_workload")).toEqual([{ name: "Nightly scoring", kind: "inference" }]);
     expect(await m.create()).toBe("nightly-scoring");
     expect(m.adding).toBe(false);
     expect(m.selectedId).toBe("nightly-scoring");

@@ -1,22 +1,36 @@
-// Workloads as the editor starts them: a slug id, the engine's defaults, no invented demand; and
-// the demand switch. (New scenarios and layers are the engine's drafts: planner-core's
-// tests/drafts.rs checks them, and the managers' tests use them on recorded answers.)
+// The demand switch of a workload. (A new workload, scenario or layer is the engine's draft:
+// planner-core's tests/drafts.rs checks them, and the managers' tests use them on recorded answers.)
 
 import { describe, expect, it } from "vitest";
-import { newWorkload, switchDemand } from "../src/lib/workloads/workloads";
+import type { WorkloadSpec } from "../src/lib/workspace-types";
+import { switchDemand } from "../src/lib/workloads/workloads";
+
+/** A workload as the engine drafts one, with a demand in tokens. */
+const TOKENS: WorkloadSpec = {
+  id: "x",
+  name: "x",
+  kind: "inference",
+  method: null,
+  class: "steady",
+  precision: "bf16",
+  model: null,
+  tokens_per_month: "1000",
+  gpu_hours_per_day: null,
+  gpu_hours_on: null,
+  mfu: "0.4",
+  monthly_growth: "0",
+  active_from_month: 0,
+  active_months: null,
+  interruptible: false,
+  data_classification: "internal",
+  region: null,
+};
 
 describe("workloads", () => {
-  it("a new workload gets a slug id and no invented demand", () => {
-    const w = newWorkload("Nightly batch inference", "inference", ["nightly-batch-inference"]);
-    expect(w.id).toBe("nightly-batch-inference-2");
-    expect(w).toMatchObject({ kind: "inference", class: "steady", model: null, tokens_per_month: null, gpu_hours_per_day: null, mfu: "0.4", method: null });
-    expect(newWorkload("Tune", "fine-tuning", []).method).toBe("lora");
-  });
-
   it("switching the demand clears the other form", () => {
-    const w = { ...newWorkload("x", "inference", []), tokens_per_month: "1000" };
-    const g = switchDemand(w, "gpu-hours", "nvidia-h100-sxm");
+    const g = switchDemand(TOKENS, "gpu-hours", "nvidia-h100-sxm");
     expect(g).toMatchObject({ tokens_per_month: null, gpu_hours_on: "nvidia-h100-sxm", gpu_hours_per_day: null });
     expect(switchDemand({ ...g, gpu_hours_per_day: "120" }, "tokens", null)).toMatchObject({ gpu_hours_per_day: null, gpu_hours_on: null });
+    expect(switchDemand(TOKENS, "tokens", null)).toBe(TOKENS);
   });
 });

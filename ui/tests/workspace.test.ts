@@ -551,6 +551,9 @@ describe("frame", () => {
     await fireEvent.click(await screen.findByTestId("add-workload"));
     await settle(host);
     await fireEvent.input(input("new-workload-name"), { target: { value: "Support chatbot" } });
+    await settle(host);
+    // The id the engine will give it, shown as it is named.
+    expect(screen.getByText("support-chatbot", { selector: ".f-hint .mono" })).toBeTruthy();
     await fireEvent.click(screen.getByTestId("new-workload-create"));
     await screen.findByTestId("workload-row-support-chatbot");
     await settle(host);

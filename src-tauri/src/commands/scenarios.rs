@@ -9,6 +9,7 @@ use planner_core::error::PlannerError;
 use planner_core::layer_form::LayerForm;
 use planner_core::plan::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 
 use super::Host;
@@ -27,6 +28,14 @@ pub async fn layer_forms(host: Host<'_>) -> Result<Vec<LayerForm>, PlannerError>
 #[specta::specta]
 pub async fn draft_scenario(host: Host<'_>, from: DraftFrom) -> Result<Draft, PlannerError> {
     scenarios::draft(&*host, &from)
+}
+
+/// A new workload, not saved, named `name` of `kind`, with an id unique in the workspace and the
+/// engine's defaults.
+#[tauri::command]
+#[specta::specta]
+pub async fn draft_workload(host: Host<'_>, name: String, kind: WorkloadKind) -> Result<WorkloadSpec, PlannerError> {
+    scenarios::draft_workload(&*host, &name, kind)
 }
 
 /// The scenario as the editor holds it with one change of shape (a layer added, a layer's kind,

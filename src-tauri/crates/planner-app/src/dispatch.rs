@@ -63,6 +63,11 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
         | "size_workload" | "import_scenarios" | "export_scenarios" => scenario_command(host, &a),
         "layer_forms" => answer(Ok(scenarios::layer_forms(host))),
         "draft_scenario" => answer(scenarios::draft(host, &a.get("from")?)),
+        "draft_workload" => answer(scenarios::draft_workload(
+            host,
+            &a.get::<String>("name")?,
+            a.get("kind")?,
+        )),
         "reshape_scenario" => answer(scenarios::reshape(host, &a.get("scenario")?, &a.get("change")?)),
         "set_view" | "compare" | "export_comparison" | "export_ledger" => compare_command(host, &a),
         "memo_draft" | "memo_records" | "export_memo" | "sign_pdf" | "verify_pdf" | "list_identities"

@@ -8,6 +8,7 @@ use planner_core::error::PlannerError;
 use planner_core::layer_form::{self, LayerForm};
 use planner_core::plan::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{self, LayerKind, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +58,15 @@ pub fn draft(host: &impl Host, from: &DraftFrom) -> Result<Draft, PlannerError> 
                 notes: Vec::new(),
             },
         })
+    })
+}
+
+/// A new workload (not saved: the editor adds it as an edit) named `name`, of `kind`, with an id
+/// unique in the workspace and the engine's defaults.
+pub fn draft_workload(host: &impl Host, name: &str, kind: WorkloadKind) -> Result<WorkloadSpec, PlannerError> {
+    with_workspace(host, |ws| {
+        let taken: Vec<String> = ws.workloads().iter().map(|w| w.id.clone()).collect();
+        Ok(draft::new_workload(name, kind, &taken))
     })
 }
 

@@ -11,6 +11,7 @@ use planner_core::draft::TemplateKind;
 use planner_core::error::ErrorCode;
 use planner_core::plan::ViewState;
 use planner_core::scenario_file::LayerKind;
+use planner_core::workload_kind::WorkloadKind;
 use planner_report::charts::Theme;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 
@@ -301,6 +302,13 @@ fn a_scenario_is_drafted_from_a_template_or_a_copy_and_reshaped_by_the_engine() 
     let with_room = scenarios::reshape(&host, &bare, &scenarios::Reshape::AddFacility).unwrap();
     assert_eq!(with_room.facility, hybrid.scenario.facility);
     assert_eq!(scenarios::layer_forms(&host).len(), 6);
+
+    // The sample has a workload `batch-inference`: a new one of that name takes the next id.
+    let w = scenarios::draft_workload(&host, "Batch inference", WorkloadKind::Inference).unwrap();
+    assert_eq!(
+        (w.id.as_str(), w.name.as_str()),
+        ("batch-inference-2", "Batch inference")
+    );
 }
 
 #[test]

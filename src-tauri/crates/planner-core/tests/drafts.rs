@@ -10,6 +10,7 @@ use planner_core::draft::{self, TemplateKind};
 use planner_core::layer_form::{self, LAYER_KINDS};
 use planner_core::scenario_file::{CommitTerm, FinancingMethod, FinancingSpec, LayerKind, Override, parse};
 use planner_core::validate::validate;
+use planner_core::workload_kind::{TuningMethod, WorkloadClass, WorkloadKind};
 use rust_decimal::dec;
 
 fn shipped() -> Catalog {
@@ -297,4 +298,30 @@ fn a_new_layer_runs_on_the_accelerator_the_scenario_uses() {
     );
     let facility = draft::facility_for_scenario(&buy, &catalog, "USD");
     assert_eq!(facility, buy.facility);
+}
+
+#[test]
+fn a_new_workload_gets_a_slug_id_and_no_invented_demand() {
+    let taken = ["nightly-batch-inference".to_owned()];
+    let w = draft::new_workload(" Nightly batch inference ", WorkloadKind::Inference, &taken);
+    assert_eq!(
+        (w.id.as_str(), w.name.as_str()),
+        ("nightly-batch-inference-2", "Nightly batch inference")
+    );
+    assert_eq!((w.class, w.method, w.mfu), (WorkloadClass::Steady, None, dec!(0.4)));
+    assert_eq!((w.model, w.tokens_per_month, w.gpu_hours_per_day), (None, None, None));
+    let tune = draft::new_workload("Tune", WorkloadKind::FineTuning, &[]);
+    assert_eq!(
+        (tune.method, tune.class),
+        (Some(TuningMethod::Lora), WorkloadClass::Variable)
+    );
+    assert_eq!(
+        draft::new_workload("Try", WorkloadKind::Experimentation, &[]).class,
+        WorkloadClass::Exploratory
+    );
+    // A workload the file format reads back as it was made: the defaults are the format's own.
+    let text = serde_json::json!({ "id": "x", "name": "x", "kind": "inference", "class": "steady" }).to_string();
+    let read: planner_core::scenario_file::WorkloadSpec = serde_json::from_str(&text).unwrap();
+    let made = draft::new_workload("x", WorkloadKind::Inference, &[]);
+    assert_eq!(read, made);
 }

@@ -59,6 +59,11 @@ export const commands = {
 	 */
 	draftScenario: (from: DraftFrom) => typedError<Draft_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("draft_scenario", { from })),
 	/**
+	 *  A new workload, not saved, named `name` of `kind`, with an id unique in the workspace and the
+	 *  engine's defaults.
+	 */
+	draftWorkload: (name: string, kind: WorkloadKind) => typedError<WorkloadSpec_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("draft_workload", { name, kind })),
+	/**
 	 *  The scenario as the editor holds it with one change of shape (a layer added, a layer's kind,
 	 *  a facility added) made by the engine's rules; nothing is saved.
 	 */

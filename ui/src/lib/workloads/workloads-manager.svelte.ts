@@ -8,18 +8,21 @@ import { LatestOnly } from "../queue";
 import type { WorkspaceStore } from "../workspace.svelte";
 import type { ScenarioDetail, WorkloadKind, WorkloadSpec } from "../workspace-types";
 import { WorkloadEditorManager } from "./workload-editor-manager.svelte";
-import { newWorkload, workloadCheckScenario } from "./workloads";
+import { workloadCheckScenario } from "./workloads";
 
 export class WorkloadsManager {
   private readonly store: WorkspaceStore;
   private readonly checker: LatestOnly<ScenarioDetail>;
+  private readonly drafter: LatestOnly<WorkloadSpec>;
+  private name = $state("");
 
   query = $state("");
   selectedId: string | null;
   /** The new-workload form is shown (instead of the editor). */
   adding = $state(false);
-  newName = $state("");
   newKind: WorkloadKind = $state("inference");
+  /** The engine's draft of the workload being named (for its id), null until it answers. */
+  draft: WorkloadSpec | null = $state.raw(null);
 
   readonly workloads: WorkloadSpec[];
   readonly shown: WorkloadSpec[];
@@ -35,6 +38,23 @@ export class WorkloadsManager {
     this.checker = new LatestOnly<ScenarioDetail>((o) => {
       if (o.ok) store.notePlacedProblems(o.value.problems);
     });
+    this.drafter = new LatestOnly<WorkloadSpec>((o) => (this.draft = o.ok ? o.value : null));
+  }
+
+  /** The name typed for the new workload; the engine drafts it (its id) as it changes. */
+  get newName(): string {
+    return this.name;
+  }
+
+  set newName(name: string) {
+    this.name = name;
+    if (name.trim() === "") {
+      this.drafter.cancel();
+      this.draft = null;
+    } else {
+      const kind = this.newKind;
+      this.drafter.request(() => this.store.backend.draftWorkload(name, kind));
+    }
   }
 
   /** Checks the workloads now and after every change that is not a scenario's; returns the way to stop. */
@@ -87,15 +107,25 @@ export class WorkloadsManager {
     this.adding = false;
   }
 
-  /** The id the new workload will get, "…" until it has a name. */
+  /** The id the new workload will get (the engine's draft of the name typed), "…" until then. */
   get newId(): string {
-    return this.newName.trim() ? newWorkload(this.newName, this.newKind, this.workloads.map((w) => w.id)).id : "…";
+    const d = this.draft;
+    return d !== null && this.name.trim() !== "" && d.name === this.name.trim() ? d.id : "…";
   }
 
-  /** Adds the workload being named; its id when it was added (then it is the chosen one), else null. */
+  /**
+   * Adds the workload the engine drafts from the name and kind (its defaults, an id unique in the
+   * workspace); its id when it was added (then it is the chosen one), else null.
+   */
   async create(): Promise<string | null> {
-    if (this.newName.trim() === "") return null;
-    const w = newWorkload(this.newName, this.newKind, this.workloads.map((x) => x.id));
+    if (this.name.trim() === "") return null;
+    let w: WorkloadSpec;
+    try {
+      w = await this.store.backend.draftWorkload(this.name, this.newKind);
+    } catch (error) {
+      this.store.notice = { kind: "error", text: "The workload could not be made.", error };
+      return null;
+    }
     const applied = await this.store.edit({ edit: { kind: "put-workload", workload: w }, label: `New workload ${w.name}`, coalesce: null });
     if (!applied) return null;
     this.adding = false;

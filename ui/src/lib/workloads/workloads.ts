@@ -1,35 +1,8 @@
-// Workloads: a new one from a name and kind, and the demand switch (tokens per month, or
-// GPU-hours per day on an accelerator).
+// Workloads: the demand switch (tokens per month, or GPU-hours per day on an accelerator) and the
+// scenario that checks the workloads alone. (A new workload is the engine's draft: `draftWorkload`.)
 
 import type { Catalog } from "../catalog-types";
-import { uniqueId } from "../slug";
-import type { ScenarioSpec, WorkloadKind, WorkloadSpec } from "../workspace-types";
-
-/**
- * A workload named `name` with a unique id (a slug of the name) and the engine's defaults. It has
- * no model and no demand yet: the engine lists those as problems until the user gives them.
- */
-export function newWorkload(name: string, kind: WorkloadKind, takenIds: Iterable<string>): WorkloadSpec {
-  return {
-    id: uniqueId(name, takenIds, "workload"),
-    name: name.trim(),
-    kind,
-    method: kind === "fine-tuning" ? "lora" : null,
-    class: kind === "inference" ? "steady" : kind === "experimentation" ? "exploratory" : "variable",
-    precision: "bf16",
-    model: null,
-    tokens_per_month: null,
-    gpu_hours_per_day: null,
-    gpu_hours_on: null,
-    mfu: "0.4",
-    monthly_growth: "0",
-    active_from_month: 0,
-    active_months: null,
-    interruptible: false,
-    data_classification: "internal",
-    region: null,
-  };
-}
+import type { ScenarioSpec, WorkloadSpec } from "../workspace-types";
 
 export type DemandMode = "tokens" | "gpu-hours";
 

@@ -1,4 +1,4 @@
-//! Drafts: what a new scenario starts as. The templates Buy (one owned layer), Rent (one
+//! Drafts: what a new scenario or workload starts as. The templates Buy (one owned layer), Rent (one
 //! on-demand layer) and Hybrid (owned plus on-demand), a copy of a scenario, and a facility for
 //! owned hardware. Pure functions of the catalog: every default is a catalog entry (an
 //! accelerator with a purchase price, an offer that rents it, a cooling technology that carries
@@ -13,7 +13,8 @@ use crate::catalog::{Accelerator, Catalog, Cooling, Family, Offer, Pool, Region,
 use crate::engine::ids::unique_id;
 use crate::engine::layer_form::{empty_layer, empty_scenario, layer_accelerator};
 use crate::engine::rack::SERVER_OVERHEAD_FACTOR;
-use crate::engine::scenario_file::{FacilitySpec, LayerKind, LayerSpec, NetworkSpec, ScenarioSpec};
+use crate::engine::scenario_file::{FacilitySpec, LayerKind, LayerSpec, NetworkSpec, ScenarioSpec, WorkloadSpec};
+use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// GPUs per server when the catalog has no server system for the accelerator (the engine's
 /// default for `gpus_per_server`).
@@ -291,5 +292,35 @@ pub fn copy_of(scenario: &ScenarioSpec, taken: &[String]) -> ScenarioSpec {
         id: unique_id(&name, taken, "scenario"),
         name,
         ..scenario.clone()
+    }
+}
+
+/// A new workload named `name` (trimmed) of `kind`, with an id not in `taken` and the engine's
+/// defaults: BF16, MFU 0.4, no growth, active over the whole horizon, internal data; inference is
+/// steady, experimentation exploratory, the rest variable; fine-tuning uses LoRA. It names no
+/// model and no demand: the engine lists those as problems until the user gives them.
+pub fn new_workload(name: &str, kind: WorkloadKind, taken: &[String]) -> WorkloadSpec {
+    WorkloadSpec {
+        id: unique_id(name, taken, "workload"),
+        name: name.trim().to_owned(),
+        kind,
+        method: (kind == WorkloadKind::FineTuning).then_some(TuningMethod::Lora),
+        class: match kind {
+            WorkloadKind::Inference => WorkloadClass::Steady,
+            WorkloadKind::Experimentation => WorkloadClass::Exploratory,
+            WorkloadKind::PreTraining | WorkloadKind::FineTuning => WorkloadClass::Variable,
+        },
+        precision: Precision::Bf16,
+        model: None,
+        tokens_per_month: None,
+        gpu_hours_per_day: None,
+        gpu_hours_on: None,
+        mfu: Decimal::new(4, 1),
+        monthly_growth: Decimal::ZERO,
+        active_from_month: 0,
+        active_months: None,
+        interruptible: false,
+        data_classification: DataClassification::Internal,
+        region: None,
     }
 }

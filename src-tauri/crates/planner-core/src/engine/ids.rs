@@ -51,10 +51,15 @@ mod tests {
     fn slugs_drop_accents_and_runs_of_other_characters() {
         assert_eq!(slug("Buy 8 × NVIDIA H100 (SXM5)"), "buy-8-nvidia-h100-sxm5");
         assert_eq!(slug("  Entraînement été  "), "entrainement-ete");
+        assert_eq!(slug("Équipe données — été"), "equipe-donnees-ete");
+        assert_eq!(slug("   "), "");
+        assert_eq!(slug(&"x".repeat(100)).len(), 60);
         assert_eq!(slug("×××"), "");
         assert_eq!(slug(&"a-".repeat(40)).len(), 59);
         let taken = vec!["x".to_owned(), "x-2".to_owned()];
         assert_eq!(unique_id("X", &taken, "scenario"), "x-3");
+        let batch = vec!["batch-inference".to_owned()];
+        assert_eq!(unique_id("Batch inference", &batch, "workload"), "batch-inference-2");
         assert_eq!(unique_id("!!", &[], "scenario"), "scenario");
     }
 }
