@@ -21,6 +21,7 @@ use rust_decimal::dec;
 use crate::catalog::provenance::Figure;
 use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
 use crate::engine::finance::monthly_rate;
+use crate::engine::layer_form::kind_id;
 use crate::engine::network::FabricCost;
 use crate::engine::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
 use crate::engine::scenario::{
@@ -1058,7 +1059,7 @@ impl Resolver<'_> {
             if present && !allowed {
                 self.push(
                     format!("{p}.{field}"),
-                    format!("`{field}` does not apply to a layer of kind `{}`", kind_name(l.kind)),
+                    format!("`{field}` does not apply to a layer of kind `{}`", kind_id(l.kind)),
                 );
             }
         }
@@ -1193,7 +1194,7 @@ impl Resolver<'_> {
             (None, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand) if l.accelerator.is_none() => {
                 self.push(
                     format!("{p}.offer"),
-                    format!("a `{}` layer needs the catalog offer it buys from (or an `accelerator` and a quoted `price_per_gpu_hour`)", kind_name(l.kind)),
+                    format!("a `{}` layer needs the catalog offer it buys from (or an `accelerator` and a quoted `price_per_gpu_hour`)", kind_id(l.kind)),
                 );
                 None
             }
@@ -1897,15 +1898,4 @@ fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {
     let p16 = a.bf16_tflops.as_ref().map(Figure::mid);
     let p8 = a.fp8_tflops.as_ref().map(Figure::mid);
     if eight_bit { p8.or(p16) } else { p16 }
-}
-
-fn kind_name(k: LayerKind) -> &'static str {
-    match k {
-        LayerKind::Owned => "owned",
-        LayerKind::Reserved => "reserved",
-        LayerKind::Spot => "spot",
-        LayerKind::OnDemand => "on-demand",
-        LayerKind::Pooled => "pooled",
-        LayerKind::TokenMetered => "token-metered",
-    }
 }

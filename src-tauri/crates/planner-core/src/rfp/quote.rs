@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
+use crate::engine::layer_form::empty_layer;
 use crate::engine::plan::WorkspaceSettings;
 use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
@@ -566,62 +567,39 @@ impl Quote {
         };
         let lead = self.lead_time_months.unwrap_or(0);
         let owned = self.offer_kind == QuoteKind::Owned;
+        // Every field a quote does not state is the empty layer's (see `layer_form::empty_layer`).
         Ok(LayerSpec {
-            id: id.to_owned(),
-            kind: self.offer_kind.layer_kind(),
             accelerator: Some(self.accelerator.clone()),
-            offer: None,
-            system: None,
             gpus: self.gpus,
-            gpus_per_server: None,
             price_per_gpu: if owned {
                 quoted(self.hardware_price_per_gpu)
             } else {
                 None
             },
-            platform_cost_per_gpu: Decimal::ZERO,
             installation: if owned {
                 self.installation.unwrap_or_default() * rate
             } else {
                 Decimal::ZERO
             },
             price_per_gpu_hour: if owned { None } else { quoted(self.price_per_gpu_hour) },
-            price_per_million_tokens: None,
             term: match self.commitment_months {
                 Some(36) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::ThreeYears),
                 Some(_) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::OneYear),
                 _ => None,
             },
-            peak_tflops: None,
-            mfu: None,
-            availability: None,
             start_month: if owned { 0 } else { lead },
             lead_time_months: if owned { lead } else { 0 },
-            financing: None,
-            payment_milestones: Vec::new(),
-            depreciation_life_months: None,
-            salvage_share: Decimal::ZERO,
-            residual_share: None,
-            residual_reason: None,
             support_rate_per_year: if owned {
                 self.support_rate_per_year.unwrap_or_default()
             } else {
                 Decimal::ZERO
             },
-            non_server_maintenance_rate_per_year: None,
-            running_cost_per_gpu_hour: None,
-            power_kw_per_gpu: None,
-            idle_power_share: None,
             interruptions_per_hour: if self.offer_kind == QuoteKind::Spot {
                 self.interruptions_per_hour
             } else {
                 None
             },
-            checkpoint_write_minutes: None,
-            restart_minutes: None,
-            serves: None,
-            exit: None,
-            exit_clause: None,
+            ..empty_layer(id, self.offer_kind.layer_kind())
         })
     }
 }
