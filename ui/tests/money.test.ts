@@ -33,6 +33,11 @@ describe("formatCurrency", () => {
 
   it("shares, tonnes and months", () => {
     expect(formatShare("0.8653", "en-US")).toBe("86.53 %");
+    // A weight's share of the total (12 of 23 points), rounded for the screen only.
+    expect(formatShare("0.5217391304347826086956521739", "en-US", 1)).toBe("52.2 %");
+    expect(formatShare("0.5217391304347826086956521739", "de-DE", 1)).toBe("52,2 %");
+    expect(formatShare("0.6", "en-US", 1)).toBe("60 %");
+    expect(formatShare("0.00049", "en-US", 1)).toBe("0 %");
     expect(formatTonnes("209129", "en-US")).toBe("209.129 t");
     expect(formatTonnes("209129", "de-DE")).toBe("209,129 t");
     expect(addMonths("2027-01", 18)).toBe("2028-07");

@@ -72,11 +72,15 @@ export function formatRounded(value: string | null | undefined, locale: string, 
   return unit ? `${text} ${unit}` : text;
 }
 
-/** A fraction as a percentage, exactly: "0.8123" → "81.23 %". */
-export function formatShare(value: string | null | undefined, locale: string): string {
+/**
+ * A fraction as a percentage, exactly: "0.8123" → "81.23 %"; with `maxFraction`, rounded (half
+ * away from zero) to that many decimals of the percentage: "0.52173913…" → "52.2 %".
+ */
+export function formatShare(value: string | null | undefined, locale: string, maxFraction?: number): string {
   if (value === null || value === undefined) return MISSING;
   if (!isDecimal(value)) return value;
-  return `${formatDecimal(shiftDecimal(value, 2), locale)} %`;
+  const percent = shiftDecimal(value, 2);
+  return maxFraction === undefined ? `${formatDecimal(percent, locale)} %` : formatRounded(percent, locale, maxFraction, "%");
 }
 
 /** Kilograms as tonnes, exactly: "12345" kg → "12.345 t". */
