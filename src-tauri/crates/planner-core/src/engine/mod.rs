@@ -7,7 +7,9 @@
 //! figure comes from) → [`evaluate`] (cannot fail: a ledger and totals per scenario) →
 //! [`compare`] → [`decision`] (what the screen, the exports and the memo show). [`plan`]
 //! evaluates a selection of a workspace's scenarios and places each problem on its item.
-//! [`commitment`] and [`exit`] price leaving a contract. The building blocks ([`workload`],
+//! [`commitment`] and [`exit`] price leaving a contract. [`draft`], [`layer_form`] and [`ids`] are
+//! what the editor starts from (templates, layer forms, ids); [`risk`] draws the ranged figures
+//! for the spread of outcomes (Latin hypercube, common random numbers, rank correlation). The building blocks ([`workload`],
 //! [`sizing`], [`rack`], [`network`], [`dispatch`], [`spot`], [`ledger`], [`finance`]) take plain
 //! numbers and can be called on their own.
 //!
@@ -32,6 +34,7 @@ pub mod limits;
 pub mod network;
 pub mod plan;
 pub mod rack;
+pub mod risk;
 pub mod scenario;
 pub mod scenario_file;
 pub mod sizing;
