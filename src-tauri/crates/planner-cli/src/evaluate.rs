@@ -12,7 +12,7 @@ use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::{Evaluation, evaluate as run};
 use planner_core::finance::present;
 use planner_core::scenario::Plan;
-use planner_core::scenario_file::parse;
+use planner_core::scenario_file::{ScenarioFile, parse};
 use planner_core::validate::{to_error, validate};
 use rust_decimal::Decimal;
 
@@ -22,6 +22,12 @@ fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluati
 
 /// A scenario file read, parsed and validated against `catalog`: every problem located.
 pub fn plan_of(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Plan, PlannerError> {
+    let parsed = read(file)?;
+    validate(catalog, &parsed, horizon).map_err(|problems| to_error(&problems, Some(&file.display().to_string())))
+}
+
+/// A scenario file read and parsed (not validated): a problem located to its field.
+pub fn read(file: &Path) -> Result<ScenarioFile, PlannerError> {
     let name = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| {
         PlannerError::new(
@@ -44,10 +50,10 @@ pub fn plan_of(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<P
         });
         err
     })?;
-    validate(catalog, &parsed, horizon).map_err(|problems| to_error(&problems, Some(&name)))
+    Ok(parsed)
 }
 
-fn money(d: Decimal) -> String {
+pub(crate) fn money(d: Decimal) -> String {
     present(d).to_string()
 }
 

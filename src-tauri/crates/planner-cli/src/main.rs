@@ -19,6 +19,7 @@ mod exit_cmd;
 mod host;
 mod memo_cmd;
 mod quotes_cmd;
+mod risk_cmd;
 mod scorecard_cmd;
 mod workspace_cmd;
 
@@ -58,6 +59,25 @@ enum Command {
     Compare {
         /// The scenario file (JSON).
         file: PathBuf,
+    },
+    /// The spread of each scenario's decision total when the ranged catalog figures it uses are
+    /// drawn (Latin hypercube, seeded): P10, P50, P90, mean, and the chance it is cheaper than the
+    /// baseline.
+    Risk {
+        /// The scenario file (JSON).
+        file: PathBuf,
+        /// How many draws (1 to 100,000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        draws: u32,
+        /// The seed: the same seed gives the same draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The scenario the others are compared with (default: the first).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Print the whole outcome as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Workspace files (.cpw): create, show, export, check.
     Workspace {
@@ -368,6 +388,14 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
         Command::Compare { file } => {
             planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::compare(&c, &file))
         }
+        Command::Risk {
+            file,
+            draws,
+            seed,
+            baseline,
+            json,
+        } => planner_store::load_catalog_dir(catalog)
+            .and_then(|c| risk_cmd::risk(&c, &file, draws as usize, seed, baseline.as_deref(), json)),
         Command::Workspace { command } => match command {
             WorkspaceCommand::New { out, title, from } => {
                 workspace_cmd::new(catalog, &out, title.as_deref(), from.as_deref())

@@ -583,3 +583,48 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     assert!(text.contains("compliance not reviewed"), "{text}");
     assert!(text.contains("stability: "), "{text}");
 }
+
+#[test]
+fn risk_draws_the_sample_reproducibly_and_refuses_zero_draws() {
+    let args = [
+        "risk",
+        "catalogs/samples/enterprise-hybrid.json",
+        "--draws",
+        "200",
+        "--seed",
+        "7",
+        "--baseline",
+        "hybrid",
+        "--json",
+    ];
+    let first = planner(&args);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(
+        first.stdout,
+        planner(&args).stdout,
+        "the same seed gives the same outcome"
+    );
+    let json: Value = serde_json::from_slice(&first.stdout).expect("JSON");
+    assert_eq!(
+        (json["draws"].as_u64(), json["seed"].as_str(), json["baseline"].as_str()),
+        (Some(200), Some("7"), Some("hybrid"))
+    );
+    let hybrid = &json["scenarios"][0];
+    let dec = |v: &Value| v.as_str().unwrap().parse::<Decimal>().unwrap();
+    let (p10, p50, p90) = (
+        dec(&hybrid["total"]["p10"]),
+        dec(&hybrid["total"]["p50"]),
+        dec(&hybrid["total"]["p90"]),
+    );
+    assert!(p10 < p50 && p50 < p90, "{p10} {p50} {p90}");
+    assert_eq!(json["scenarios"][1]["id"], "all-cloud");
+    assert!(json["scenarios"][0]["cheaper_than_baseline"].is_null());
+
+    let none = planner(&["risk", "catalogs/samples/enterprise-hybrid.json", "--draws", "0"]);
+    assert!(!none.status.success());
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("draws"),
+        "{}",
+        String::from_utf8_lossy(&none.stderr)
+    );
+}

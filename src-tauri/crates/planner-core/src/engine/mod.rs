@@ -35,6 +35,7 @@ pub mod network;
 pub mod plan;
 pub mod rack;
 pub mod risk;
+pub mod risk_run;
 pub mod scenario;
 pub mod scenario_file;
 pub mod sizing;

@@ -1,0 +1,85 @@
+//! `planner risk`: the spread of a scenario file's outcomes over drawn catalog ranges.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use planner_core::catalog::Catalog;
+use planner_core::error::PlannerError;
+use planner_core::risk::Sampling;
+use planner_core::risk_run::analyse;
+use planner_core::validate::to_error;
+use rust_decimal::Decimal;
+
+use crate::evaluate::{money, read};
+
+/// The decision total's P10 / P50 / P90 and mean per scenario and the chance each is cheaper than
+/// `baseline`, from `draws` draws seeded with `seed`; with `json` the whole outcome.
+pub fn risk(
+    catalog: &Catalog,
+    file: &Path,
+    draws: usize,
+    seed: u64,
+    baseline: Option<&str>,
+    json: bool,
+) -> Result<String, PlannerError> {
+    let parsed = read(file)?;
+    let sampling = Sampling {
+        draws,
+        seed,
+        group_correlation: 0.8,
+    };
+    let name = file.display().to_string();
+    let out = analyse(catalog, &parsed, baseline, &sampling).map_err(|p| to_error(&p, Some(&name)))?;
+    if json {
+        return Ok(serde_json::to_string_pretty(&out).unwrap_or_default());
+    }
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{} — {} draws, seed {}, baseline {}; decision totals in {}",
+        parsed.title, out.draws, out.seed, out.baseline, parsed.currency
+    );
+    let _ = writeln!(
+        text,
+        "{:<24} {:>14} {:>14} {:>14} {:>14} {:>14} {:>10}",
+        "scenario", "at the point", "P10", "P50", "P90", "mean", "P(cheaper)"
+    );
+    for s in &out.scenarios {
+        let p = s.cheaper_than_baseline.map_or_else(
+            || "baseline".to_owned(),
+            |p| format!("{}%", (p * Decimal::ONE_HUNDRED).round_dp(1)),
+        );
+        let _ = writeln!(
+            text,
+            "{:<24} {:>14} {:>14} {:>14} {:>14} {:>14} {:>10}",
+            s.id,
+            money(s.point_total),
+            money(s.total.p10),
+            money(s.total.p50),
+            money(s.total.p90),
+            money(s.total.mean),
+            p
+        );
+    }
+    if out.figures.is_empty() {
+        let _ = writeln!(
+            text,
+            "\nNo figure these scenarios use has a range: every draw is the point."
+        );
+    } else {
+        let _ = writeln!(text, "\nDrawn (triangular, mode at the file's price point):");
+        for f in &out.figures {
+            let group = f
+                .group
+                .as_deref()
+                .map(|g| format!(" (moves with {g})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                text,
+                "  {} {}: {} .. {} .. {}{group}",
+                f.entry, f.field, f.low, f.mode, f.high
+            );
+        }
+    }
+    Ok(text)
+}

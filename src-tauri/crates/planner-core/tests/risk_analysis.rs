@@ -1,0 +1,201 @@
+//! The spread of a plan's outcomes against what is known of it: a plan whose total is linear in
+//! two drawn rates (closed-form mean, median and spread), every range collapsed to a point (the
+//! deterministic total to the cent), common random numbers, reproducibility.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use planner_core::catalog::Catalog;
+use planner_core::provenance::Figure;
+use planner_core::risk::Sampling;
+use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::scenario_file::{ScenarioFile, parse};
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+use rust_decimal::prelude::ToPrimitive;
+
+fn sampling(draws: usize, seed: u64) -> Sampling {
+    Sampling {
+        draws,
+        seed,
+        group_correlation: 0.8,
+    }
+}
+
+/// The engine test catalog with the on-demand H100 rates of AWS on 6–8 and CoreWeave on 5–7
+/// USD per GPU-hour (mode at the middle, the file's price point).
+fn ranged_catalog() -> Catalog {
+    let mut catalog = common::catalog();
+    for (id, low, high) in [
+        ("aws-p5-h100", dec!(6), dec!(8)),
+        ("coreweave-hgx-h100", dec!(5), dec!(7)),
+    ] {
+        let offer = catalog.offers.iter_mut().find(|o| o.id == id).unwrap();
+        let rate: &mut Figure = offer.on_demand_per_gpu_hour.as_mut().unwrap();
+        rate.low = low;
+        rate.high = high;
+    }
+    catalog
+}
+
+/// One year (8,760 hours) of two inference workloads of 24 GPU-hours a day each, one served on
+/// demand at AWS and the other at CoreWeave: the total is 8,760 × (AWS rate + CoreWeave rate).
+fn two_rates() -> ScenarioFile {
+    parse(
+        r#"{
+      "format_version": 1, "title": "two rates", "currency": "USD", "start": "2027-01",
+      "horizon_months": 12, "discount_rate": "0.08",
+      "workloads": [
+        { "id": "a", "name": "a", "kind": "inference", "class": "steady", "gpu_hours_per_day": "24", "gpu_hours_on": "nvidia-h100-sxm" },
+        { "id": "b", "name": "b", "kind": "inference", "class": "steady", "gpu_hours_per_day": "24", "gpu_hours_on": "nvidia-h100-sxm" }
+      ],
+      "scenarios": [
+        { "id": "split", "name": "split", "layers": [
+          { "id": "aws", "kind": "on-demand", "offer": "aws-p5-h100", "serves": ["a"] },
+          { "id": "cw", "kind": "on-demand", "offer": "coreweave-hgx-h100", "serves": ["b"] }
+        ] },
+        { "id": "aws-only", "name": "aws only", "layers": [
+          { "id": "aws", "kind": "on-demand", "offer": "aws-p5-h100" }
+        ] }
+      ]
+    }"#,
+    )
+    .unwrap()
+}
+
+fn f(d: Decimal) -> f64 {
+    d.to_f64().unwrap()
+}
+
+#[test]
+fn a_total_linear_in_two_drawn_rates_has_their_closed_form_mean_median_and_spread() {
+    let catalog = ranged_catalog();
+    let file = two_rates();
+    let out = analyse(&catalog, &file, Some("split"), &sampling(2_000, 2026)).unwrap();
+    let keys: Vec<(&str, &str)> = out
+        .figures
+        .iter()
+        .map(|x| (x.entry.as_str(), x.field.as_str()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("aws-p5-h100", "on_demand_per_gpu_hour"),
+            ("coreweave-hgx-h100", "on_demand_per_gpu_hour")
+        ]
+    );
+    let split = &out.scenarios[0];
+    // At the middle of each range: 8,760 × (7 + 6) = 113,880.
+    assert_eq!(split.point_total, dec!(113880));
+    // Each rate is triangular and symmetric: the total's mean and median are the point total.
+    // LHS keeps each rate's mean within (high − low)/(2n) of its own: 8,760 × 2 × 2/4,000 = 8.76.
+    assert!(
+        (split.total.mean - dec!(113880)).abs() < dec!(9),
+        "mean {}",
+        split.total.mean
+    );
+    // The two rates are independent (two providers): variance 8,760² × 2 × (2²/24) = 25,579,200,
+    // so σ = 5,057.6. The P90 − P10 of the sum, close to normal, is 2 × 1.2816 σ = 12,963.
+    let width = f(split.total.p90 - split.total.p10);
+    assert!((width - 12_963.0).abs() < 12_963.0 * 0.03, "P90 − P10 {width}");
+    // The median's sampling error is σ × 1.2533/√n = 142; three of them.
+    assert!(
+        (f(split.total.p50) - 113_880.0).abs() < 430.0,
+        "P50 {}",
+        split.total.p50
+    );
+}
+
+#[test]
+fn one_draw_of_a_rate_is_shared_by_every_scenario_that_uses_it() {
+    let out = analyse(&ranged_catalog(), &two_rates(), Some("split"), &sampling(1_000, 9)).unwrap();
+    // aws-only pays the AWS rate for both workloads (8,760 × 2 × AWS), split pays AWS + CoreWeave:
+    // aws-only is cheaper exactly in the draws where AWS < CoreWeave. With AWS ~ Tri(6, 7, 8) and
+    // CoreWeave ~ Tri(5, 6, 7) independent, AWS − CoreWeave is 1 plus the sum of four uniforms on
+    // −½..½, below 0 with the Irwin–Hall probability P(IH₄ < 1) = 1/24 = 0.0417. Its sampling
+    // error with 1,000 paired draws is √(p(1 − p)/n) = 0.0063; 0.02 is three of them.
+    let p = out.scenarios[1].cheaper_than_baseline.unwrap();
+    assert!((f(p) - 1.0 / 24.0).abs() < 0.02, "P(aws-only cheaper) {p}");
+    assert_eq!(out.scenarios[0].cheaper_than_baseline, None);
+}
+
+fn collapsed(catalog: &Catalog, out: &RiskOutcome) -> Catalog {
+    let mut c = catalog.clone();
+    for fig in &out.figures {
+        for o in c.offers.iter_mut().filter(|o| o.id == fig.entry) {
+            let rate = o.on_demand_per_gpu_hour.as_mut().unwrap();
+            let mid = rate.mid();
+            rate.low = mid;
+            rate.high = mid;
+        }
+    }
+    c
+}
+
+#[test]
+fn every_range_collapsed_to_a_point_gives_the_deterministic_total_to_the_cent() {
+    let catalog = ranged_catalog();
+    let file = two_rates();
+    let out = analyse(&catalog, &file, None, &sampling(50, 1)).unwrap();
+    let point = collapsed(&catalog, &out);
+    let flat = analyse(&point, &file, None, &sampling(50, 1)).unwrap();
+    assert!(flat.figures.is_empty());
+    for s in &flat.scenarios {
+        for v in [s.total.p10, s.total.p50, s.total.p90, s.total.mean] {
+            assert_eq!(v, s.point_total, "{}", s.id);
+        }
+        assert_eq!(s.npv.p50, s.point_npv);
+    }
+    assert_eq!(flat.scenarios[0].point_total, out.scenarios[0].point_total);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_outcome_to_the_cent_and_another_seed_a_close_one() {
+    let (catalog, file) = (ranged_catalog(), two_rates());
+    let a = analyse(&catalog, &file, None, &sampling(1_000, 77)).unwrap();
+    assert_eq!(a, analyse(&catalog, &file, None, &sampling(1_000, 77)).unwrap());
+    let b = analyse(&catalog, &file, None, &sampling(1_000, 78)).unwrap();
+    assert_ne!(a.scenarios[0].total, b.scenarios[0].total);
+    // Two medians of 1,000 draws each differ by σ × 1.2533 × √(2/1,000) = 283 typically; 4 of them.
+    let gap = f(a.scenarios[0].total.p50 - b.scenarios[0].total.p50).abs();
+    assert!(
+        gap < 1_140.0,
+        "P50s {} and {}",
+        a.scenarios[0].total.p50,
+        b.scenarios[0].total.p50
+    );
+}
+
+#[test]
+fn the_shipped_sample_draws_its_ranged_money_figures_only() {
+    let catalog = common::shipped_catalog();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../../catalogs/samples/enterprise-hybrid.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let file = parse(&text).unwrap();
+    let out = analyse(&catalog, &file, Some("hybrid"), &sampling(200, 5)).unwrap();
+    let mut drawn: Vec<String> = out.figures.iter().map(|x| format!("{}/{}", x.entry, x.field)).collect();
+    drawn.sort();
+    // The PUE of contained air, AWS's spot rate, the RoCE port cost and the resale curve; not
+    // the grid intensity (emissions only) nor the cloud energy estimate's fleet PUE.
+    assert_eq!(
+        drawn,
+        [
+            "aws-p5-h100/spot_per_gpu_hour",
+            "contained-air/pue",
+            "nvidia-datacenter-secondary/resale share (position in each point's range)",
+            "roce-400/per_port_cost",
+        ]
+    );
+    for s in &out.scenarios {
+        assert!(s.total.p10 <= s.total.p50 && s.total.p50 <= s.total.p90, "{}", s.id);
+    }
+    // all-cloud uses none of the drawn figures but its spot-free rates: it does not move.
+    let cloud = out.scenarios.iter().find(|s| s.id == "all-cloud").unwrap();
+    assert_eq!(
+        (cloud.total.p10, cloud.total.p90),
+        (cloud.point_total, cloud.point_total)
+    );
+}
