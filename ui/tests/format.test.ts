@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatSize } from "../src/lib/memo/memo";
 import {
   MISSING,
   fileName,
@@ -120,5 +121,15 @@ describe("fileName", () => {
     expect(fileName("C:\\catalogs\\offers.toml")).toBe("offers.toml");
     expect(fileName("regions.toml")).toBe("regions.toml");
     expect(fileName("catalogs/")).toBe("catalogs");
+  });
+});
+
+describe("file sizes", () => {
+  it("gives the exact count and a rounded KiB or MiB", () => {
+    expect(formatSize(1, "en-US")).toBe("1 byte");
+    expect(formatSize(1023, "en-US")).toBe("1,023 bytes");
+    expect(formatSize(199_767, "en-US")).toBe("199,767 bytes (195 KiB)");
+    expect(formatSize(199_767, "de-DE")).toBe("199.767 bytes (195 KiB)");
+    expect(formatSize(3 * 1024 * 1024 + 512 * 1024, "en-US")).toBe("3,670,016 bytes (3.5 MiB)");
   });
 });

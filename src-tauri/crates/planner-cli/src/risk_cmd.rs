@@ -61,6 +61,31 @@ pub fn risk(
             p
         );
     }
+    for t in &out.tornados {
+        let _ = writeln!(
+            text,
+            "\nWhat moves {} − {} (at the point {}; P10 to P90 of the joint draws {}):",
+            t.scenario,
+            out.baseline,
+            money(t.at_point),
+            money(t.joint_spread)
+        );
+        for b in &t.bars {
+            let f = &out.figures[b.figure];
+            let _ = writeln!(
+                text,
+                "  {:>14}  {} {} (difference {} at its P10, {} at its P90)",
+                money(b.swing),
+                f.entry,
+                f.field,
+                money(b.at_p10),
+                money(b.at_p90)
+            );
+        }
+        if let Some(note) = &t.interaction_note {
+            let _ = writeln!(text, "  {note}");
+        }
+    }
     if out.figures.is_empty() {
         let _ = writeln!(
             text,

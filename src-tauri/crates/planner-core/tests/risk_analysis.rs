@@ -178,15 +178,17 @@ fn the_shipped_sample_draws_its_ranged_money_figures_only() {
     let out = analyse(&catalog, &file, Some("hybrid"), &sampling(200, 5)).unwrap();
     let mut drawn: Vec<String> = out.figures.iter().map(|x| format!("{}/{}", x.entry, x.field)).collect();
     drawn.sort();
-    // The PUE of contained air, AWS's spot rate, the RoCE port cost and the resale curve; not
-    // the grid intensity (emissions only) nor the cloud energy estimate's fleet PUE.
+    // The PUE of contained air, AWS's spot rate, the resale curve, and the RoCE fabric's switches
+    // and optics, which price it part by part (its per-port range is then not used); not the grid
+    // intensity (emissions only), nor the cloud energy estimate's fleet PUE.
     assert_eq!(
         drawn,
         [
             "aws-p5-h100/spot_per_gpu_hour",
             "contained-air/pue",
             "nvidia-datacenter-secondary/resale share (position in each point's range)",
-            "roce-400/per_port_cost",
+            "roce-400/optic_cost",
+            "roce-400/switch_cost",
         ]
     );
     for s in &out.scenarios {
@@ -198,4 +200,111 @@ fn the_shipped_sample_draws_its_ranged_money_figures_only() {
         (cloud.total.p10, cloud.total.p90),
         (cloud.point_total, cloud.point_total)
     );
+}
+
+#[test]
+fn the_tornado_ranks_what_moves_the_difference_as_a_one_at_a_time_recomputation_does() {
+    // CoreWeave on 4–8 (mode 6): its swing is twice AWS's (6–8).
+    let mut catalog = ranged_catalog();
+    let cw = catalog
+        .offers
+        .iter_mut()
+        .find(|o| o.id == "coreweave-hgx-h100")
+        .unwrap();
+    let rate = cw.on_demand_per_gpu_hour.as_mut().unwrap();
+    rate.low = dec!(4);
+    rate.high = dec!(8);
+    let file = two_rates();
+    let out = analyse(&catalog, &file, Some("split"), &sampling(1_000, 3)).unwrap();
+    let t = &out.tornados[0];
+    assert_eq!(t.scenario, "aws-only");
+
+    // The test's own recomputation: each rate at its P10 and P90 (closed form for a triangle), the
+    // other at its mode, the plan evaluated in full, the difference aws-only − split.
+    let tri = |a: f64, c: f64, b: f64, p: f64| {
+        let at_mode = (c - a) / (b - a);
+        if p < at_mode {
+            a + (p * (b - a) * (c - a)).sqrt()
+        } else {
+            b - ((1.0 - p) * (b - a) * (b - c)).sqrt()
+        }
+    };
+    let text = serde_json::to_string(&file).unwrap();
+    let difference = |aws: f64, cw: f64| {
+        let mut c = catalog.clone();
+        for (id, v) in [("aws-p5-h100", aws), ("coreweave-hgx-h100", cw)] {
+            let r = c
+                .offers
+                .iter_mut()
+                .find(|o| o.id == id)
+                .unwrap()
+                .on_demand_per_gpu_hour
+                .as_mut()
+                .unwrap();
+            let v = Decimal::try_from(v).unwrap().round_dp(10);
+            r.low = v;
+            r.high = v;
+        }
+        let e = common::run_with(&c, &text);
+        (e.scenarios[1].totals.decision_total - e.scenarios[0].totals.decision_total).round_dp(2)
+    };
+    let aws = (
+        difference(tri(6.0, 7.0, 8.0, 0.1), 6.0),
+        difference(tri(6.0, 7.0, 8.0, 0.9), 6.0),
+    );
+    let cw = (
+        difference(7.0, tri(4.0, 6.0, 8.0, 0.1)),
+        difference(7.0, tri(4.0, 6.0, 8.0, 0.9)),
+    );
+    let mut want = vec![("aws-p5-h100", aws), ("coreweave-hgx-h100", cw)];
+    want.sort_by_key(|w| std::cmp::Reverse((w.1.1 - w.1.0).abs()));
+    let got: Vec<(&str, (Decimal, Decimal))> = t
+        .bars
+        .iter()
+        .map(|b| {
+            (
+                out.figures[b.figure].entry.as_str(),
+                (b.at_p10.round_dp(2), b.at_p90.round_dp(2)),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(got[0].0, "coreweave-hgx-h100");
+    assert_eq!(t.at_point, difference(7.0, 6.0));
+    // Linear and independent: the swings combine (√Σ swing²) to about the joint P10–P90 spread.
+    let ratio = f(t.swings_combined) / f(t.joint_spread);
+    assert!(
+        (ratio - 1.0).abs() < 0.1,
+        "combined {} against joint {}",
+        t.swings_combined,
+        t.joint_spread
+    );
+    assert_eq!(t.interaction_note, None);
+}
+
+#[test]
+fn the_fan_bands_cumulative_cash_month_by_month() {
+    let catalog = ranged_catalog();
+    let file = two_rates();
+    let out = analyse(&catalog, &file, Some("split"), &sampling(500, 4)).unwrap();
+    let fan = &out.fans[0];
+    assert_eq!((fan.scenario.as_str(), fan.p50.len()), ("split", 12));
+    for m in 0..12 {
+        assert!(fan.p10[m] <= fan.p50[m] && fan.p50[m] <= fan.p90[m], "month {m}");
+        if m > 0 {
+            assert!(fan.p50[m] > fan.p50[m - 1]);
+        }
+    }
+    // On demand only, the last month's cumulative cash is the decision total.
+    assert_eq!(fan.p50[11], out.scenarios[0].total.p50);
+    // Every range collapsed: the band is the deterministic curve.
+    let flat = analyse(&collapsed(&catalog, &out), &file, Some("split"), &sampling(20, 4)).unwrap();
+    let text = serde_json::to_string(&file).unwrap();
+    let curve: Vec<Decimal> = common::run_with(&collapsed(&catalog, &out), &text).scenarios[0]
+        .ledger
+        .months
+        .iter()
+        .map(|m| m.cumulative_cash)
+        .collect();
+    assert_eq!((&flat.fans[0].p10, &flat.fans[0].p90), (&curve, &curve));
 }

@@ -66,6 +66,14 @@ impl Distribution {
         }
     }
 
+    /// The most likely value: the mode of a triangle, the middle of a uniform range.
+    pub fn quantile_of_mode(&self) -> Decimal {
+        match *self {
+            Distribution::Uniform { low, high } => (low + high) / Decimal::TWO,
+            Distribution::Triangular { mode, .. } => mode,
+        }
+    }
+
     /// The value below which a share `p` (0 to 1) of the distribution lies. A range of one point
     /// gives that point exactly; `p` outside 0..1 is taken at the nearest end.
     pub fn quantile(&self, p: f64) -> Decimal {

@@ -7,7 +7,7 @@
 //!   (common random numbers) and the engine applies it exactly as it applies a catalog figure
 //!   (per system or per GPU, converted at the file's rates, at its price point).
 //! - The figures drawn are the money-moving ones with a range: purchase prices, cloud rates,
-//!   electricity tariffs, PUE, colocation rates, fabric port costs and resale curves (every point
+//!   electricity tariffs, PUE, colocation rates, fabric ports, switches and optics, and resale curves (every point
 //!   of a curve at one position of its range). Speeds and memory are never drawn: a price point
 //!   moves prices, not speeds. Grid intensity and the cloud energy estimate move emissions only.
 //! - Each figure is triangular over its catalog range with its mode at the file's price point
@@ -16,6 +16,7 @@
 //!   between draws (numpy's default).
 
 use rust_decimal::Decimal;
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 use serde::Serialize;
 
 use crate::catalog::Catalog;
@@ -73,6 +74,10 @@ pub struct RiskOutcome {
     pub baseline: String,
     pub figures: Vec<DrawnFigure>,
     pub scenarios: Vec<ScenarioRisk>,
+    /// For each scenario but the baseline, what drives its difference from the baseline.
+    pub tornados: Vec<Tornado>,
+    /// Each scenario's cumulative cash band, month by month.
+    pub fans: Vec<Fan>,
 }
 
 /// Where a drawn figure sits in the catalog.
@@ -112,7 +117,12 @@ fn drawable<'c>(catalog: &'c mut Catalog, entry: &str, field: &str) -> Option<&'
         return (field == "cost").then_some(&mut u.cost);
     }
     if let Some(f) = catalog.fabrics.iter_mut().find(|f| f.id == entry) {
-        return (field == "per_port_cost").then_some(&mut f.per_port_cost);
+        return match field {
+            "per_port_cost" => Some(&mut f.per_port_cost),
+            "switch_cost" => f.switch_cost.as_mut(),
+            "optic_cost" => f.optic_cost.as_mut(),
+            _ => None,
+        };
     }
     if let Some(r) = catalog.regions.iter_mut().find(|r| r.id == entry) {
         return (field == "tariff_per_kwh")
@@ -239,9 +249,149 @@ fn set_draw(catalog: &mut Catalog, place: &Place, value: Decimal) {
     }
 }
 
+/// One bar of a tornado: how far the scenario's difference from the baseline moves when one
+/// figure goes from its P10 to its P90, every other figure at its point.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TornadoBar {
+    /// The drawn figure, as in [`RiskOutcome::figures`].
+    pub figure: usize,
+    /// The difference (scenario − baseline decision total) with the figure at its P10 and P90.
+    pub at_p10: Decimal,
+    pub at_p90: Decimal,
+    /// `at_p90 − at_p10`.
+    pub swing: Decimal,
+}
+
+/// What drives one scenario's difference from the baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Tornado {
+    pub scenario: String,
+    /// The difference at every figure's point.
+    pub at_point: Decimal,
+    /// The ten figures that move the difference most, largest swing first (ties: figure order).
+    pub bars: Vec<TornadoBar>,
+    /// P90 − P10 of the difference over the joint draws.
+    pub joint_spread: Decimal,
+    /// √(Σ swing²) over every figure: what the one-at-a-time swings add up to when the figures
+    /// act independently and additively.
+    pub swings_combined: Decimal,
+    /// Said when the two disagree by more than half: the figures interact or move together, and
+    /// the bars alone do not explain the spread.
+    pub interaction_note: Option<String>,
+}
+
+/// The band of one scenario's cumulative cash, month by month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Fan {
+    pub scenario: String,
+    pub p10: Vec<Decimal>,
+    pub p50: Vec<Decimal>,
+    pub p90: Vec<Decimal>,
+}
+
+/// Each scenario's decision total, NPV and cumulative cash in one evaluation.
+struct Outcome {
+    totals: Vec<Decimal>,
+    npvs: Vec<Decimal>,
+    cumulative: Vec<Vec<Decimal>>,
+}
+
+fn run_once(catalog: &Catalog, file: &ScenarioFile) -> Result<Outcome, Vec<Problem>> {
+    let e = evaluate(&validate(catalog, file, None)?);
+    Ok(Outcome {
+        totals: e.scenarios.iter().map(|s| s.totals.decision_total).collect(),
+        npvs: e.scenarios.iter().map(|s| s.totals.npv).collect(),
+        cumulative: e
+            .scenarios
+            .iter()
+            .map(|s| s.ledger.months.iter().map(|m| m.cumulative_cash).collect())
+            .collect(),
+    })
+}
+
+/// `catalog` with each place at the value `value_of(index)`.
+fn with_values(catalog: &Catalog, places: &[Place], value_of: impl Fn(usize) -> Decimal) -> Catalog {
+    let mut drawn = catalog.clone();
+    for (i, place) in places.iter().enumerate() {
+        set_draw(&mut drawn, place, value_of(i));
+    }
+    drawn
+}
+
+/// The tornado of scenario `i` against the baseline `base`: each figure at its P10 and P90 with
+/// the others at their modes; `low_high[k]` are figure `k`'s two outcomes.
+fn tornado(
+    i: usize,
+    base: usize,
+    point: &Outcome,
+    low_high: &[(Outcome, Outcome)],
+    joint: &[Decimal],
+    id: &str,
+) -> Tornado {
+    let diff = |o: &Outcome| o.totals[i] - o.totals[base];
+    let mut bars: Vec<TornadoBar> = low_high
+        .iter()
+        .enumerate()
+        .map(|(figure, (lo, hi))| TornadoBar {
+            figure,
+            at_p10: diff(lo),
+            at_p90: diff(hi),
+            swing: diff(hi) - diff(lo),
+        })
+        .collect();
+    let squares: Decimal = bars.iter().map(|b| b.swing * b.swing).sum();
+    // A diagnostic, not money: the square root is taken in floating point, rounded to the cent.
+    let root = squares.to_f64().map(f64::sqrt).and_then(Decimal::from_f64);
+    let swings_combined = root.unwrap_or_default().round_dp(2);
+    bars.sort_by(|a, b| b.swing.abs().cmp(&a.swing.abs()).then(a.figure.cmp(&b.figure)));
+    bars.truncate(10);
+    let joint_spread = risk::spread(joint).map(|s| s.p90 - s.p10).unwrap_or_default();
+    let (lo, hi) = (
+        joint_spread * Decimal::new(2, 0) / Decimal::new(3, 0),
+        joint_spread * Decimal::new(3, 0) / Decimal::TWO,
+    );
+    let interaction_note = (joint_spread > Decimal::ZERO && (swings_combined < lo || swings_combined > hi)).then(|| {
+        format!(
+            "The one-at-a-time swings combine to {swings_combined} while the joint draws spread {joint_spread} (P10 to P90): the figures interact or move together, so the bars do not explain the whole spread."
+        )
+    });
+    Tornado {
+        scenario: id.to_owned(),
+        at_point: diff(point),
+        bars,
+        joint_spread,
+        swings_combined,
+        interaction_note,
+    }
+}
+
+/// The per-month P10, P50 and P90 of scenario `i`'s cumulative cash over the draws.
+fn fan(i: usize, draws: &[Outcome], id: &str) -> Fan {
+    let months = draws.first().map_or(0, |o| o.cumulative[i].len());
+    let mut band = Fan {
+        scenario: id.to_owned(),
+        p10: Vec::with_capacity(months),
+        p50: Vec::with_capacity(months),
+        p90: Vec::with_capacity(months),
+    };
+    for m in 0..months {
+        let at: Vec<Decimal> = draws.iter().map(|o| o.cumulative[i][m]).collect();
+        if let Some(s) = risk::spread(&at) {
+            band.p10.push(s.p10);
+            band.p50.push(s.p50);
+            band.p90.push(s.p90);
+        }
+    }
+    band
+}
+
 /// Draws the plan `file` `sampling.draws` times on `catalog` and summarises each scenario against
-/// `baseline` (the first scenario when `None`). The problems of the file, if any, as `validate`
-/// gives them.
+/// `baseline` (the first scenario when `None`): its spread, the chance it is cheaper, its fan of
+/// cumulative cash and the tornado of its difference. The problems of the file, if any, as
+/// `validate` gives them.
 pub fn analyse(
     catalog: &Catalog,
     file: &ScenarioFile,
@@ -258,13 +408,14 @@ pub fn analyse(
         return Err(problem("draws", format!("between 1 and {MAX_DRAWS} draws, please")));
     }
     let point = evaluate(&validate(catalog, file, None)?);
-    let baseline = match baseline {
-        Some(id) if point.scenarios.iter().any(|s| s.id == id) => id.to_owned(),
-        Some(id) => return Err(problem("baseline", format!("no scenario has id `{id}`"))),
-        None => match point.scenarios.first() {
-            Some(s) => s.id.clone(),
-            None => return Err(problem("scenarios", "the plan has no scenario to analyse".to_owned())),
-        },
+    let ids: Vec<(String, String)> = point.scenarios.iter().map(|s| (s.id.clone(), s.name.clone())).collect();
+    let base = match baseline {
+        None if ids.is_empty() => return Err(problem("scenarios", "the plan has no scenario to analyse".to_owned())),
+        None => 0,
+        Some(id) => ids
+            .iter()
+            .position(|(s, _)| s == id)
+            .ok_or_else(|| problem("baseline", format!("no scenario has id `{id}`")))?,
     };
     let places = places(catalog, &point);
     let mut probe = catalog.clone();
@@ -273,47 +424,65 @@ pub fn analyse(
         .filter_map(|p| input_of(&mut probe, p, file.price_point))
         .unzip();
     let draws = risk::draw(&inputs, sampling);
-    let n = point.scenarios.len();
-    let mut totals: Vec<Vec<Decimal>> = vec![Vec::with_capacity(sampling.draws); n];
-    let mut npvs: Vec<Vec<Decimal>> = vec![Vec::with_capacity(sampling.draws); n];
-    for d in 0..sampling.draws {
-        let mut drawn = catalog.clone();
-        for (place, values) in places.iter().zip(&draws) {
-            set_draw(&mut drawn, place, values[d]);
-        }
-        let evaluation = evaluate(&validate(&drawn, file, None)?);
-        for (i, s) in evaluation.scenarios.iter().enumerate().take(n) {
-            totals[i].push(s.totals.decision_total);
-            npvs[i].push(s.totals.npv);
-        }
-    }
-    let base = point.scenarios.iter().position(|s| s.id == baseline).unwrap_or(0);
-    let scenarios = point
-        .scenarios
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            Some(ScenarioRisk {
-                id: s.id.clone(),
-                name: s.name.clone(),
-                point_total: s.totals.decision_total,
-                point_npv: s.totals.npv,
-                total: risk::spread(&totals[i])?,
-                npv: risk::spread(&npvs[i])?,
-                cheaper_than_baseline: if i == base {
-                    None
+    let outcomes: Vec<Outcome> = (0..sampling.draws)
+        .map(|d| run_once(&with_values(catalog, &places, |k| draws[k][d]), file))
+        .collect::<Result<_, _>>()?;
+    let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
+    let at_point = run_once(&with_values(catalog, &places, |k| modes[k]), file)?;
+    let swing_at = |k: usize, p: f64| {
+        run_once(
+            &with_values(catalog, &places, |j| {
+                if j == k {
+                    inputs[k].distribution.quantile(p)
                 } else {
-                    risk::probability_below(&totals[i], &totals[base])
-                },
-            })
-        })
-        .collect();
+                    modes[j]
+                }
+            }),
+            file,
+        )
+    };
+    let low_high: Vec<(Outcome, Outcome)> = (0..inputs.len())
+        .map(|k| Ok((swing_at(k, 0.1)?, swing_at(k, 0.9)?)))
+        .collect::<Result<_, Vec<Problem>>>()?;
+    let column = |i: usize, pick: fn(&Outcome) -> &Vec<Decimal>| -> Vec<Decimal> {
+        outcomes.iter().map(|o| pick(o)[i]).collect()
+    };
+    let mut scenarios = Vec::new();
+    let mut tornados = Vec::new();
+    let mut fans = Vec::new();
+    for (i, (id, name)) in ids.iter().enumerate() {
+        let totals = column(i, |o| &o.totals);
+        let base_totals = column(base, |o| &o.totals);
+        let (Some(total), Some(npv)) = (risk::spread(&totals), risk::spread(&column(i, |o| &o.npvs))) else {
+            continue;
+        };
+        scenarios.push(ScenarioRisk {
+            id: id.clone(),
+            name: name.clone(),
+            point_total: point.scenarios[i].totals.decision_total,
+            point_npv: point.scenarios[i].totals.npv,
+            total,
+            npv,
+            cheaper_than_baseline: if i == base {
+                None
+            } else {
+                risk::probability_below(&totals, &base_totals)
+            },
+        });
+        if i != base {
+            let joint: Vec<Decimal> = totals.iter().zip(&base_totals).map(|(a, b)| a - b).collect();
+            tornados.push(tornado(i, base, &at_point, &low_high, &joint, id));
+        }
+        fans.push(fan(i, &outcomes, id));
+    }
     Ok(RiskOutcome {
         draws: u32::try_from(sampling.draws).unwrap_or(u32::MAX),
         seed: sampling.seed.to_string(),
         group_correlation: format!("{}", sampling.group_correlation),
-        baseline,
+        baseline: ids[base].0.clone(),
         figures,
         scenarios,
+        tornados,
+        fans,
     })
 }

@@ -742,34 +742,51 @@ impl Resolver<'_> {
             return None;
         };
         let fab = fab.clone();
-        let per_port = self.figure_or_override(
-            &format!("{p}.network.per_port_cost"),
-            n.per_port_cost.as_ref(),
-            &fab.id,
-            "per_port_cost",
-            Some(&fab.per_port_cost),
-            Some(&fab.currency),
-            point,
-        );
-        let rate = self.fx_rate(&path, &fab.currency);
         // A quoted price per port is all-in: it replaces the catalog's part-by-part pricing
         // (switches and optics), which would otherwise ignore it.
         let by_parts = n.per_port_cost.is_none();
+        // The parts are priced (and so recorded as assumptions) only when the network plan
+        // uses them: a switch radix of at least 2 and a price for both switches and optics.
+        let parts = match (fab.switch_radix, &fab.switch_cost, &fab.optic_cost) {
+            (Some(radix), Some(switch), Some(optic)) if by_parts && radix >= 2 => {
+                Some((radix, switch.clone(), optic.clone()))
+            }
+            _ => None,
+        };
+        let rate = self.fx_rate(&path, &fab.currency);
+        let (per_port, switch_radix, switch_cost, optic_cost) = match parts {
+            Some((radix, switch, optic)) => {
+                let at_fabric = format!("{p}.network.fabric");
+                let currency = Some(fab.currency.as_str());
+                let switch = self.take_catalog(&at_fabric, &fab.id, "switch_cost", &switch, currency, point);
+                let optic = self.take_catalog(&at_fabric, &fab.id, "optic_cost", &optic, currency, point);
+                (
+                    at(&fab.per_port_cost, point) * rate,
+                    Some(u32::from(radix)),
+                    Some(switch),
+                    Some(optic),
+                )
+            }
+            None => {
+                let per_port = self.figure_or_override(
+                    &format!("{p}.network.per_port_cost"),
+                    n.per_port_cost.as_ref(),
+                    &fab.id,
+                    "per_port_cost",
+                    Some(&fab.per_port_cost),
+                    Some(&fab.currency),
+                    point,
+                );
+                (per_port, None, None, None)
+            }
+        };
         Some(Fabric {
             cost: FabricCost {
                 id: fab.id.clone(),
                 per_port_cost: per_port,
-                switch_radix: fab.switch_radix.map(u32::from).filter(|_| by_parts),
-                switch_cost: fab
-                    .switch_cost
-                    .as_ref()
-                    .map(|f| at(f, point) * rate)
-                    .filter(|_| by_parts),
-                optic_cost: fab
-                    .optic_cost
-                    .as_ref()
-                    .map(|f| at(f, point) * rate)
-                    .filter(|_| by_parts),
+                switch_radix,
+                switch_cost,
+                optic_cost,
             },
             id: fab.id.clone(),
             port_gbps: fab.port_gbps,
