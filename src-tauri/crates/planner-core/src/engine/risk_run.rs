@@ -1,6 +1,7 @@
 //! The spread of a plan's outcomes: every ranged catalog figure its scenarios use that moves
 //! money is drawn (see [`crate::engine::risk`]), the plan is validated and evaluated once per draw
-//! with the drawn figures, and each scenario's decision total and NPV are summarised.
+//! with the drawn figures (the draws split over every core), and each scenario's decision total
+//! and NPV are summarised.
 //!
 //! Rules:
 //! - A figure is drawn at the catalog entry, so one draw is shared by every scenario that uses it
@@ -388,6 +389,39 @@ fn fan(i: usize, draws: &[Outcome], id: &str) -> Fan {
     band
 }
 
+/// `run(0..n)` on every core, in order; the first problem met, if any. The results do not depend
+/// on how the work is split: each draw is computed from its own index.
+fn in_parallel<T: Send>(
+    n: usize,
+    run: impl Fn(usize) -> Result<T, Vec<Problem>> + Sync,
+) -> Result<Vec<T>, Vec<Problem>> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let chunk = n.div_ceil(cores.max(1)).max(1);
+    let run = &run;
+    let parts: Vec<Result<Vec<T>, Vec<Problem>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|start| scope.spawn(move || (start..(start + chunk).min(n)).map(run).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(vec![Problem {
+                        path: String::new(),
+                        message: "a draw failed".to_owned(),
+                    }])
+                })
+            })
+            .collect()
+    });
+    let mut out = Vec::with_capacity(n);
+    for part in parts {
+        out.extend(part?);
+    }
+    Ok(out)
+}
+
 /// Draws the plan `file` `sampling.draws` times on `catalog` and summarises each scenario against
 /// `baseline` (the first scenario when `None`): its spread, the chance it is cheaper, its fan of
 /// cumulative cash and the tornado of its difference. The problems of the file, if any, as
@@ -424,9 +458,9 @@ pub fn analyse(
         .filter_map(|p| input_of(&mut probe, p, file.price_point))
         .unzip();
     let draws = risk::draw(&inputs, sampling);
-    let outcomes: Vec<Outcome> = (0..sampling.draws)
-        .map(|d| run_once(&with_values(catalog, &places, |k| draws[k][d]), file))
-        .collect::<Result<_, _>>()?;
+    let outcomes = in_parallel(sampling.draws, |d| {
+        run_once(&with_values(catalog, &places, |k| draws[k][d]), file)
+    })?;
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
     let at_point = run_once(&with_values(catalog, &places, |k| modes[k]), file)?;
     let swing_at = |k: usize, p: f64| {
