@@ -61,6 +61,25 @@ pub fn risk(
             p
         );
     }
+    for b in &out.break_evens {
+        let share = (b.crossing_share * Decimal::ONE_HUNDRED).round_dp(1);
+        let _ = match &b.at_month {
+            Some(at) => writeln!(
+                text,
+                "\n{} and {} cross in {share}% of the draws, at {} / {} / {} months (P10 / P50 / P90).",
+                b.scenario,
+                out.baseline,
+                at.p10.round_dp(1),
+                at.p50.round_dp(1),
+                at.p90.round_dp(1)
+            ),
+            None => writeln!(
+                text,
+                "\n{} and {} never cross in these draws.",
+                b.scenario, out.baseline
+            ),
+        };
+    }
     for t in &out.tornados {
         let _ = writeln!(
             text,

@@ -308,3 +308,80 @@ fn the_fan_bands_cumulative_cash_month_by_month() {
         .collect();
     assert_eq!((&flat.fans[0].p10, &flat.fans[0].p90), (&curve, &curve));
 }
+
+/// The shipped catalog with the figures the sample's analysis draws collapsed to their middles.
+fn collapsed_sample(catalog: &Catalog) -> Catalog {
+    let mut c = catalog.clone();
+    let mid = |f: &mut Figure| {
+        let m = f.mid();
+        f.low = m;
+        f.high = m;
+    };
+    mid(c
+        .offers
+        .iter_mut()
+        .find(|o| o.id == "aws-p5-h100")
+        .unwrap()
+        .spot_per_gpu_hour
+        .as_mut()
+        .unwrap());
+    mid(&mut c
+        .facility
+        .cooling
+        .iter_mut()
+        .find(|x| x.id == "contained-air")
+        .unwrap()
+        .pue);
+    let roce = c.fabrics.iter_mut().find(|x| x.id == "roce-400").unwrap();
+    mid(roce.switch_cost.as_mut().unwrap());
+    mid(roce.optic_cost.as_mut().unwrap());
+    for p in &mut c
+        .resale
+        .iter_mut()
+        .find(|r| r.id == "nvidia-datacenter-secondary")
+        .unwrap()
+        .points
+    {
+        mid(&mut p.share);
+    }
+    c
+}
+
+#[test]
+fn the_break_even_over_the_draws_is_the_compare_screens_when_nothing_is_uncertain() {
+    let catalog = common::shipped_catalog();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../../catalogs/samples/enterprise-hybrid.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let file = parse(&text).unwrap();
+    let flat = collapsed_sample(&catalog);
+    let out = analyse(&flat, &file, Some("hybrid"), &sampling(20, 5)).unwrap();
+    assert!(out.figures.is_empty(), "{:?}", out.figures);
+    // The compare screen: hybrid and all-cloud cross at 18.6 months (month 19).
+    let e = common::run_with(&flat, &text);
+    let deterministic = planner_core::compare::compare_all(&e)[0]
+        .break_even
+        .clone()
+        .unwrap()
+        .at_month;
+    let b = &out.break_evens[0];
+    assert_eq!((b.scenario.as_str(), b.crossing_share), ("all-cloud", dec!(1)));
+    let at = b.at_month.unwrap();
+    assert_eq!((at.p10, at.p50, at.p90), (deterministic, deterministic, deterministic));
+    assert_eq!(deterministic.round_dp(1), dec!(18.6));
+
+    // Drawn: the crossing moves with the draws, and every draw still crosses.
+    let drawn = analyse(&catalog, &file, Some("hybrid"), &sampling(300, 5)).unwrap();
+    let at = drawn.break_evens[0].at_month.unwrap();
+    assert!(at.p10 < at.p90, "{at:?}");
+    assert_eq!(drawn.break_evens[0].crossing_share, dec!(1));
+
+    // Curves that never cross: two on-demand plans whose order never changes.
+    let never = analyse(&ranged_catalog(), &two_rates(), Some("split"), &sampling(50, 1)).unwrap();
+    assert_eq!(
+        (never.break_evens[0].crossing_share, never.break_evens[0].at_month),
+        (dec!(0), None)
+    );
+}

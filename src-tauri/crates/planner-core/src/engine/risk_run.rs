@@ -23,6 +23,7 @@ use serde::Serialize;
 use crate::catalog::Catalog;
 use crate::catalog::provenance::Figure;
 use crate::engine::assumption::Origin;
+use crate::engine::compare::break_even_month;
 use crate::engine::evaluate::{Evaluation, evaluate};
 use crate::engine::risk::{self, Distribution, Input, Sampling, Spread};
 use crate::engine::scenario_file::{PricePoint, ScenarioFile};
@@ -79,6 +80,8 @@ pub struct RiskOutcome {
     pub tornados: Vec<Tornado>,
     /// Each scenario's cumulative cash band, month by month.
     pub fans: Vec<Fan>,
+    /// For each scenario but the baseline, when its cumulative cash crosses the baseline's.
+    pub break_evens: Vec<BreakEvenRisk>,
 }
 
 /// Where a drawn figure sits in the catalog.
@@ -293,6 +296,19 @@ pub struct Fan {
     pub p90: Vec<Decimal>,
 }
 
+/// When one scenario's cumulative cash crosses the baseline's for good, over the draws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct BreakEvenRisk {
+    pub scenario: String,
+    /// The share of draws in which the curves cross (the one cheaper at the horizon was dearer
+    /// before).
+    pub crossing_share: Decimal,
+    /// The break-even point over the draws that cross, in average months from the start (as the
+    /// compare screen places it); `None` when no draw crosses.
+    pub at_month: Option<Spread>,
+}
+
 /// Each scenario's decision total, NPV and cumulative cash in one evaluation.
 struct Outcome {
     totals: Vec<Decimal>,
@@ -366,6 +382,21 @@ fn tornado(
         joint_spread,
         swings_combined,
         interaction_note,
+    }
+}
+
+/// The break-even of scenario `i` against `base` over the draws (`days`: each month's length).
+fn break_even(i: usize, base: usize, draws: &[Outcome], days: &[u32], id: &str) -> BreakEvenRisk {
+    let points: Vec<Decimal> = draws
+        .iter()
+        .filter_map(|o| break_even_month(id, &o.cumulative[i], "baseline", &o.cumulative[base], days))
+        .map(|b| b.at_month)
+        .collect();
+    let n = Decimal::from(draws.len().max(1));
+    BreakEvenRisk {
+        scenario: id.to_owned(),
+        crossing_share: Decimal::from(points.len()) / n,
+        at_month: risk::spread(&points),
     }
 }
 
@@ -484,6 +515,12 @@ pub fn analyse(
     let mut scenarios = Vec::new();
     let mut tornados = Vec::new();
     let mut fans = Vec::new();
+    let mut break_evens = Vec::new();
+    let days: Vec<u32> = point
+        .scenarios
+        .first()
+        .map(|s| s.ledger.months.iter().map(|m| m.month.days()).collect())
+        .unwrap_or_default();
     for (i, (id, name)) in ids.iter().enumerate() {
         let totals = column(i, |o| &o.totals);
         let base_totals = column(base, |o| &o.totals);
@@ -506,6 +543,7 @@ pub fn analyse(
         if i != base {
             let joint: Vec<Decimal> = totals.iter().zip(&base_totals).map(|(a, b)| a - b).collect();
             tornados.push(tornado(i, base, &at_point, &low_high, &joint, id));
+            break_evens.push(break_even(i, base, &outcomes, &days, id));
         }
         fans.push(fan(i, &outcomes, id));
     }
@@ -518,5 +556,6 @@ pub fn analyse(
         scenarios,
         tornados,
         fans,
+        break_evens,
     })
 }
