@@ -39,6 +39,8 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::scenarios::redo,
         commands::compare::set_view,
         commands::compare::compare,
+        commands::compare::run_risk,
+        commands::compare::risk,
         commands::scenarios::scenario_detail,
         commands::scenarios::exit_costs,
         commands::scenarios::exit_variant,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use planner_app::compare::{self, ExportFormat};
+use planner_app::compare::{self, ExportFormat, RiskView};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
 use planner_report::charts::Theme;
@@ -22,6 +22,22 @@ pub async fn set_view(host: Host<'_>, view: ViewState) -> Result<ViewState, Plan
 #[specta::specta]
 pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, PlannerError> {
     compare::screen(&*host, theme)
+}
+
+/// Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
+/// in the workspace.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_risk(host: Host<'_>, draws: u32, seed: u32) -> Result<RiskView, PlannerError> {
+    compare::run_risk(&*host, draws, seed)
+}
+
+/// The last risk analysis kept in the workspace, and whether the plan changed since; `None`
+/// before the first.
+#[tauri::command]
+#[specta::specta]
+pub async fn risk(host: Host<'_>) -> Result<Option<RiskView>, PlannerError> {
+    compare::risk(&*host)
 }
 
 /// Exports the comparison on screen (XLSX with every ledger, or CSV).

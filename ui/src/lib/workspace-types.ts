@@ -109,6 +109,9 @@ import type {
   LayerForm_Serialize,
   Reshape,
   TemplateKind,
+  DrawnFigure_Serialize,
+  RiskView_Serialize,
+  TornadoBar,
 } from "./ipc/bindings";
 
 /** A decimal number as text, e.g. "6.88" (money, rates and fractions never cross as floats). */
@@ -201,6 +204,10 @@ export type ScenarioExits = ScenarioExits_Serialize;
 export type LayerExitCosts = LayerExitCosts_Serialize;
 export type ExitVariantOutcome = ExitVariantOutcome_Serialize;
 export type MonthlyChart = ScenarioChart;
+/** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
+export type RiskView = RiskView_Serialize;
+export type DrawnFigure = DrawnFigure_Serialize;
+export type { TornadoBar };
 export type CompareScreen = CompareScreen_Serialize;
 
 // The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote

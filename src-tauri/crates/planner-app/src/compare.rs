@@ -5,11 +5,113 @@ use std::time::Instant;
 
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
+use planner_core::risk::Sampling;
+use planner_core::risk_run::{RiskOutcome, analyse};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, with_workspace};
+
+/// The most draws the app runs (the analysis itself takes up to `risk_run::MAX_DRAWS`).
+pub const MAX_APP_DRAWS: u32 = 20_000;
+
+/// A risk analysis as the compare screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RiskView {
+    pub outcome: RiskOutcome,
+    /// When it ran (UTC).
+    pub ran_at: String,
+    /// The digest of the plan it ran on: it is current while the compare screen's
+    /// `plan_digest` is the same (the scenarios, settings, workloads, selection, horizon and
+    /// catalog snapshot unchanged).
+    pub digest: String,
+    /// What the analysis took, in milliseconds.
+    pub backend_ms: String,
+}
+
+/// What is kept in the workspace of the last analysis.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeptRisk {
+    /// SHA-256 of what it ran on: the plan as a scenario file and the catalog snapshot version.
+    digest: String,
+    ran_at: String,
+    backend_ms: String,
+    outcome: RiskOutcome,
+}
+
+fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
+    let text = serde_json::to_string(file).unwrap_or_default();
+    planner_core::audit::sha256_hex(format!("{text}\n{snapshot}").as_bytes())
+}
+
+/// Runs the risk analysis of the compare selection (over its horizon, against its baseline, on
+/// the workspace's catalog snapshot) with `draws` draws from `seed`, keeps it in the workspace
+/// and returns it.
+pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, PlannerError> {
+    if !(1..=MAX_APP_DRAWS).contains(&draws) {
+        return Err(PlannerError::invalid(
+            "draws",
+            format!("between 1 and {MAX_APP_DRAWS} draws, please (1,000 give P10 and P90 within about 1% of the cost)"),
+        ));
+    }
+    let ran_at = planner_store::workspace::format_utc(host.now_ms());
+    with_workspace(host, |ws| {
+        let started = Instant::now();
+        let (file, catalog, view) = ws.compare_file()?;
+        if file.scenarios.is_empty() {
+            return Err(PlannerError::invalid(
+                "selected",
+                "choose the scenarios to compare first: the analysis draws the compare screen's selection",
+            ));
+        }
+        let sampling = Sampling {
+            draws: draws as usize,
+            seed: u64::from(seed),
+            group_correlation: 0.8,
+        };
+        let outcome = analyse(catalog, &file, view.baseline.as_deref(), &sampling)
+            .map_err(|p| planner_core::validate::to_error(&p, None))?;
+        let kept = KeptRisk {
+            digest: digest(&file, ws.snapshot_version()),
+            ran_at,
+            backend_ms: format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0),
+            outcome,
+        };
+        let body = serde_json::to_string(&kept).map_err(|e| {
+            PlannerError::new(
+                planner_core::error::ErrorCode::Io,
+                format!("The risk analysis could not be kept: {e}."),
+            )
+        })?;
+        ws.set_risk_run(&body)?;
+        Ok(RiskView {
+            outcome: kept.outcome,
+            ran_at: kept.ran_at,
+            digest: kept.digest,
+            backend_ms: kept.backend_ms,
+        })
+    })
+}
+
+/// The last risk analysis kept in the workspace; `None` before the first (or when the kept one
+/// cannot be read: it is only a result, run it again). It is current while its `digest` is the
+/// compare screen's `plan_digest`.
+pub fn risk(host: &impl Host) -> Result<Option<RiskView>, PlannerError> {
+    with_workspace(host, |ws| {
+        let Some(body) = ws.risk_run()? else { return Ok(None) };
+        let Ok(kept) = serde_json::from_str::<KeptRisk>(&body) else {
+            return Ok(None);
+        };
+        Ok(Some(RiskView {
+            outcome: kept.outcome,
+            ran_at: kept.ran_at,
+            digest: kept.digest,
+            backend_ms: kept.backend_ms,
+        }))
+    })
+}
 
 /// How to export the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,8 +133,13 @@ pub fn set_view(host: &impl Host, view: &ViewState) -> Result<ViewState, Planner
 /// the back end took.
 pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerError> {
     let started = Instant::now();
-    let (comparison, _, _) = with_workspace(host, |ws| ws.compare())?;
+    let (comparison, plan_digest) = with_workspace(host, |ws| {
+        let (comparison, _, _) = ws.compare()?;
+        let (file, _, _) = ws.compare_file()?;
+        Ok((comparison, digest(&file, ws.snapshot_version())))
+    })?;
     let mut screen = planner_report::screen::compare_screen(comparison, theme);
+    screen.plan_digest = plan_digest;
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(screen)
 }

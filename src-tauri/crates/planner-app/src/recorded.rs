@@ -123,7 +123,11 @@ const RANDOM_SEED: u64 = 0x5EED_2026_1123;
 
 /// Fields that measure the machine rather than the answer (how long the back end took), by
 /// command: recorded as `"0"`.
-const MEASURED_FIELDS: &[(&str, &str)] = &[("compare", "backend_ms")];
+const MEASURED_FIELDS: &[(&str, &str)] = &[
+    ("compare", "backend_ms"),
+    ("run_risk", "backend_ms"),
+    ("risk", "backend_ms"),
+];
 
 /// A test host with its scratch folder, answering recorded calls reproducibly.
 #[derive(Debug)]

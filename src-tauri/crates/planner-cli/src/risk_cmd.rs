@@ -90,7 +90,7 @@ pub fn risk(
             money(t.joint_spread)
         );
         for b in &t.bars {
-            let f = &out.figures[b.figure];
+            let f = &out.figures[b.figure as usize];
             let _ = writeln!(
                 text,
                 "  {:>14}  {} {} (difference {} at its P10, {} at its P90)",

@@ -263,7 +263,7 @@ fn the_tornado_ranks_what_moves_the_difference_as_a_one_at_a_time_recomputation_
         .iter()
         .map(|b| {
             (
-                out.figures[b.figure].entry.as_str(),
+                out.figures[b.figure as usize].entry.as_str(),
                 (b.at_p10.round_dp(2), b.at_p90.round_dp(2)),
             )
         })

@@ -43,6 +43,10 @@ pub struct CompareScreen {
     pub chart_errors: Vec<String>,
     /// Milliseconds the back end spent (read, evaluate, draw), set by the shell.
     pub backend_ms: String,
+    /// A digest of the plan compared (its scenarios, workloads, settings, horizon and catalog
+    /// snapshot), set by the caller: a result computed on the plan (the risk analysis) is current
+    /// while it carries the same digest.
+    pub plan_digest: String,
 }
 
 /// Draws the comparison's charts for `theme`.
@@ -71,6 +75,7 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
         monthly_svgs: monthly,
         chart_errors,
         backend_ms: String::new(),
+        plan_digest: String::new(),
     }
 }
 

@@ -94,6 +94,10 @@ fn a_workspace_open_read_only_reads_whole_and_refuses_every_change_untouched() {
         .unwrap();
     assert_eq!(view.selected, one);
     assert_eq!(ws.view().unwrap().selected, one);
+    // So is a risk analysis: kept in memory, the file untouched (checked below).
+    assert_eq!(ws.risk_run().unwrap(), None);
+    ws.set_risk_run("{\"draws\":10}").unwrap();
+    assert_eq!(ws.risk_run().unwrap().as_deref(), Some("{\"draws\":10}"));
 
     // Every change is refused with the reason.
     let mut s = ws.scenario(&scenarios[0].id).unwrap();

@@ -8,6 +8,7 @@ import { untrack } from "svelte";
 import { MAX_COMPARED, decisionRows, leavesWorkUndone, type Row } from "../compare-view";
 import { cachedHaystack, matchRows } from "../filter";
 import type { WorkspaceStore } from "../workspace.svelte";
+import { RiskManager } from "./risk-manager.svelte";
 import type {
   CompareScreen,
   DecisionView,
@@ -29,6 +30,8 @@ export class CompareManager {
   /** The scenario whose monthly chart is shown (the first one until one is picked). */
   monthlyPick: string | null = $state(null);
   exporting = $state(false);
+  /** The risk analysis of the selection. */
+  readonly risk: RiskManager;
 
   readonly scenarios: ScenarioSummary[];
   readonly byId: Map<string, ScenarioSummary>;
@@ -38,6 +41,7 @@ export class CompareManager {
 
   constructor(store: WorkspaceStore) {
     this.store = store;
+    this.risk = new RiskManager(store);
     const haystack = cachedHaystack((s: ScenarioSummary) => `${s.name} ${s.id} ${s.supplies.join(" ")}`);
     this.scenarios = $derived(store.info.scenarios);
     this.byId = $derived(new Map(this.scenarios.map((s) => [s.id, s])));

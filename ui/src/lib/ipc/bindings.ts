@@ -41,6 +41,16 @@ export const commands = {
 	setView: (view: ViewState_Deserialize) => typedError<ViewState_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("set_view", { view })),
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
+	/**
+	 *  Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
+	 *  in the workspace.
+	 */
+	runRisk: (draws: number, seed: number) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed })),
+	/**
+	 *  The last risk analysis kept in the workspace, and whether the plan changed since; `None`
+	 *  before the first.
+	 */
+	risk: () => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk")),
 	/**  One scenario evaluated on its own, for the editor's figures, plans and assumptions. */
 	scenarioDetail: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioDetail_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scenario_detail", { scenario })),
 	/**
@@ -298,6 +308,39 @@ export type BreakEven = {
 	 *  so "5.6 months" reads the same whatever the month lengths.
 	 */
 	at_month: string,
+};
+
+/**  When one scenario's cumulative cash crosses the baseline's for good, over the draws. */
+export type BreakEvenRisk = BreakEvenRisk_Serialize | BreakEvenRisk_Deserialize;
+
+/**  When one scenario's cumulative cash crosses the baseline's for good, over the draws. */
+export type BreakEvenRisk_Deserialize = {
+	scenario: string,
+	/**
+	 *  The share of draws in which the curves cross (the one cheaper at the horizon was dearer
+	 *  before).
+	 */
+	crossing_share: string,
+	/**
+	 *  The break-even point over the draws that cross, in average months from the start (as the
+	 *  compare screen places it); `None` when no draw crosses.
+	 */
+	at_month?: Spread | null,
+};
+
+/**  When one scenario's cumulative cash crosses the baseline's for good, over the draws. */
+export type BreakEvenRisk_Serialize = {
+	scenario: string,
+	/**
+	 *  The share of draws in which the curves cross (the one cheaper at the horizon was dearer
+	 *  before).
+	 */
+	crossing_share: string,
+	/**
+	 *  The break-even point over the draws that cross, in average months from the start (as the
+	 *  compare screen places it); `None` when no draw crosses.
+	 */
+	at_month: Spread | null,
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -568,6 +611,12 @@ export type CompareScreen_Deserialize = {
 	chart_errors: string[],
 	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
 	backend_ms: string,
+	/**
+	 *  A digest of the plan compared (its scenarios, workloads, settings, horizon and catalog
+	 *  snapshot), set by the caller: a result computed on the plan (the risk analysis) is current
+	 *  while it carries the same digest.
+	 */
+	plan_digest: string,
 };
 
 /**  The compare screen's content. */
@@ -584,6 +633,12 @@ export type CompareScreen_Serialize = {
 	chart_errors: string[],
 	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
 	backend_ms: string,
+	/**
+	 *  A digest of the plan compared (its scenarios, workloads, settings, horizon and catalog
+	 *  snapshot), set by the caller: a result computed on the plan (the risk analysis) is current
+	 *  while it carries the same digest.
+	 */
+	plan_digest: string,
 };
 
 /**
@@ -753,6 +808,33 @@ export type Draft_Serialize = {
 	scenario: ScenarioSpec_Serialize,
 	/**  Each choice left to the user, in a sentence (empty when the draft is complete). */
 	notes: string[],
+};
+
+/**  One drawn figure, as the report names it. */
+export type DrawnFigure = DrawnFigure_Serialize | DrawnFigure_Deserialize;
+
+/**  One drawn figure, as the report names it. */
+export type DrawnFigure_Deserialize = {
+	/**  Catalog entry id and field, e.g. `aws-p5-h100` / `spot_per_gpu_hour`. */
+	entry: string,
+	field: string,
+	low: string,
+	mode: string,
+	high: string,
+	/**  The figures of one group move together (the cloud rates of one provider). */
+	group?: string | null,
+};
+
+/**  One drawn figure, as the report names it. */
+export type DrawnFigure_Serialize = {
+	/**  Catalog entry id and field, e.g. `aws-p5-h100` / `spot_per_gpu_hour`. */
+	entry: string,
+	field: string,
+	low: string,
+	mode: string,
+	high: string,
+	/**  The figures of one group move together (the cloud rates of one provider). */
+	group: string | null,
 };
 
 /**  One change a person makes. */
@@ -1136,6 +1218,14 @@ export type FamilyView_Serialize = {
 	id: string,
 	title: string,
 	gap: string | null,
+};
+
+/**  The band of one scenario's cumulative cash, month by month. */
+export type Fan = {
+	scenario: string,
+	p10: string[],
+	p50: string[],
+	p90: string[],
 };
 
 /**  A number with its provenance. A point value has `low == high`. */
@@ -2463,6 +2553,78 @@ export type Reshape =
 /**  Adds a facility with the catalog's defaults for the owned layer's accelerator. */
 { kind: "add-facility" };
 
+/**  The spread of outcomes of a plan. */
+export type RiskOutcome = RiskOutcome_Serialize | RiskOutcome_Deserialize;
+
+/**  The spread of outcomes of a plan. */
+export type RiskOutcome_Deserialize = {
+	draws: number,
+	/**  The seed, as text: a reviewer reruns the same draws with it. */
+	seed: string,
+	group_correlation: string,
+	/**  The scenario the others are compared with. */
+	baseline: string,
+	figures: DrawnFigure_Deserialize[],
+	scenarios: ScenarioRisk_Deserialize[],
+	/**  For each scenario but the baseline, what drives its difference from the baseline. */
+	tornados: Tornado_Deserialize[],
+	/**  Each scenario's cumulative cash band, month by month. */
+	fans: Fan[],
+	/**  For each scenario but the baseline, when its cumulative cash crosses the baseline's. */
+	break_evens: BreakEvenRisk_Deserialize[],
+};
+
+/**  The spread of outcomes of a plan. */
+export type RiskOutcome_Serialize = {
+	draws: number,
+	/**  The seed, as text: a reviewer reruns the same draws with it. */
+	seed: string,
+	group_correlation: string,
+	/**  The scenario the others are compared with. */
+	baseline: string,
+	figures: DrawnFigure_Serialize[],
+	scenarios: ScenarioRisk_Serialize[],
+	/**  For each scenario but the baseline, what drives its difference from the baseline. */
+	tornados: Tornado_Serialize[],
+	/**  Each scenario's cumulative cash band, month by month. */
+	fans: Fan[],
+	/**  For each scenario but the baseline, when its cumulative cash crosses the baseline's. */
+	break_evens: BreakEvenRisk_Serialize[],
+};
+
+/**  A risk analysis as the compare screen shows it. */
+export type RiskView = RiskView_Serialize | RiskView_Deserialize;
+
+/**  A risk analysis as the compare screen shows it. */
+export type RiskView_Deserialize = {
+	outcome: RiskOutcome_Deserialize,
+	/**  When it ran (UTC). */
+	ran_at: string,
+	/**
+	 *  The digest of the plan it ran on: it is current while the compare screen's
+	 *  `plan_digest` is the same (the scenarios, settings, workloads, selection, horizon and
+	 *  catalog snapshot unchanged).
+	 */
+	digest: string,
+	/**  What the analysis took, in milliseconds. */
+	backend_ms: string,
+};
+
+/**  A risk analysis as the compare screen shows it. */
+export type RiskView_Serialize = {
+	outcome: RiskOutcome_Serialize,
+	/**  When it ran (UTC). */
+	ran_at: string,
+	/**
+	 *  The digest of the plan it ran on: it is current while the compare screen's
+	 *  `plan_digest` is the same (the scenarios, settings, workloads, selection, horizon and
+	 *  catalog snapshot unchanged).
+	 */
+	digest: string,
+	/**  What the analysis took, in milliseconds. */
+	backend_ms: string,
+};
+
 /**  One scenario's monthly-cost chart. */
 export type ScenarioChart = {
 	scenario: string,
@@ -2610,6 +2772,43 @@ export type ScenarioFigures_Serialize = {
 	monthly_total: string[],
 	/**  Cash per month by category, for the categories that are not zero throughout. */
 	monthly: CategorySeries[],
+};
+
+/**  One scenario's outcomes over the draws. */
+export type ScenarioRisk = ScenarioRisk_Serialize | ScenarioRisk_Deserialize;
+
+/**  One scenario's outcomes over the draws. */
+export type ScenarioRisk_Deserialize = {
+	id: string,
+	name: string,
+	/**  The deterministic decision total and NPV, at the file's price point. */
+	point_total: string,
+	point_npv: string,
+	/**  The decision total (total cash and commitments after the horizon) over the draws. */
+	total: Spread,
+	npv: Spread,
+	/**
+	 *  The share of draws in which this scenario's decision total is below the baseline's (ties
+	 *  half); `None` for the baseline itself.
+	 */
+	cheaper_than_baseline?: string | null,
+};
+
+/**  One scenario's outcomes over the draws. */
+export type ScenarioRisk_Serialize = {
+	id: string,
+	name: string,
+	/**  The deterministic decision total and NPV, at the file's price point. */
+	point_total: string,
+	point_npv: string,
+	/**  The decision total (total cash and commitments after the horizon) over the draws. */
+	total: Spread,
+	npv: Spread,
+	/**
+	 *  The share of draws in which this scenario's decision total is below the baseline's (ties
+	 *  half); `None` for the baseline itself.
+	 */
+	cheaper_than_baseline: string | null,
 };
 
 /**  One way to supply the compute: a set of layers and the costs around them. */
@@ -3002,6 +3201,14 @@ export type Source_Serialize = {
 	undated: boolean,
 };
 
+/**  The spread of a set of outcomes: the 10th, 50th and 90th percentiles and the mean. */
+export type Spread = {
+	p10: string,
+	p50: string,
+	p90: string,
+	mean: string,
+};
+
 /**  A subject's clearance, for the badges shown wherever the subject appears. */
 export type SubjectStatus = SubjectStatus_Serialize | SubjectStatus_Deserialize;
 
@@ -3065,6 +3272,65 @@ export type TerminationFee =
 
 /**  The colour scheme of a chart. */
 export type Theme = "light" | "dark";
+
+/**  What drives one scenario's difference from the baseline. */
+export type Tornado = Tornado_Serialize | Tornado_Deserialize;
+
+/**
+ *  One bar of a tornado: how far the scenario's difference from the baseline moves when one
+ *  figure goes from its P10 to its P90, every other figure at its point.
+ */
+export type TornadoBar = {
+	/**  The drawn figure: its index in [`RiskOutcome::figures`]. */
+	figure: number,
+	/**  The difference (scenario − baseline decision total) with the figure at its P10 and P90. */
+	at_p10: string,
+	at_p90: string,
+	/**  `at_p90 − at_p10`. */
+	swing: string,
+};
+
+/**  What drives one scenario's difference from the baseline. */
+export type Tornado_Deserialize = {
+	scenario: string,
+	/**  The difference at every figure's point. */
+	at_point: string,
+	/**  The ten figures that move the difference most, largest swing first (ties: figure order). */
+	bars: TornadoBar[],
+	/**  P90 − P10 of the difference over the joint draws. */
+	joint_spread: string,
+	/**
+	 *  √(Σ swing²) over every figure: what the one-at-a-time swings add up to when the figures
+	 *  act independently and additively.
+	 */
+	swings_combined: string,
+	/**
+	 *  Said when the two disagree by more than half: the figures interact or move together, and
+	 *  the bars alone do not explain the spread.
+	 */
+	interaction_note?: string | null,
+};
+
+/**  What drives one scenario's difference from the baseline. */
+export type Tornado_Serialize = {
+	scenario: string,
+	/**  The difference at every figure's point. */
+	at_point: string,
+	/**  The ten figures that move the difference most, largest swing first (ties: figure order). */
+	bars: TornadoBar[],
+	/**  P90 − P10 of the difference over the joint draws. */
+	joint_spread: string,
+	/**
+	 *  √(Σ swing²) over every figure: what the one-at-a-time swings add up to when the figures
+	 *  act independently and additively.
+	 */
+	swings_combined: string,
+	/**
+	 *  Said when the two disagree by more than half: the figures interact or move together, and
+	 *  the bars alone do not explain the spread.
+	 */
+	interaction_note: string | null,
+};
 
 /**  How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token. */
 export type TuningMethod = "full" | "lora" | "qlora";

@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Decimals kept of a drawn value: far below a cent of any amount the engine books.
 const DRAWN_DECIMALS: u32 = 10;
@@ -216,7 +216,7 @@ fn correlate_groups(inputs: &[Input], positions: &mut [Vec<f64>], rho: f64, rng:
 }
 
 /// The spread of a set of outcomes: the 10th, 50th and 90th percentiles and the mean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Spread {
     pub p10: Decimal,

@@ -18,7 +18,7 @@
 
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::Figure;
@@ -34,7 +34,7 @@ use crate::problem::Problem;
 pub const MAX_DRAWS: usize = 100_000;
 
 /// One drawn figure, as the report names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DrawnFigure {
     /// Catalog entry id and field, e.g. `aws-p5-h100` / `spot_per_gpu_hour`.
@@ -48,7 +48,7 @@ pub struct DrawnFigure {
 }
 
 /// One scenario's outcomes over the draws.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioRisk {
     pub id: String,
@@ -65,7 +65,7 @@ pub struct ScenarioRisk {
 }
 
 /// The spread of outcomes of a plan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RiskOutcome {
     pub draws: u32,
@@ -255,11 +255,11 @@ fn set_draw(catalog: &mut Catalog, place: &Place, value: Decimal) {
 
 /// One bar of a tornado: how far the scenario's difference from the baseline moves when one
 /// figure goes from its P10 to its P90, every other figure at its point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TornadoBar {
-    /// The drawn figure, as in [`RiskOutcome::figures`].
-    pub figure: usize,
+    /// The drawn figure: its index in [`RiskOutcome::figures`].
+    pub figure: u32,
     /// The difference (scenario − baseline decision total) with the figure at its P10 and P90.
     pub at_p10: Decimal,
     pub at_p90: Decimal,
@@ -268,7 +268,7 @@ pub struct TornadoBar {
 }
 
 /// What drives one scenario's difference from the baseline.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Tornado {
     pub scenario: String,
@@ -287,7 +287,7 @@ pub struct Tornado {
 }
 
 /// The band of one scenario's cumulative cash, month by month.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Fan {
     pub scenario: String,
@@ -297,7 +297,7 @@ pub struct Fan {
 }
 
 /// When one scenario's cumulative cash crosses the baseline's for good, over the draws.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BreakEvenRisk {
     pub scenario: String,
@@ -353,7 +353,7 @@ fn tornado(
         .iter()
         .enumerate()
         .map(|(figure, (lo, hi))| TornadoBar {
-            figure,
+            figure: u32::try_from(figure).unwrap_or(u32::MAX),
             at_p10: diff(lo),
             at_p90: diff(hi),
             swing: diff(hi) - diff(lo),

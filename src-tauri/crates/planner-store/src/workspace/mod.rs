@@ -329,6 +329,8 @@ pub struct Workspace {
     read_only: Option<String>,
     /// The compare view chosen while read-only: kept in memory, since the file cannot take it.
     view_in_memory: Option<ViewState>,
+    /// The last risk analysis of a workspace open read-only (kept until it is closed).
+    risk_in_memory: Option<String>,
     /// The clock the host set ([`Workspace::set_clock`]); `None`: the system clock.
     clock: Option<i64>,
     /// The private copy a read-only file with an unmerged write log is read from (declared
@@ -725,6 +727,7 @@ impl Workspace {
         Ok(Workspace {
             read_only: None,
             view_in_memory: None,
+            risk_in_memory: None,
             clock: None,
             scratch: None,
             conn,
@@ -848,6 +851,55 @@ impl Workspace {
             )
             .map_err(|e| self.err(&e))?;
         self.view()
+    }
+
+    /// The last risk analysis as kept (JSON, as `planner_app::compare` writes it); `None` before
+    /// the first.
+    pub fn risk_run(&self) -> Result<Option<String>, PlannerError> {
+        if let Some(body) = &self.risk_in_memory {
+            return Ok(Some(body.clone()));
+        }
+        self.conn
+            .query_row("SELECT body FROM risk_run WHERE id = 1", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(&e))
+    }
+
+    /// Keeps `body` as the last risk analysis (not an undo step: it changes no figure). A
+    /// workspace open read-only keeps it in memory until it is closed.
+    pub fn set_risk_run(&mut self, body: &str) -> Result<(), PlannerError> {
+        if self.read_only.is_some() {
+            self.risk_in_memory = Some(body.to_owned());
+            return Ok(());
+        }
+        self.conn
+            .execute(
+                "INSERT INTO risk_run (id, body) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+                [body],
+            )
+            .map_err(|e| self.err(&e))?;
+        Ok(())
+    }
+
+    /// The compare selection as a scenario file (the view's scenarios, in its order, over its
+    /// horizon), and the catalog snapshot it computes with.
+    pub fn compare_file(&self) -> Result<(ScenarioFile, &Catalog, ViewState), PlannerError> {
+        let view = self.view()?;
+        let selected = view
+            .selected
+            .iter()
+            .map(|id| self.scenario(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut file = core_ws::to_scenario_file(&self.settings, &self.workloads, &selected);
+        if let Some(h) = view.horizon_months {
+            file.horizon_months = h;
+        }
+        Ok((file, &self.catalog, view))
+    }
+
+    /// The version of the catalog snapshot the workspace computes with.
+    pub fn snapshot_version(&self) -> &str {
+        &self.snapshot_version
     }
 
     /// The snapshot's status against the catalog the app ships (`shipped`, when it loads).

@@ -17,10 +17,10 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: u32 = 0x4350_4C57;
 
 /// The schema this build writes. Each migration below takes a file from version `i` to `i + 1`.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -105,6 +105,15 @@ CREATE TABLE evidence (
 ) STRICT;
 -- The vendor scorecard (weights, vendors' measured figures); edited through the journal.
 CREATE TABLE scorecard (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL
+) STRICT;
+",
+    r"
+-- The last risk analysis (issue #16): its draws, seed, what it was run on (a digest of the plan
+-- and the catalog snapshot, to say when it is stale) and its outcome. Not an undo step: it
+-- changes no figure, and a rerun with the same seed reproduces it.
+CREATE TABLE risk_run (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL
 ) STRICT;

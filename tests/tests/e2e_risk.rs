@@ -1,0 +1,92 @@
+//! End to end, the risk analysis on the compare screen of the sample workspace: draws and seed
+//! typed, the engine's spread, odds, break-even and tornado on screen as the back end computed
+//! them, the analysis kept in the workspace file (the store reads it back), and marked stale when
+//! the compared horizon changes. Screenshots: `artifacts/e2e/risk-*.png`.
+
+// Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "e2e/driver.rs"]
+mod driver;
+
+use driver::{App, workspace_root};
+use planner_core::finance::present;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "end-to-end: needs Xvfb, tauri-driver and the built app; run by `cargo xtask test`"]
+async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale_when_the_plan_moves() {
+    let work = tempfile::tempdir().unwrap();
+    let config = work.path().join("config");
+    let ws_path = work.path().join("client.cpw");
+    {
+        let sample = planner_tests::sample_file().unwrap();
+        let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
+        ws.set_view(&planner_core::plan::ViewState {
+            selected: vec!["hybrid".into(), "all-cloud".into()],
+            baseline: None,
+            horizon_months: None,
+        })
+        .unwrap();
+    }
+    let args = vec![
+        "--catalog".to_owned(),
+        workspace_root().join("catalogs").display().to_string(),
+        "--workspace".to_owned(),
+        ws_path.display().to_string(),
+    ];
+    let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+
+    app.click("[data-testid='tab-compare']").await;
+    app.text_of("[data-testid='compare-table']").await;
+    app.text_of("[data-testid='risk-none']").await;
+    app.fill("[data-testid='risk-draws']", "500").await;
+    app.fill("[data-testid='risk-seed']", "42").await;
+    app.click("[data-testid='risk-run']").await;
+    let info = app
+        .wait_text("[data-testid='risk-run-info']", "500 draws, seed 42")
+        .await;
+    assert!(info.contains("against Two DGX H100"), "{info}");
+
+    // What the screen shows is what the back end kept.
+    let kept = app.invoke("risk", json!({})).await;
+    let hybrid = &kept["outcome"]["scenarios"][0];
+    assert_eq!(hybrid["id"], "hybrid");
+    let digits = |t: &str| t.chars().filter(char::is_ascii_digit).collect::<String>();
+    let p50 = app.text_of("[data-testid='risk-p50-hybrid']").await;
+    // Shown in cents, as every amount is presented (half-even).
+    let engine: rust_decimal::Decimal = hybrid["total"]["p50"].as_str().unwrap().parse().unwrap();
+    assert_eq!(digits(&p50), digits(&format!("{:.2}", present(engine))));
+    let cheaper = app.text_of("[data-testid='risk-cheaper-all-cloud']").await;
+    assert_eq!(cheaper, "0 % of draws");
+    let tornado = app.text_of("[data-testid='risk-tornado-all-cloud']").await;
+    let first = kept["outcome"]["tornados"][0]["bars"][0]["figure"].as_u64().unwrap() as usize;
+    let entry = kept["outcome"]["figures"][first]["entry"].as_str().unwrap();
+    assert!(tornado.contains(entry), "{tornado}");
+    app.exec(
+        "document.querySelector(\"[data-testid='risk']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
+    app.screenshot("risk-1-analysis").await;
+
+    // Another horizon: the comparison moves, the analysis says it is stale.
+    app.click("[data-testid='horizon-24']").await;
+    app.wait_text("[data-testid='risk-stale']", "changed since this analysis ran")
+        .await;
+    app.exec(
+        "document.querySelector(\"[data-testid='risk']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
+    app.screenshot("risk-2-stale").await;
+    app.close().await;
+
+    // The file keeps it: the store reads back the same draws and seed.
+    let ws = planner_store::Workspace::open(&ws_path).unwrap();
+    let body: serde_json::Value = serde_json::from_str(&ws.risk_run().unwrap().unwrap()).unwrap();
+    assert_eq!(
+        (body["outcome"]["draws"].as_u64(), body["outcome"]["seed"].as_str()),
+        (Some(500), Some("42"))
+    );
+}

@@ -1,0 +1,83 @@
+// The Compare tab's risk analysis: the draws and seed typed, a run of the engine's analysis of the
+// compare selection (kept in the workspace by the back end, so reopening shows it), and whether
+// it is current: its digest against the digest of the plan the comparison last showed.
+
+import type { WorkspaceStore } from "../workspace.svelte";
+import type { DrawnFigure, RiskView, TornadoBar } from "../workspace-types";
+
+/** The draws a run makes unless the user types another count. */
+export const DEFAULT_DRAWS = "1000";
+
+export class RiskManager {
+  private readonly store: WorkspaceStore;
+  /** Counts the questions asked, so that only the newest answer is shown. */
+  private asked = 0;
+
+  /** As typed: a whole number of draws (1 to 20,000) and a seed (0 to 4,294,967,295). */
+  draws = $state(DEFAULT_DRAWS);
+  seed = $state("1");
+  /** The last analysis kept in the workspace; null before the first. */
+  view: RiskView | null = $state.raw(null);
+  running = $state(false);
+  /** Why the last run or load failed, until the next succeeds. */
+  error: unknown = $state.raw(null);
+  /** What is wrong with the draws or seed typed (null when both read). */
+  readonly inputProblem: string | null;
+
+  constructor(store: WorkspaceStore) {
+    this.store = store;
+    this.inputProblem = $derived(problemOf(this.draws, this.seed));
+  }
+
+  /** Loads the analysis kept in the workspace (once, as the screen opens). */
+  async load(): Promise<void> {
+    const asked = ++this.asked;
+    try {
+      const view = await this.store.backend.risk();
+      // A newer question, or a run, has answered since: this answer is older.
+      if (asked !== this.asked) return;
+      this.view = view;
+      if (view && !this.running) {
+        this.draws = String(view.outcome.draws);
+        this.seed = view.outcome.seed;
+      }
+    } catch (error) {
+      this.error = error;
+    }
+  }
+
+  /** Runs the analysis with the draws and seed typed (saving pending edits first). */
+  async run(): Promise<void> {
+    if (this.inputProblem !== null || this.running) return;
+    this.running = true;
+    this.error = null;
+    try {
+      await this.store.flush();
+      const view = await this.store.backend.runRisk(Number(this.draws), Number(this.seed));
+      this.asked += 1;
+      this.view = view;
+    } catch (error) {
+      this.error = error;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Whether the analysis ran on another plan than `planDigest` (the comparison's). */
+  staleAgainst(planDigest: string | null): boolean {
+    return this.view !== null && planDigest !== null && this.view.digest !== planDigest;
+  }
+
+  /** The drawn figure a tornado bar is about. */
+  figureOf(bar: TornadoBar): DrawnFigure | null {
+    return this.view?.outcome.figures[bar.figure] ?? null;
+  }
+}
+
+/** What is wrong with `draws` and `seed` as typed, or null. */
+function problemOf(draws: string, seed: string): string | null {
+  const whole = (text: string) => /^\d+$/.test(text.trim());
+  if (!whole(draws) || Number(draws) < 1 || Number(draws) > 20_000) return "Draws: a whole number from 1 to 20,000.";
+  if (!whole(seed) || Number(seed) > 4_294_967_295) return "Seed: a whole number from 0 to 4,294,967,295.";
+  return null;
+}

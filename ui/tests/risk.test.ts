@@ -1,0 +1,77 @@
+// Issue 16, the risk analysis on the compare screen, on the engine's recorded answers for the
+// enterprise-hybrid sample: the draws and seed sent, each scenario's spread and chance of being
+// cheaper shown as the engine computed them, the break-even and the tornado, the analysis kept in
+// the workspace (reopening the screen shows it) and marked stale when the view changes.
+
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import App from "../src/lib/components/App.svelte";
+import type { Backend } from "../src/lib/backend";
+import { formatCurrency, formatShare } from "../src/lib/money";
+import { enterpriseSession } from "./support/sessions";
+
+async function openCompare(backend: Backend) {
+  render(App, { props: { backend, locale: "en-US" } });
+  await screen.findByTestId("ws-title");
+  await fireEvent.keyDown(document.body, { key: "3", ctrlKey: true });
+  await screen.findByTestId("compare-table");
+  return screen.findByTestId("risk");
+}
+
+const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
+
+describe("risk analysis", () => {
+  it("runs the engine's analysis of the compared scenarios and shows its spread, odds, break-even and tornado", async () => {
+    const { backend, host } = await enterpriseSession();
+    const panel = await openCompare(backend);
+    await within(panel).findByTestId("risk-none");
+
+    await fireEvent.input(input("risk-draws"), { target: { value: "0" } });
+    expect(screen.getByTestId("risk-input-problem").textContent).toBe("Draws: a whole number from 1 to 20,000.");
+    expect((screen.getByTestId("risk-run") as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(input("risk-draws"), { target: { value: "200" } });
+    await fireEvent.input(input("risk-seed"), { target: { value: "7" } });
+    await fireEvent.click(screen.getByTestId("risk-run"));
+    const table = await within(panel).findByTestId("risk-table");
+    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7 }]);
+
+    // The figures on screen are the engine's (read back from the workspace it kept them in).
+    const kept = (await backend.risk())!;
+    expect(screen.queryByTestId("risk-stale")).toBeNull();
+    const [hybrid, cloud] = kept.outcome.scenarios;
+    for (const s of [hybrid!, cloud!]) {
+      expect(within(table).getByTestId(`risk-p10-${s.id}`).textContent).toBe(formatCurrency(s.total.p10, "USD", "en-US"));
+      expect(within(table).getByTestId(`risk-p90-${s.id}`).textContent).toBe(formatCurrency(s.total.p90, "USD", "en-US"));
+    }
+    expect(screen.getByTestId("risk-run-info").textContent).toContain("200 draws, seed 7, against Two DGX H100 for the base");
+    // The owned scenario moves with the drawn figures; the all-cloud one uses none of them and is
+    // dearer in every draw.
+    expect(Number(hybrid!.total.p90) - Number(hybrid!.total.p10)).toBeGreaterThan(0);
+    expect(cloud!.total.p10).toBe(cloud!.total.p90);
+    expect(within(table).getByTestId("risk-cheaper-hybrid").textContent).toBe("baseline");
+    expect(within(table).getByTestId("risk-cheaper-all-cloud").textContent).toBe(`${formatShare(cloud!.cheaper_than_baseline, "en-US", 1)} of draws`);
+    expect(cloud!.cheaper_than_baseline).toBe("0");
+    expect(screen.getByTestId("risk-break-even-all-cloud").textContent).toMatch(/cross in 100 % of the draws, after \d+\.\d \/ 18\.6 \/ \d+\.\d months/);
+
+    // The tornado: the engine's order, the largest swing first, named by catalog entry.
+    const bars = within(screen.getByTestId("risk-tornado-all-cloud")).getAllByTestId("risk-bar");
+    const tornado = kept.outcome.tornados[0]!;
+    expect(bars).toHaveLength(tornado.bars.length);
+    expect(bars[0]!.textContent).toContain(kept.outcome.figures[tornado.bars[0]!.figure]!.entry);
+    expect(bars[0]!.textContent).toContain(formatCurrency(tornado.bars[0]!.swing, "USD", "en-US"));
+  });
+
+  it("keeps the analysis in the workspace and says it is stale once the compared horizon changes", async () => {
+    const { backend } = await enterpriseSession();
+    await backend.runRisk(100, 3);
+    const panel = await openCompare(backend);
+    // Reopened: the kept analysis, current.
+    await within(panel).findByTestId("risk-table");
+    expect(screen.getByTestId("risk-run-info").textContent).toContain("100 draws, seed 3");
+    expect(input("risk-draws").value).toBe("100");
+    expect(screen.queryByTestId("risk-stale")).toBeNull();
+
+    await fireEvent.click(screen.getByTestId("horizon-24"));
+    await waitFor(() => expect(screen.getByTestId("risk-stale").textContent).toContain("changed since this analysis ran"));
+  });
+});
