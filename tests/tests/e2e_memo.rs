@@ -15,7 +15,7 @@ mod driver;
 use std::path::Path;
 use std::process::Command;
 
-use driver::{App, workspace_root};
+use driver::App;
 use planner_core::memo::MemoEvent;
 use serde_json::json;
 
@@ -50,23 +50,8 @@ async fn the_memo_is_written_on_screen_signed_by_author_and_reviewer_and_recorde
     let config = work.path().join("config");
     let ws_path = work.path().join("client.cpw");
     let memo = work.path().join("decision-memo.pdf");
-    {
-        let sample = planner_tests::sample_file().unwrap();
-        let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
-        ws.set_view(&planner_core::plan::ViewState {
-            selected: vec!["hybrid".into(), "all-cloud".into()],
-            baseline: None,
-            horizon_months: None,
-        })
-        .unwrap();
-    }
-    let args = vec![
-        "--catalog".to_owned(),
-        workspace_root().join("catalogs").display().to_string(),
-        "--workspace".to_owned(),
-        ws_path.display().to_string(),
-    ];
-    let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+    driver::sample_workspace(&ws_path);
+    let app = App::launch_on(&ws_path, &config).await;
 
     // 1. The draft, typed on the Memo screen and saved as typed.
     app.click("[data-testid='tab-memo']").await;

@@ -9,7 +9,7 @@
 #[path = "e2e/driver.rs"]
 mod driver;
 
-use driver::{App, workspace_root};
+use driver::App;
 use planner_core::finance::present;
 use serde_json::json;
 
@@ -19,23 +19,8 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     let work = tempfile::tempdir().unwrap();
     let config = work.path().join("config");
     let ws_path = work.path().join("client.cpw");
-    {
-        let sample = planner_tests::sample_file().unwrap();
-        let mut ws = planner_tests::create_workspace_from(&ws_path, &sample).unwrap();
-        ws.set_view(&planner_core::plan::ViewState {
-            selected: vec!["hybrid".into(), "all-cloud".into()],
-            baseline: None,
-            horizon_months: None,
-        })
-        .unwrap();
-    }
-    let args = vec![
-        "--catalog".to_owned(),
-        workspace_root().join("catalogs").display().to_string(),
-        "--workspace".to_owned(),
-        ws_path.display().to_string(),
-    ];
-    let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+    driver::sample_workspace(&ws_path);
+    let app = App::launch_on(&ws_path, &config).await;
 
     app.click("[data-testid='tab-compare']").await;
     app.text_of("[data-testid='compare-table']").await;

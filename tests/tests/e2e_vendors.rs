@@ -73,13 +73,7 @@ async fn the_vendors_tab_ranks_imported_vendors_and_follows_the_weights() {
     let config = work.path().join("config");
     let ws_path = work.path().join("rfp.cpw");
     rfp_workspace(&ws_path);
-    let args = vec![
-        "--catalog".to_owned(),
-        workspace_root().join("catalogs").display().to_string(),
-        "--workspace".to_owned(),
-        ws_path.display().to_string(),
-    ];
-    let app = App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config.as_path())]).await;
+    let app = App::launch_on(&ws_path, &config).await;
 
     app.click("[data-testid='tab-vendors']").await;
     app.text_of("[data-testid='ranking']").await;

@@ -104,7 +104,31 @@ impl Drop for App {
     }
 }
 
+/// Makes a workspace at `path` holding the sample plan, both its scenarios chosen for comparison.
+pub fn sample_workspace(path: &Path) {
+    let sample = planner_tests::sample_file().unwrap();
+    let mut ws = planner_tests::create_workspace_from(path, &sample).unwrap();
+    ws.set_view(&planner_core::plan::ViewState {
+        selected: vec!["hybrid".into(), "all-cloud".into()],
+        baseline: None,
+        horizon_months: None,
+    })
+    .unwrap();
+}
+
 impl App {
+    /// Opens the app on the shipped catalog with the workspace `workspace` open at launch and
+    /// `config` as its configuration folder.
+    pub async fn launch_on(workspace: &Path, config: &Path) -> App {
+        let args = vec![
+            "--catalog".to_owned(),
+            workspace_root().join("catalogs").display().to_string(),
+            "--workspace".to_owned(),
+            workspace.display().to_string(),
+        ];
+        App::launch_with_env(&args, &[("PLANNER_CONFIG_DIR", config)]).await
+    }
+
     /// Starts tauri-driver and opens the app with `args`.
     pub async fn launch(args: &[String]) -> App {
         App::launch_with_env(args, &[]).await

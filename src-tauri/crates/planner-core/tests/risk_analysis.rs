@@ -63,6 +63,15 @@ fn two_rates() -> ScenarioFile {
     .unwrap()
 }
 
+/// The enterprise-hybrid sample plan, as shipped.
+fn sample_text() -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../../catalogs/samples/enterprise-hybrid.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
 fn f(d: Decimal) -> f64 {
     d.to_f64().unwrap()
 }
@@ -169,11 +178,7 @@ fn the_same_seed_gives_the_same_outcome_to_the_cent_and_another_seed_a_close_one
 #[test]
 fn the_shipped_sample_draws_its_ranged_money_figures_only() {
     let catalog = common::shipped_catalog();
-    let text = std::fs::read_to_string(format!(
-        "{}/../../../catalogs/samples/enterprise-hybrid.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text = sample_text();
     let file = parse(&text).unwrap();
     let out = analyse(&catalog, &file, Some("hybrid"), &sampling(200, 5)).unwrap();
     let mut drawn: Vec<String> = out.figures.iter().map(|x| format!("{}/{}", x.entry, x.field)).collect();
@@ -350,11 +355,7 @@ fn collapsed_sample(catalog: &Catalog) -> Catalog {
 #[test]
 fn the_break_even_over_the_draws_is_the_compare_screens_when_nothing_is_uncertain() {
     let catalog = common::shipped_catalog();
-    let text = std::fs::read_to_string(format!(
-        "{}/../../../catalogs/samples/enterprise-hybrid.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text = sample_text();
     let file = parse(&text).unwrap();
     let flat = collapsed_sample(&catalog);
     let out = analyse(&flat, &file, Some("hybrid"), &sampling(20, 5)).unwrap();

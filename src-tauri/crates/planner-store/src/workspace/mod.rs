@@ -881,15 +881,16 @@ impl Workspace {
         Ok(())
     }
 
+    /// The scenarios `view` selects, in its order.
+    fn selected(&self, view: &ViewState) -> Result<Vec<ScenarioSpec>, PlannerError> {
+        view.selected.iter().map(|id| self.scenario(id)).collect()
+    }
+
     /// The compare selection as a scenario file (the view's scenarios, in its order, over its
     /// horizon), and the catalog snapshot it computes with.
     pub fn compare_file(&self) -> Result<(ScenarioFile, &Catalog, ViewState), PlannerError> {
         let view = self.view()?;
-        let selected = view
-            .selected
-            .iter()
-            .map(|id| self.scenario(id))
-            .collect::<Result<Vec<_>, _>>()?;
+        let selected = self.selected(&view)?;
         let mut file = core_ws::to_scenario_file(&self.settings, &self.workloads, &selected);
         if let Some(h) = view.horizon_months {
             file.horizon_months = h;
@@ -1249,11 +1250,7 @@ impl Workspace {
     /// Evaluates the compare view's selection.
     pub fn compare(&self) -> Result<(Comparison, Option<Evaluation>, ViewState), PlannerError> {
         let view = self.view()?;
-        let selected = view
-            .selected
-            .iter()
-            .map(|id| self.scenario(id))
-            .collect::<Result<Vec<_>, _>>()?;
+        let selected = self.selected(&view)?;
         let (comparison, evaluation) =
             core_ws::compare_selection(&self.catalog, &self.settings, &self.workloads, &selected, &view);
         Ok((comparison, evaluation, view))
