@@ -64,7 +64,9 @@ enum Command {
     /// drawn (Latin hypercube, seeded): P10, P50, P90, mean, and the chance it is cheaper than the
     /// baseline.
     Risk {
-        /// The scenario file (JSON).
+        /// A scenario file (JSON: its scenarios on the catalog folder) or a workspace (.cpw: the
+        /// compare screen's selection, horizon and baseline on its own catalog snapshot, opened
+        /// read-only).
         file: PathBuf,
         /// How many draws (1 to 100,000).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -394,8 +396,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             seed,
             baseline,
             json,
-        } => planner_store::load_catalog_dir(catalog)
-            .and_then(|c| risk_cmd::risk(&c, &file, draws as usize, seed, baseline.as_deref(), json)),
+        } => risk_cmd::risk(catalog, &file, draws as usize, seed, baseline.as_deref(), json),
         Command::Workspace { command } => match command {
             WorkspaceCommand::New { out, title, from } => {
                 workspace_cmd::new(catalog, &out, title.as_deref(), from.as_deref())

@@ -59,7 +59,7 @@ fn identity_file(path: &Path, var: Option<&str>) -> Result<Identity, PlannerErro
         .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display())))
 }
 
-fn is_workspace(path: &Path) -> bool {
+pub(crate) fn is_workspace(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e == planner_store::workspace::EXTENSION)
 }

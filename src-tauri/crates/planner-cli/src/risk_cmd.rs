@@ -4,35 +4,72 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
-use planner_core::error::PlannerError;
+use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::risk::Sampling;
-use planner_core::risk_run::analyse;
+use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::scenario_file::ScenarioFile;
 use planner_core::validate::to_error;
 use rust_decimal::Decimal;
 
 use crate::evaluate::{money, read};
+use crate::memo_cmd::is_workspace;
 
 /// The decision total's P10 / P50 / P90 and mean per scenario and the chance each is cheaper than
-/// `baseline`, from `draws` draws seeded with `seed`; with `json` the whole outcome.
+/// `baseline`, from `draws` draws seeded with `seed`; with `json` the whole outcome. `file` is a
+/// scenario file (on the catalog folder `catalog_dir`) or a workspace (its compare selection,
+/// horizon and baseline, on its own catalog snapshot).
 pub fn risk(
-    catalog: &Catalog,
+    catalog_dir: &Path,
     file: &Path,
     draws: usize,
     seed: u64,
     baseline: Option<&str>,
     json: bool,
 ) -> Result<String, PlannerError> {
-    let parsed = read(file)?;
     let sampling = Sampling {
         draws,
         seed,
         group_correlation: 0.8,
     };
-    let name = file.display().to_string();
-    let out = analyse(catalog, &parsed, baseline, &sampling).map_err(|p| to_error(&p, Some(&name)))?;
+    let (parsed, out) = outcome(catalog_dir, file, baseline, &sampling)?;
     if json {
         return Ok(serde_json::to_string_pretty(&out).unwrap_or_default());
     }
+    Ok(report(&parsed, &out))
+}
+
+/// The plan of `file` and its risk outcome.
+fn outcome(
+    catalog_dir: &Path,
+    file: &Path,
+    baseline: Option<&str>,
+    sampling: &Sampling,
+) -> Result<(ScenarioFile, RiskOutcome), PlannerError> {
+    let name = file.display().to_string();
+    Ok(if is_workspace(file) {
+        let ws = planner_store::Workspace::open_read_only(file)?;
+        let (plan, catalog, view) = ws.compare_file()?;
+        if plan.scenarios.is_empty() {
+            return Err(PlannerError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "{name}: the compare screen has no scenario chosen; choose the scenarios to analyse there first"
+                ),
+            ));
+        }
+        let baseline = baseline.or(view.baseline.as_deref());
+        let out = analyse(catalog, &plan, baseline, sampling).map_err(|p| to_error(&p, Some(&name)))?;
+        (plan, out)
+    } else {
+        let catalog: Catalog = planner_store::load_catalog_dir(catalog_dir)?;
+        let parsed = read(file)?;
+        let out = analyse(&catalog, &parsed, baseline, sampling).map_err(|p| to_error(&p, Some(&name)))?;
+        (parsed, out)
+    })
+}
+
+/// The outcome as text: the spread table, the break-evens, the tornados, the figures drawn.
+fn report(parsed: &ScenarioFile, out: &RiskOutcome) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -125,5 +162,5 @@ pub fn risk(
             );
         }
     }
-    Ok(text)
+    text
 }

@@ -620,6 +620,39 @@ fn risk_draws_the_sample_reproducibly_and_refuses_zero_draws() {
     assert_eq!(json["scenarios"][1]["id"], "all-cloud");
     assert!(json["scenarios"][0]["cheaper_than_baseline"].is_null());
 
+    // A workspace made from the same file: its compare selection on its own catalog snapshot (the
+    // shipped one), opened read-only; the same draws give the same outcome.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("plan.cpw");
+    let made = planner(&[
+        "workspace",
+        "new",
+        ws.to_str().unwrap(),
+        "--from",
+        "catalogs/samples/enterprise-hybrid.json",
+    ]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let of_ws = planner(&[
+        "risk",
+        ws.to_str().unwrap(),
+        "--draws",
+        "200",
+        "--seed",
+        "7",
+        "--baseline",
+        "hybrid",
+        "--json",
+    ]);
+    assert!(of_ws.status.success(), "{}", String::from_utf8_lossy(&of_ws.stderr));
+    let ws_json: Value = serde_json::from_slice(&of_ws.stdout).expect("JSON");
+    assert_eq!(ws_json["scenarios"], json["scenarios"]);
+    assert_eq!(ws_json["tornados"], json["tornados"]);
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(files, ["plan.cpw"], "read-only: no journal left beside the workspace");
+
     let none = planner(&["risk", "catalogs/samples/enterprise-hybrid.json", "--draws", "0"]);
     assert!(!none.status.success());
     assert!(
