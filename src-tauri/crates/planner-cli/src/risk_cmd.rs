@@ -162,5 +162,8 @@ fn report(parsed: &ScenarioFile, out: &RiskOutcome) -> String {
             );
         }
     }
+    if !out.method.is_empty() {
+        let _ = writeln!(text, "\n{}", out.method);
+    }
     text
 }

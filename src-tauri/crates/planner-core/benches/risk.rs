@@ -1,6 +1,6 @@
-//! Risk analysis speed: 1,000 draws of the enterprise hybrid sample's two scenarios repeated to
-//! eight, at 36 months, on the shipped catalog (every draw validated and evaluated in full; the
-//! fast path of issue #16 is still to come).
+//! Risk analysis speed: 1,000 and 10,000 draws of the enterprise hybrid sample's two scenarios
+//! repeated to eight, at 36 and 120 months, on the shipped catalog, re-priced on the plan's
+//! surface; and 1,000 draws each validated and evaluated in full, the path the surface replaces.
 //!
 //! `cargo bench -p planner-core --bench risk -- --warm-up-time 1 --measurement-time 10`
 
@@ -10,7 +10,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::catalog::{Catalog, load};
 use planner_core::risk::Sampling;
-use planner_core::risk_run::analyse;
+use planner_core::risk_run::{Control, analyse, analyse_with};
 use planner_core::scenario_file::{ScenarioFile, parse};
 
 fn shipped() -> Catalog {
@@ -41,24 +41,35 @@ fn eight_scenarios() -> ScenarioFile {
 }
 
 fn bench(c: &mut Criterion) {
-    let (catalog, file) = (shipped(), eight_scenarios());
+    let catalog = shipped();
     let mut group = c.benchmark_group("risk");
     group.sample_size(10);
-    group.bench_function("1000 draws x 8 scenarios x 36 months", |b| {
-        b.iter(|| {
-            analyse(
-                &catalog,
-                &file,
-                None,
-                &Sampling {
-                    draws: 1_000,
-                    seed: 1,
-                    group_correlation: 0.8,
-                },
-            )
-            .unwrap()
-        });
-    });
+    for horizon in [36, 120] {
+        let mut file = eight_scenarios();
+        file.horizon_months = horizon;
+        for draws in [1_000, 10_000] {
+            let sampling = Sampling {
+                draws,
+                seed: 1,
+                group_correlation: 0.8,
+            };
+            group.bench_function(format!("{draws} draws x 8 scenarios x {horizon} months"), |b| {
+                b.iter(|| analyse(&catalog, &file, None, &sampling).unwrap());
+            });
+        }
+        // The reference the surface is checked against: every draw validated and evaluated.
+        let sampling = Sampling {
+            draws: 1_000,
+            seed: 1,
+            group_correlation: 0.8,
+        };
+        group.bench_function(
+            format!("1000 draws x 8 scenarios x {horizon} months, each in full"),
+            |b| {
+                b.iter(|| analyse_with(&catalog, &file, None, &sampling, &Control::full()).unwrap());
+            },
+        );
+    }
     group.finish();
 }
 

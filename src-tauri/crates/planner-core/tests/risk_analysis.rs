@@ -386,3 +386,103 @@ fn the_break_even_over_the_draws_is_the_compare_screens_when_nothing_is_uncertai
         (dec!(0), None)
     );
 }
+
+/// Every figure an outcome reports, presented to the cent (months to four places).
+fn presented(out: &RiskOutcome) -> Vec<String> {
+    let cent = |d: Decimal| d.round_dp(2).to_string();
+    let spread = |s: &planner_core::risk::Spread| [s.p10, s.p50, s.p90, s.mean].map(cent).join(" ");
+    let mut lines = Vec::new();
+    for s in &out.scenarios {
+        lines.push(format!(
+            "{} total {} npv {} cheaper {:?}",
+            s.id,
+            spread(&s.total),
+            spread(&s.npv),
+            s.cheaper_than_baseline
+        ));
+    }
+    for fan in &out.fans {
+        for m in 0..fan.p50.len() {
+            lines.push(format!(
+                "{} month {m}: {} {} {}",
+                fan.scenario,
+                cent(fan.p10[m]),
+                cent(fan.p50[m]),
+                cent(fan.p90[m])
+            ));
+        }
+    }
+    for t in &out.tornados {
+        lines.push(format!(
+            "{} tornado {} joint {}",
+            t.scenario,
+            cent(t.at_point),
+            cent(t.joint_spread)
+        ));
+    }
+    for b in &out.break_evens {
+        let at = b
+            .at_month
+            .map(|s| [s.p10, s.p50, s.p90].map(|d| d.round_dp(4).to_string()).join(" "));
+        lines.push(format!("{} crosses {} at {at:?}", b.scenario, b.crossing_share));
+    }
+    lines
+}
+
+#[test]
+fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_reports() {
+    use planner_core::risk_run::{Control, analyse_with};
+    let catalog = common::shipped_catalog();
+    let file = parse(&sample_text()).unwrap();
+    let run = |control: &Control| analyse_with(&catalog, &file, Some("hybrid"), &sampling(400, 11), control).unwrap();
+    let fast = run(&Control::new());
+    let full = run(&Control::full());
+    assert!(
+        fast.method.contains("re-priced on the plan's surface (5 figures"),
+        "{}",
+        fast.method
+    );
+    assert!(full.method.starts_with("Every one of the 400 draws"), "{}", full.method);
+    assert_eq!(presented(&fast), presented(&full));
+    // The tornado's bars are full evaluations in both.
+    for (a, b) in fast.tornados.iter().zip(&full.tornados) {
+        assert_eq!(a.bars, b.bars);
+    }
+    // A plan linear in its two rates: the surface has no product terms and agrees to the cent.
+    let (a, b) = (
+        analyse_with(
+            &ranged_catalog(),
+            &two_rates(),
+            Some("split"),
+            &sampling(1_000, 3),
+            &Control::new(),
+        )
+        .unwrap(),
+        analyse_with(
+            &ranged_catalog(),
+            &two_rates(),
+            Some("split"),
+            &sampling(1_000, 3),
+            &Control::full(),
+        )
+        .unwrap(),
+    );
+    assert!(a.method.contains("(2 figures, 0 products of two)"), "{}", a.method);
+    assert_eq!(presented(&a), presented(&b));
+}
+
+#[test]
+fn a_cancelled_analysis_stops_and_says_so() {
+    use planner_core::risk_run::{Control, Stopped, analyse_with};
+    let control = Control::new();
+    control.cancel();
+    let out = analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &control);
+    assert_eq!(out, Err(Stopped::Cancelled));
+    let control = Control::new();
+    analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &control).unwrap();
+    let (done, total) = control.progress();
+    assert_eq!(done, total);
+    // The point, two tails of each of the two rates, the pair of them (the scenario `split`
+    // uses both), eight checked draws and the 1,000 draws re-priced.
+    assert_eq!(total, 1 + 4 + 1 + 8 + 1_000);
+}

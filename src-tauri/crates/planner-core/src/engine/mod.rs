@@ -36,6 +36,7 @@ pub mod plan;
 pub mod rack;
 pub mod risk;
 pub mod risk_run;
+pub mod risk_surface;
 pub mod scenario;
 pub mod scenario_file;
 pub mod sizing;

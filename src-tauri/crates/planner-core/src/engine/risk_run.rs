@@ -16,6 +16,8 @@
 //! - Every total is the engine's decimal total of a draw; percentiles interpolate linearly
 //!   between draws (numpy's default).
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 use serde::{Deserialize, Serialize};
@@ -26,6 +28,7 @@ use crate::engine::assumption::Origin;
 use crate::engine::compare::break_even_month;
 use crate::engine::evaluate::{Evaluation, evaluate};
 use crate::engine::risk::{self, Distribution, Input, Sampling, Spread};
+use crate::engine::risk_surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
 use crate::engine::scenario_file::{PricePoint, ScenarioFile};
 use crate::engine::validate::validate;
 use crate::problem::Problem;
@@ -82,6 +85,10 @@ pub struct RiskOutcome {
     pub fans: Vec<Fan>,
     /// For each scenario but the baseline, when its cumulative cash crosses the baseline's.
     pub break_evens: Vec<BreakEvenRisk>,
+    /// How the draws were evaluated: re-priced on the plan's surface (and what it was checked
+    /// against), or each in full.
+    #[serde(default)]
+    pub method: String,
 }
 
 /// Where a drawn figure sits in the catalog.
@@ -309,24 +316,85 @@ pub struct BreakEvenRisk {
     pub at_month: Option<Spread>,
 }
 
-/// Each scenario's decision total, NPV and cumulative cash in one evaluation.
-struct Outcome {
-    totals: Vec<Decimal>,
-    npvs: Vec<Decimal>,
-    cumulative: Vec<Vec<Decimal>>,
+/// Why an analysis gave no outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stopped {
+    /// The plan or the request has problems, as `validate` gives them.
+    Problems(Vec<Problem>),
+    /// The caller cancelled it.
+    Cancelled,
 }
 
-fn run_once(catalog: &Catalog, file: &ScenarioFile) -> Result<Outcome, Vec<Problem>> {
+impl From<Vec<Problem>> for Stopped {
+    fn from(p: Vec<Problem>) -> Stopped {
+        Stopped::Problems(p)
+    }
+}
+
+/// Progress and cancellation of a running analysis, shared with the thread that started it.
+#[derive(Debug, Default)]
+pub struct Control {
+    done: AtomicUsize,
+    total: AtomicUsize,
+    cancel: AtomicBool,
+    full: bool,
+}
+
+impl Control {
+    /// A control that re-prices the draws on the plan's surface when it checks out.
+    pub fn new() -> Control {
+        Control::default()
+    }
+
+    /// A control that evaluates every draw in full (slower; the reference the surface is tested
+    /// against).
+    pub fn full() -> Control {
+        Control {
+            full: true,
+            ..Control::default()
+        }
+    }
+
+    /// Asks the analysis to stop at its next step.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The steps done and the steps known so far (full evaluations, and draws re-priced).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    fn plan(&self, steps: usize) {
+        self.total.fetch_add(steps, Ordering::Relaxed);
+    }
+
+    fn step(&self, steps: usize) {
+        self.done.fetch_add(steps, Ordering::Relaxed);
+    }
+}
+
+/// Output indices of one scenario: the decision total, the NPV, then the cumulative cash at the
+/// end of each month.
+const TOTAL: usize = 0;
+const NPV: usize = 1;
+const MONTHS: usize = 2;
+
+/// Every scenario's outputs in one full evaluation (validated and evaluated).
+fn run_once(catalog: &Catalog, file: &ScenarioFile) -> Result<Outputs, Vec<Problem>> {
     let e = evaluate(&validate(catalog, file, None)?);
-    Ok(Outcome {
-        totals: e.scenarios.iter().map(|s| s.totals.decision_total).collect(),
-        npvs: e.scenarios.iter().map(|s| s.totals.npv).collect(),
-        cumulative: e
-            .scenarios
-            .iter()
-            .map(|s| s.ledger.months.iter().map(|m| m.cumulative_cash).collect())
-            .collect(),
-    })
+    Ok(e.scenarios
+        .iter()
+        .map(|s| {
+            let mut out = vec![s.totals.decision_total, s.totals.npv];
+            out.extend(s.ledger.months.iter().map(|m| m.cumulative_cash));
+            out
+        })
+        .collect())
 }
 
 /// `catalog` with each place at the value `value_of(index)`.
@@ -338,17 +406,135 @@ fn with_values(catalog: &Catalog, places: &[Place], value_of: impl Fn(usize) -> 
     drawn
 }
 
+/// What the summaries read of the draws: every draw evaluated in full, or the plan's surface.
+trait Draws: Sync {
+    fn count(&self) -> usize;
+    /// Output `o` of scenario `s` in draw `d`, to rank the draws.
+    fn approx(&self, d: usize, s: usize, o: usize) -> f64;
+    /// The same in decimals: what is reported.
+    fn exact(&self, d: usize, s: usize, o: usize) -> Decimal;
+    fn mean(&self, s: usize, o: usize) -> Decimal;
+}
+
+/// Every draw evaluated in full: `0[d][s][o]`.
+struct Full(Vec<Outputs>);
+
+impl Draws for Full {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn approx(&self, d: usize, s: usize, o: usize) -> f64 {
+        self.0[d][s][o].to_f64().unwrap_or(0.0)
+    }
+    fn exact(&self, d: usize, s: usize, o: usize) -> Decimal {
+        self.0[d][s][o]
+    }
+    fn mean(&self, s: usize, o: usize) -> Decimal {
+        let sum: Decimal = self.0.iter().map(|d| d[s][o]).sum();
+        sum / Decimal::from(self.0.len().max(1))
+    }
+}
+
+impl Draws for Surface {
+    fn count(&self) -> usize {
+        Surface::count(self)
+    }
+    fn approx(&self, d: usize, s: usize, o: usize) -> f64 {
+        Surface::approx(self, d, s, o)
+    }
+    fn exact(&self, d: usize, s: usize, o: usize) -> Decimal {
+        Surface::exact(self, d, s, o)
+    }
+    fn mean(&self, s: usize, o: usize) -> Decimal {
+        Surface::mean(self, s, o)
+    }
+}
+
+/// Percentiles `ps` of a column of `n` values (numpy's linear interpolation): the draws are
+/// ordered by `approx` and the two order statistics around each percentile are taken in
+/// decimals.
+fn percentiles(
+    n: usize,
+    approx: impl Fn(usize) -> f64,
+    exact: impl Fn(usize) -> Decimal,
+    ps: &[Decimal],
+) -> Option<Vec<Decimal>> {
+    let last = n.checked_sub(1)?;
+    let mut keys: Vec<(f64, usize)> = (0..n).map(|d| (approx(d), d)).collect();
+    // Ties in floating point are within its rounding (about 1e-16 of the value): broken by the
+    // draw's index, so the choice is reproducible.
+    let order = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    ps.iter()
+        .map(|p| {
+            let h = Decimal::from(last) * p.clamp(&Decimal::ZERO, &Decimal::ONE);
+            let below = h.floor();
+            let i = below.to_usize().unwrap_or(0).min(last);
+            let (_, at, above) = keys.select_nth_unstable_by(i, order);
+            let low = exact(at.1);
+            let high = above.iter().min_by(|a, b| order(a, b)).map_or(low, |k| exact(k.1));
+            Some(low + (h - below) * (high - low))
+        })
+        .collect()
+}
+
+const P10_50_90: [Decimal; 3] = [
+    Decimal::from_parts(1, 0, 0, false, 1),
+    Decimal::from_parts(5, 0, 0, false, 1),
+    Decimal::from_parts(9, 0, 0, false, 1),
+];
+
+/// The spread of output `o` of scenario `s` over the draws.
+fn spread_of(draws: &impl Draws, s: usize, o: usize) -> Option<Spread> {
+    let at = percentiles(
+        draws.count(),
+        |d| draws.approx(d, s, o),
+        |d| draws.exact(d, s, o),
+        &P10_50_90,
+    )?;
+    Some(Spread {
+        p10: at[0],
+        p50: at[1],
+        p90: at[2],
+        mean: draws.mean(s, o),
+    })
+}
+
+/// The share of draws in which scenario `s`'s decision total is below `base`'s (ties half).
+fn share_below(draws: &impl Draws, s: usize, base: usize) -> Option<Decimal> {
+    let n = draws.count();
+    if n == 0 {
+        return None;
+    }
+    let halves: usize = (0..n)
+        .map(|d| {
+            let (a, b) = (draws.approx(d, s, TOTAL), draws.approx(d, base, TOTAL));
+            let near = (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+            let order = if near {
+                draws.exact(d, s, TOTAL).cmp(&draws.exact(d, base, TOTAL))
+            } else {
+                a.total_cmp(&b)
+            };
+            match order {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => 0,
+            }
+        })
+        .sum();
+    Some(Decimal::from(halves) / Decimal::from(2 * n))
+}
+
 /// The tornado of scenario `i` against the baseline `base`: each figure at its P10 and P90 with
-/// the others at their modes; `low_high[k]` are figure `k`'s two outcomes.
+/// the others at their points; `low_high[k]` are figure `k`'s two outcomes.
 fn tornado(
     i: usize,
     base: usize,
-    point: &Outcome,
-    low_high: &[(Outcome, Outcome)],
-    joint: &[Decimal],
+    point: &Outputs,
+    low_high: &[(Outputs, Outputs)],
+    draws: &impl Draws,
     id: &str,
 ) -> Tornado {
-    let diff = |o: &Outcome| o.totals[i] - o.totals[base];
+    let diff = |o: &Outputs| o[i][TOTAL] - o[base][TOTAL];
     let mut bars: Vec<TornadoBar> = low_high
         .iter()
         .enumerate()
@@ -365,7 +551,13 @@ fn tornado(
     let swings_combined = root.unwrap_or_default().round_dp(2);
     bars.sort_by(|a, b| b.swing.abs().cmp(&a.swing.abs()).then(a.figure.cmp(&b.figure)));
     bars.truncate(10);
-    let joint_spread = risk::spread(joint).map(|s| s.p90 - s.p10).unwrap_or_default();
+    let joint = percentiles(
+        draws.count(),
+        |d| draws.approx(d, i, TOTAL) - draws.approx(d, base, TOTAL),
+        |d| draws.exact(d, i, TOTAL) - draws.exact(d, base, TOTAL),
+        &[P10_50_90[0], P10_50_90[2]],
+    );
+    let joint_spread = joint.map(|p| p[1] - p[0]).unwrap_or_default();
     let (lo, hi) = (
         joint_spread * Decimal::new(2, 0) / Decimal::new(3, 0),
         joint_spread * Decimal::new(3, 0) / Decimal::TWO,
@@ -385,24 +577,63 @@ fn tornado(
     }
 }
 
+/// Where the cumulative cash of `a` crosses `b` for good, in average months, in floating point:
+/// the rule of [`break_even_month`], only to rank the draws.
+fn crossing_rank(a: &[f64], b: &[f64], days: &[u32]) -> Option<f64> {
+    let n = a.len().min(b.len());
+    if n == 0 || a[n - 1] == b[n - 1] {
+        return None;
+    }
+    let a_wins = a[n - 1] < b[n - 1];
+    let gap = |k: usize| if a_wins { a[k] - b[k] } else { b[k] - a[k] };
+    let last_dearer = (0..n).rev().find(|&k| gap(k) > 0.0)?;
+    let next = last_dearer + 1;
+    let (before, after) = (gap(last_dearer), gap(next.min(n - 1)));
+    let fraction = if before > after {
+        (before / (before - after)).min(1.0)
+    } else {
+        1.0
+    };
+    let day = |k: usize| f64::from(days.get(k).copied().unwrap_or(30));
+    let elapsed: f64 = (0..next).map(day).sum::<f64>() + fraction * day(next);
+    Some(elapsed / 30.436_875)
+}
+
 /// The break-even of scenario `i` against `base` over the draws (`days`: each month's length).
-fn break_even(i: usize, base: usize, draws: &[Outcome], days: &[u32], id: &str) -> BreakEvenRisk {
-    let points: Vec<Decimal> = draws
-        .iter()
-        .filter_map(|o| break_even_month(id, &o.cumulative[i], "baseline", &o.cumulative[base], days))
-        .map(|b| b.at_month)
+fn break_even(i: usize, base: usize, draws: &impl Draws, days: &[u32], id: &str) -> BreakEvenRisk {
+    let months = days.len();
+    let series = |d: usize, s: usize, f: &dyn Fn(usize, usize, usize) -> f64| -> Vec<f64> {
+        (0..months).map(|m| f(d, s, MONTHS + m)).collect()
+    };
+    let approx = |d: usize, s: usize, o: usize| draws.approx(d, s, o);
+    let crossing: Vec<(usize, f64)> = (0..draws.count())
+        .filter_map(|d| crossing_rank(&series(d, i, &approx), &series(d, base, &approx), days).map(|r| (d, r)))
         .collect();
-    let n = Decimal::from(draws.len().max(1));
+    let exact = |j: usize| {
+        let d = crossing[j].0;
+        let at = |s: usize| (0..months).map(|m| draws.exact(d, s, MONTHS + m)).collect::<Vec<_>>();
+        break_even_month(id, &at(i), "baseline", &at(base), days).map_or(Decimal::ZERO, |b| b.at_month)
+    };
+    let at_month = percentiles(crossing.len(), |j| crossing[j].1, exact, &P10_50_90).map(|p| {
+        // Months, not money: the mean is taken over the ranks in floating point.
+        #[allow(clippy::cast_precision_loss)]
+        let mean = crossing.iter().map(|c| c.1).sum::<f64>() / crossing.len() as f64;
+        Spread {
+            p10: p[0],
+            p50: p[1],
+            p90: p[2],
+            mean: Decimal::from_f64(mean).unwrap_or_default().round_dp(6),
+        }
+    });
     BreakEvenRisk {
         scenario: id.to_owned(),
-        crossing_share: Decimal::from(points.len()) / n,
-        at_month: risk::spread(&points),
+        crossing_share: Decimal::from(crossing.len()) / Decimal::from(draws.count().max(1)),
+        at_month,
     }
 }
 
-/// The per-month P10, P50 and P90 of scenario `i`'s cumulative cash over the draws.
-fn fan(i: usize, draws: &[Outcome], id: &str) -> Fan {
-    let months = draws.first().map_or(0, |o| o.cumulative[i].len());
+/// The per-month P10, P50 and P90 of scenario `s`'s cumulative cash over the draws.
+fn fan(s: usize, months: usize, draws: &impl Draws, id: &str) -> Fan {
     let mut band = Fan {
         scenario: id.to_owned(),
         p10: Vec::with_capacity(months),
@@ -410,38 +641,58 @@ fn fan(i: usize, draws: &[Outcome], id: &str) -> Fan {
         p90: Vec::with_capacity(months),
     };
     for m in 0..months {
-        let at: Vec<Decimal> = draws.iter().map(|o| o.cumulative[i][m]).collect();
-        if let Some(s) = risk::spread(&at) {
-            band.p10.push(s.p10);
-            band.p50.push(s.p50);
-            band.p90.push(s.p90);
+        let o = MONTHS + m;
+        if let Some(p) = percentiles(
+            draws.count(),
+            |d| draws.approx(d, s, o),
+            |d| draws.exact(d, s, o),
+            &P10_50_90,
+        ) {
+            band.p10.push(p[0]);
+            band.p50.push(p[1]);
+            band.p90.push(p[2]);
         }
     }
     band
 }
 
-/// `run(0..n)` on every core, in order; the first problem met, if any. The results do not depend
-/// on how the work is split: each draw is computed from its own index.
+/// `run(0..n)` on every core, in order, counting each as a step of `control`; the first problem
+/// met, if any. The results do not depend on how the work is split: each item is computed from
+/// its own index.
 fn in_parallel<T: Send>(
     n: usize,
+    control: &Control,
     run: impl Fn(usize) -> Result<T, Vec<Problem>> + Sync,
-) -> Result<Vec<T>, Vec<Problem>> {
+) -> Result<Vec<T>, Stopped> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let chunk = n.div_ceil(cores.max(1)).max(1);
     let run = &run;
-    let parts: Vec<Result<Vec<T>, Vec<Problem>>> = std::thread::scope(|scope| {
+    let parts: Vec<Result<Vec<T>, Stopped>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..n)
             .step_by(chunk)
-            .map(|start| scope.spawn(move || (start..(start + chunk).min(n)).map(run).collect()))
+            .map(|start| {
+                scope.spawn(move || {
+                    (start..(start + chunk).min(n))
+                        .map(|i| {
+                            if control.cancelled() {
+                                return Err(Stopped::Cancelled);
+                            }
+                            let out = run(i).map_err(Stopped::Problems);
+                            control.step(1);
+                            out
+                        })
+                        .collect()
+                })
+            })
             .collect();
         handles
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(vec![Problem {
+                    Err(Stopped::Problems(vec![Problem {
                         path: String::new(),
                         message: "a draw failed".to_owned(),
-                    }])
+                    }]))
                 })
             })
             .collect()
@@ -463,11 +714,30 @@ pub fn analyse(
     baseline: Option<&str>,
     sampling: &Sampling,
 ) -> Result<RiskOutcome, Vec<Problem>> {
+    analyse_with(catalog, file, baseline, sampling, &Control::new()).map_err(|s| match s {
+        Stopped::Problems(p) => p,
+        Stopped::Cancelled => Vec::new(),
+    })
+}
+
+/// How many joint draws are evaluated in full to check the surface.
+const CHECKED_DRAWS: usize = 8;
+
+/// [`analyse`], reporting its progress to `control` and stopping when it is cancelled. The draws
+/// are re-priced on the plan's surface (see [`crate::engine::risk_surface`]) when it agrees with
+/// the full evaluations it is checked against, and evaluated in full otherwise.
+pub fn analyse_with(
+    catalog: &Catalog,
+    file: &ScenarioFile,
+    baseline: Option<&str>,
+    sampling: &Sampling,
+    control: &Control,
+) -> Result<RiskOutcome, Stopped> {
     let problem = |path: &str, message: String| {
-        vec![Problem {
+        Stopped::Problems(vec![Problem {
             path: path.to_owned(),
             message,
-        }]
+        }])
     };
     if sampling.draws == 0 || sampling.draws > MAX_DRAWS {
         return Err(problem("draws", format!("between 1 and {MAX_DRAWS} draws, please")));
@@ -488,74 +758,213 @@ pub fn analyse(
         .iter()
         .filter_map(|p| input_of(&mut probe, p, file.price_point))
         .unzip();
+    let n = inputs.len();
     let draws = risk::draw(&inputs, sampling);
-    let outcomes = in_parallel(sampling.draws, |d| {
-        run_once(&with_values(catalog, &places, |k| draws[k][d]), file)
-    })?;
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
-    let at_point = run_once(&with_values(catalog, &places, |k| modes[k]), file)?;
-    let swing_at = |k: usize, p: f64| {
+    let tails: Vec<(Decimal, Decimal)> = inputs
+        .iter()
+        .map(|x| (x.distribution.quantile(0.1), x.distribution.quantile(0.9)))
+        .collect();
+    // The point, then each figure alone at its P10 and its P90.
+    control.plan(1 + 2 * n);
+    let singles = in_parallel(1 + 2 * n, control, |j| {
+        let (k, tail) = (j.wrapping_sub(1) / 2, j % 2);
         run_once(
-            &with_values(catalog, &places, |j| {
-                if j == k {
-                    inputs[k].distribution.quantile(p)
-                } else {
-                    modes[j]
-                }
+            &with_values(catalog, &places, |i| match (j, i == k, tail) {
+                (0, _, _) | (_, false, _) => modes[i],
+                (_, true, 1) => tails[i].0,
+                _ => tails[i].1,
             }),
             file,
         )
+    })?;
+    let mut singles = singles.into_iter();
+    let at_point = singles.next().unwrap_or_default();
+    let low_high: Vec<(Outputs, Outputs)> = (0..n).map_while(|_| Some((singles.next()?, singles.next()?))).collect();
+    let fit = Fit::new(
+        at_point.clone(),
+        modes,
+        tails.iter().map(|t| t.1).collect(),
+        &low_high.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
+    );
+    let pairs = fit.pairs();
+    let fitted = if control.full || sampling.draws <= 2 * (pairs.len() + CHECKED_DRAWS) {
+        None
+    } else {
+        surface(
+            catalog,
+            file,
+            &places,
+            fit,
+            &pairs,
+            &low_high,
+            &tails,
+            (draws.clone(), sampling.draws),
+            control,
+        )?
     };
-    let low_high: Vec<(Outcome, Outcome)> = (0..inputs.len())
-        .map(|k| Ok((swing_at(k, 0.1)?, swing_at(k, 0.9)?)))
-        .collect::<Result<_, Vec<Problem>>>()?;
-    let column = |i: usize, pick: fn(&Outcome) -> &Vec<Decimal>| -> Vec<Decimal> {
-        outcomes.iter().map(|o| pick(o)[i]).collect()
+    let summary = Summary {
+        ids: &ids,
+        base,
+        days: point
+            .scenarios
+            .first()
+            .map(|s| s.ledger.months.iter().map(|m| m.month.days()).collect())
+            .unwrap_or_default(),
+        point: &point,
+        at_point: &at_point,
+        low_high: &low_high,
     };
-    let mut scenarios = Vec::new();
-    let mut tornados = Vec::new();
-    let mut fans = Vec::new();
-    let mut break_evens = Vec::new();
-    let days: Vec<u32> = point
-        .scenarios
-        .first()
-        .map(|s| s.ledger.months.iter().map(|m| m.month.days()).collect())
-        .unwrap_or_default();
-    for (i, (id, name)) in ids.iter().enumerate() {
-        let totals = column(i, |o| &o.totals);
-        let base_totals = column(base, |o| &o.totals);
-        let (Some(total), Some(npv)) = (risk::spread(&totals), risk::spread(&column(i, |o| &o.npvs))) else {
-            continue;
-        };
-        scenarios.push(ScenarioRisk {
-            id: id.clone(),
-            name: name.clone(),
-            point_total: point.scenarios[i].totals.decision_total,
-            point_npv: point.scenarios[i].totals.npv,
-            total,
-            npv,
-            cheaper_than_baseline: if i == base {
-                None
-            } else {
-                risk::probability_below(&totals, &base_totals)
-            },
-        });
-        if i != base {
-            let joint: Vec<Decimal> = totals.iter().zip(&base_totals).map(|(a, b)| a - b).collect();
-            tornados.push(tornado(i, base, &at_point, &low_high, &joint, id));
-            break_evens.push(break_even(i, base, &outcomes, &days, id));
+    let (mut outcome, method) = match fitted {
+        Some((surface, method)) => (summary.outcome(&surface), method),
+        None => {
+            control.plan(sampling.draws);
+            let outcomes = in_parallel(sampling.draws, control, |d| {
+                run_once(&with_values(catalog, &places, |k| draws[k][d]), file)
+            })?;
+            (
+                summary.outcome(&Full(outcomes)),
+                format!(
+                    "Every one of the {} draws validated and evaluated in full.",
+                    sampling.draws
+                ),
+            )
         }
-        fans.push(fan(i, &outcomes, id));
+    };
+    outcome.draws = u32::try_from(sampling.draws).unwrap_or(u32::MAX);
+    outcome.seed = sampling.seed.to_string();
+    outcome.group_correlation = format!("{}", sampling.group_correlation);
+    outcome.figures = figures;
+    outcome.method = method;
+    Ok(outcome)
+}
+
+/// The surface of the plan over `draws`, fitted from the point and the figures at their P90 and
+/// each pair at their P90, when it gives the full evaluation of every figure at its P10 and of
+/// [`CHECKED_DRAWS`] joint draws within [`TOLERANCE`]; with what was checked. `None` when it does
+/// not (the draws are then evaluated in full).
+#[allow(clippy::too_many_arguments)]
+fn surface(
+    catalog: &Catalog,
+    file: &ScenarioFile,
+    places: &[Place],
+    fit: Fit,
+    pairs: &[(usize, usize)],
+    low_high: &[(Outputs, Outputs)],
+    tails: &[(Decimal, Decimal)],
+    (draws, count): (Vec<Vec<Decimal>>, usize),
+    control: &Control,
+) -> Result<Option<(Surface, String)>, Stopped> {
+    let checked: Vec<usize> = (0..CHECKED_DRAWS).map(|i| i * count / CHECKED_DRAWS).collect();
+    control.plan(pairs.len() + checked.len());
+    let at_pairs = in_parallel(pairs.len(), control, |j| {
+        let (a, b) = pairs[j];
+        run_once(
+            &with_values(
+                catalog,
+                places,
+                |k| if k == a || k == b { tails[k].1 } else { fit.x0[k] },
+            ),
+            file,
+        )
+    })?;
+    let full_checks = in_parallel(checked.len(), control, |j| {
+        run_once(&with_values(catalog, places, |k| draws[k][checked[j]]), file)
+    })?;
+    let x0 = fit.x0.clone();
+    let mut surface = fit.surface(pairs, &at_pairs, draws, count);
+    let mut gap = Decimal::ZERO;
+    for (k, (low, _)) in low_high.iter().enumerate() {
+        let on_surface = surface.at(|i| if i == k { tails[k].0 } else { x0[i] });
+        gap = gap.max(largest_gap(&on_surface, low));
     }
-    Ok(RiskOutcome {
-        draws: u32::try_from(sampling.draws).unwrap_or(u32::MAX),
-        seed: sampling.seed.to_string(),
-        group_correlation: format!("{}", sampling.group_correlation),
-        baseline: ids[base].0.clone(),
-        figures,
-        scenarios,
-        tornados,
-        fans,
-        break_evens,
-    })
+    for (j, full) in full_checks.iter().enumerate() {
+        gap = gap.max(largest_gap(&surface.at_draw(checked[j]), full));
+    }
+    if gap > TOLERANCE {
+        return Ok(None);
+    }
+    control.plan(count);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let chunk = count.div_ceil(cores.max(1)).max(1);
+    let shared = &surface;
+    let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .step_by(chunk)
+            .map(|start| {
+                scope.spawn(move || {
+                    let end = (start + chunk).min(count);
+                    let out = shared.rank(start, end);
+                    control.step(end - start);
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    if control.cancelled() {
+        return Err(Stopped::Cancelled);
+    }
+    surface.set_ranked(parts.concat());
+    let (figures, products) = surface.terms();
+    let method = format!(
+        "The {count} draws re-priced on the plan's surface ({figures} figure{}, {products} product{} of two), which gave the full evaluation of every figure at its P10 and of {} joint draws within {} (largest difference {}).",
+        if figures == 1 { "" } else { "s" },
+        if products == 1 { "" } else { "s" },
+        checked.len(),
+        TOLERANCE,
+        gap.normalize()
+    );
+    Ok(Some((surface, method)))
+}
+
+/// What every summary of the draws shares.
+struct Summary<'a> {
+    ids: &'a [(String, String)],
+    base: usize,
+    days: Vec<u32>,
+    point: &'a Evaluation,
+    at_point: &'a Outputs,
+    low_high: &'a [(Outputs, Outputs)],
+}
+
+impl Summary<'_> {
+    fn outcome(&self, draws: &impl Draws) -> RiskOutcome {
+        let base = self.base;
+        let mut scenarios = Vec::new();
+        let mut tornados = Vec::new();
+        let mut fans = Vec::new();
+        let mut break_evens = Vec::new();
+        for (i, (id, name)) in self.ids.iter().enumerate() {
+            let (Some(total), Some(npv)) = (spread_of(draws, i, TOTAL), spread_of(draws, i, NPV)) else {
+                continue;
+            };
+            scenarios.push(ScenarioRisk {
+                id: id.clone(),
+                name: name.clone(),
+                point_total: self.point.scenarios[i].totals.decision_total,
+                point_npv: self.point.scenarios[i].totals.npv,
+                total,
+                npv,
+                cheaper_than_baseline: if i == base { None } else { share_below(draws, i, base) },
+            });
+            if i != base {
+                tornados.push(tornado(i, base, self.at_point, self.low_high, draws, id));
+                break_evens.push(break_even(i, base, draws, &self.days, id));
+            }
+            fans.push(fan(i, self.days.len(), draws, id));
+        }
+        RiskOutcome {
+            draws: 0,
+            seed: String::new(),
+            group_correlation: String::new(),
+            baseline: self.ids[base].0.clone(),
+            figures: Vec::new(),
+            scenarios,
+            tornados,
+            fans,
+            break_evens,
+            method: String::new(),
+        }
+    }
 }
