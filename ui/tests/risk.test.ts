@@ -27,7 +27,7 @@ describe("risk analysis", () => {
     await within(panel).findByTestId("risk-none");
 
     await fireEvent.input(input("risk-draws"), { target: { value: "0" } });
-    expect(screen.getByTestId("risk-input-problem").textContent).toBe("Draws: a whole number from 1 to 20,000.");
+    expect(screen.getByTestId("risk-input-problem").textContent).toBe("Draws: a whole number from 1 to 100,000.");
     expect((screen.getByTestId("risk-run") as HTMLButtonElement).disabled).toBe(true);
     await fireEvent.input(input("risk-draws"), { target: { value: "200" } });
     await fireEvent.input(input("risk-seed"), { target: { value: "7" } });

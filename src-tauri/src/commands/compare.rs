@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use planner_app::compare::{self, ExportFormat, RiskView};
+use planner_app::compare::{self, ExportFormat, RiskProgress, RiskView};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
 use planner_report::charts::Theme;
@@ -38,6 +38,20 @@ pub async fn run_risk(host: Host<'_>, draws: u32, seed: u32) -> Result<RiskView,
 #[specta::specta]
 pub async fn risk(host: Host<'_>) -> Result<Option<RiskView>, PlannerError> {
     compare::risk(&*host)
+}
+
+/// How far the running risk analysis has come; `None` when none is running.
+#[tauri::command]
+#[specta::specta]
+pub async fn risk_progress(host: Host<'_>) -> Result<Option<RiskProgress>, PlannerError> {
+    Ok(compare::risk_progress(&*host))
+}
+
+/// Cancels the running risk analysis; `false` when none is running.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_risk(host: Host<'_>) -> Result<bool, PlannerError> {
+    Ok(compare::cancel_risk(&*host))
 }
 
 /// Exports the comparison on screen (XLSX with every ledger, or CSV).

@@ -61,6 +61,7 @@ const ERROR_CODES: readonly string[] = [
   "workspace-busy",
   "workspace-read-only",
   "no-workspace",
+  "cancelled",
 ];
 
 /** True when `value` has the shape of a PlannerError (as it arrives over IPC). */

@@ -111,6 +111,7 @@ import type {
   TemplateKind,
   DrawnFigure_Serialize,
   RiskView_Serialize,
+  RiskProgress,
   TornadoBar,
 } from "./ipc/bindings";
 
@@ -207,7 +208,7 @@ export type MonthlyChart = ScenarioChart;
 /** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
 export type RiskView = RiskView_Serialize;
 export type DrawnFigure = DrawnFigure_Serialize;
-export type { TornadoBar };
+export type { TornadoBar, RiskProgress };
 export type CompareScreen = CompareScreen_Serialize;
 
 // The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote

@@ -3,10 +3,10 @@
 use std::path::Path;
 use std::time::Instant;
 
-use planner_core::error::PlannerError;
+use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::plan::ViewState;
 use planner_core::risk::Sampling;
-use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 use serde::{Deserialize, Serialize};
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::host::{Host, with_workspace};
 
 /// The most draws the app runs (the analysis itself takes up to `risk_run::MAX_DRAWS`).
-pub const MAX_APP_DRAWS: u32 = 20_000;
+pub const MAX_APP_DRAWS: u32 = 100_000;
 
 /// A risk analysis as the compare screen shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,9 +46,28 @@ fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> S
     planner_core::audit::sha256_hex(format!("{text}\n{snapshot}").as_bytes())
 }
 
+/// How far the running risk analysis has come.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RiskProgress {
+    /// Steps done and steps known so far: full evaluations, then the draws re-priced.
+    pub done: u32,
+    pub total: u32,
+}
+
+/// Ends the registered run however `run_risk` leaves.
+struct Running<'h>(&'h crate::host::Slots);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.end_risk();
+    }
+}
+
 /// Runs the risk analysis of the compare selection (over its horizon, against its baseline, on
 /// the workspace's catalog snapshot) with `draws` draws from `seed`, keeps it in the workspace
-/// and returns it.
+/// and returns it. The workspace is not held while the draws run: [`risk_progress`] reads how
+/// far it has come and [`cancel_risk`] stops it (nothing is kept then).
 pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, PlannerError> {
     if !(1..=MAX_APP_DRAWS).contains(&draws) {
         return Err(PlannerError::invalid(
@@ -57,8 +76,7 @@ pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, Pla
         ));
     }
     let ran_at = planner_store::workspace::format_utc(host.now_ms());
-    with_workspace(host, |ws| {
-        let started = Instant::now();
+    let (file, catalog, view, digest, path) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
         if file.scenarios.is_empty() {
             return Err(PlannerError::invalid(
@@ -66,33 +84,74 @@ pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, Pla
                 "choose the scenarios to compare first: the analysis draws the compare screen's selection",
             ));
         }
-        let sampling = Sampling {
-            draws: draws as usize,
-            seed: u64::from(seed),
-            group_correlation: 0.8,
-        };
-        let outcome = analyse(catalog, &file, view.baseline.as_deref(), &sampling)
-            .map_err(|p| planner_core::validate::to_error(&p, None))?;
-        let kept = KeptRisk {
-            digest: digest(&file, ws.snapshot_version()),
-            ran_at,
-            backend_ms: format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0),
-            outcome,
-        };
-        let body = serde_json::to_string(&kept).map_err(|e| {
-            PlannerError::new(
-                planner_core::error::ErrorCode::Io,
-                format!("The risk analysis could not be kept: {e}."),
-            )
-        })?;
+        let digest = digest(&file, ws.snapshot_version());
+        Ok((file.clone(), catalog.clone(), view, digest, ws.path().to_path_buf()))
+    })?;
+    let control = std::sync::Arc::new(Control::new());
+    if !host.slots().start_risk(control.clone()) {
+        return Err(PlannerError::invalid(
+            "draws",
+            "a risk analysis is running already: wait for it or cancel it",
+        ));
+    }
+    let running = Running(host.slots());
+    let started = Instant::now();
+    let sampling = Sampling {
+        draws: draws as usize,
+        seed: u64::from(seed),
+        group_correlation: 0.8,
+    };
+    let outcome = match analyse_with(&catalog, &file, view.baseline.as_deref(), &sampling, &control) {
+        Ok(outcome) => outcome,
+        Err(Stopped::Problems(p)) => return Err(planner_core::validate::to_error(&p, None)),
+        Err(Stopped::Cancelled) => {
+            return Err(PlannerError::new(
+                ErrorCode::Cancelled,
+                "The risk analysis was cancelled; the last one kept, if any, is unchanged.",
+            ));
+        }
+    };
+    drop(running);
+    let kept = KeptRisk {
+        digest,
+        ran_at,
+        backend_ms: format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0),
+        outcome,
+    };
+    with_workspace(host, |ws| {
+        if ws.path() != path {
+            return Err(PlannerError::new(
+                ErrorCode::NotFound,
+                "The workspace the risk analysis ran on was closed while it ran; nothing was kept.",
+            ));
+        }
+        let body = serde_json::to_string(&kept)
+            .map_err(|e| PlannerError::new(ErrorCode::Io, format!("The risk analysis could not be kept: {e}.")))?;
         ws.set_risk_run(&body)?;
-        Ok(RiskView {
-            outcome: kept.outcome,
-            ran_at: kept.ran_at,
-            digest: kept.digest,
-            backend_ms: kept.backend_ms,
-        })
+        Ok(())
+    })?;
+    Ok(RiskView {
+        outcome: kept.outcome,
+        ran_at: kept.ran_at,
+        digest: kept.digest,
+        backend_ms: kept.backend_ms,
     })
+}
+
+/// How far the running risk analysis has come; `None` when none is running.
+pub fn risk_progress(host: &impl Host) -> Option<RiskProgress> {
+    host.slots().running_risk().map(|c| {
+        let (done, total) = c.progress();
+        RiskProgress {
+            done: u32::try_from(done).unwrap_or(u32::MAX),
+            total: u32::try_from(total).unwrap_or(u32::MAX),
+        }
+    })
+}
+
+/// Cancels the running risk analysis; `false` when none is running.
+pub fn cancel_risk(host: &impl Host) -> bool {
+    host.slots().running_risk().map(|c| c.cancel()).is_some()
 }
 
 /// The last risk analysis kept in the workspace; `None` before the first (or when the kept one

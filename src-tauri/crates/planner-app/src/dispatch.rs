@@ -72,6 +72,8 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
         "set_view" | "compare" | "export_comparison" | "export_ledger" => compare_command(host, &a),
         "run_risk" => answer(compare::run_risk(host, a.get("draws")?, a.get("seed")?)),
         "risk" => answer(compare::risk(host)),
+        "risk_progress" => answer(Ok(compare::risk_progress(host))),
+        "cancel_risk" => answer(Ok(compare::cancel_risk(host))),
         "memo_draft" | "memo_records" | "export_memo" | "sign_pdf" | "verify_pdf" | "list_identities"
         | "create_identity" | "import_identity" | "export_certificate" => memo_command(host, &a),
         "checklist_statuses"

@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::risk_run::Control;
 use planner_store::Workspace;
 
 /// Everything a use case needs from where it runs. The desktop app runs on a [`DesktopHost`],
@@ -25,6 +26,7 @@ pub trait Host: Sync {
 pub struct Slots {
     workspace: Mutex<Option<Workspace>>,
     launch_error: Mutex<Option<PlannerError>>,
+    risk: Mutex<Option<Arc<Control>>>,
 }
 
 impl Slots {
@@ -41,6 +43,25 @@ impl Slots {
 
     pub(crate) fn set_launch_error(&self, error: PlannerError) {
         *self.launch_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+    }
+
+    /// The risk analysis running now, if one is: its progress and its cancel switch.
+    pub fn running_risk(&self) -> Option<Arc<Control>> {
+        self.risk.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Registers `control` as the running risk analysis; `false` when one is running already.
+    pub(crate) fn start_risk(&self, control: Arc<Control>) -> bool {
+        let mut slot = self.risk.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_some() {
+            return false;
+        }
+        *slot = Some(control);
+        true
+    }
+
+    pub(crate) fn end_risk(&self) {
+        *self.risk.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 

@@ -346,6 +346,44 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
 }
 
 #[test]
+fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    assert_eq!(compare::risk_progress(&host), None);
+    assert!(!compare::cancel_risk(&host));
+    let first = compare::run_risk(&host, 100, 1).unwrap();
+    assert_eq!(
+        compare::risk_progress(&host),
+        None,
+        "a finished run is no longer running"
+    );
+
+    // A long run, cancelled from another thread once it has made progress.
+    let cancelled = std::thread::scope(|scope| {
+        let run = scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2));
+        let seen = loop {
+            match compare::risk_progress(&host) {
+                Some(p) if p.done > 0 => break p,
+                _ if run.is_finished() => panic!("the run ended before it could be cancelled"),
+                _ => std::thread::yield_now(),
+            }
+        };
+        assert!(seen.done <= seen.total, "{seen:?}");
+        // A second run is refused while one runs.
+        let twice = compare::run_risk(&host, 100, 3).unwrap_err();
+        assert!(twice.message.contains("running already"), "{}", twice.message);
+        assert!(compare::cancel_risk(&host));
+        run.join().unwrap()
+    });
+    let error = cancelled.unwrap_err();
+    assert_eq!(error.code, ErrorCode::Cancelled);
+    assert_eq!(compare::risk_progress(&host), None);
+    // Nothing was kept from the cancelled run; the one before stands, and a new run may start.
+    assert_eq!(compare::risk(&host).unwrap().unwrap().outcome, first.outcome);
+    assert_eq!(compare::run_risk(&host, 100, 1).unwrap().outcome, first.outcome);
+}
+
+#[test]
 fn quotes_preview_then_import_as_vendor_scenarios_on_the_scorecard() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());

@@ -32,6 +32,8 @@ pub enum ErrorCode {
     WorkspaceReadOnly,
     /// The action needs an open workspace and none is open.
     NoWorkspace,
+    /// The action was cancelled before it finished; nothing was changed.
+    Cancelled,
 }
 
 /// One located problem.

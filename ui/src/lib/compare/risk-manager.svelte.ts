@@ -3,22 +3,33 @@
 // it is current: its digest against the digest of the plan the comparison last showed.
 
 import type { WorkspaceStore } from "../workspace.svelte";
-import type { DrawnFigure, RiskView, TornadoBar } from "../workspace-types";
+import { BackendError } from "../backend";
+import type { DrawnFigure, RiskProgress, RiskView, TornadoBar } from "../workspace-types";
 
 /** The draws a run makes unless the user types another count. */
 export const DEFAULT_DRAWS = "1000";
+
+/** The most draws a run makes (the back end's limit). */
+export const MAX_DRAWS = 100_000;
+
+/** How often a running analysis is asked how far it has come, in milliseconds. */
+const PROGRESS_EVERY_MS = 200;
 
 export class RiskManager {
   private readonly store: WorkspaceStore;
   /** Counts the questions asked, so that only the newest answer is shown. */
   private asked = 0;
 
-  /** As typed: a whole number of draws (1 to 20,000) and a seed (0 to 4,294,967,295). */
+  /** As typed: a whole number of draws (1 to 100,000) and a seed (0 to 4,294,967,295). */
   draws = $state(DEFAULT_DRAWS);
   seed = $state("1");
   /** The last analysis kept in the workspace; null before the first. */
   view: RiskView | null = $state.raw(null);
   running = $state(false);
+  /** How far the running analysis has come (null before its first report). */
+  progress: RiskProgress | null = $state.raw(null);
+  /** Set when the user cancelled the last run, until the next. */
+  cancelled = $state(false);
   /** Why the last run or load failed, until the next succeeds. */
   error: unknown = $state.raw(null);
   /** What is wrong with the draws or seed typed (null when both read). */
@@ -50,17 +61,49 @@ export class RiskManager {
   async run(): Promise<void> {
     if (this.inputProblem !== null || this.running) return;
     this.running = true;
+    this.cancelled = false;
+    this.progress = null;
     this.error = null;
+    const poll = setInterval(() => void this.poll(), PROGRESS_EVERY_MS);
     try {
       await this.store.flush();
       const view = await this.store.backend.runRisk(Number(this.draws), Number(this.seed));
       this.asked += 1;
       this.view = view;
     } catch (error) {
-      this.error = error;
+      if (error instanceof BackendError && error.error.code === "cancelled") this.cancelled = true;
+      else this.error = error;
     } finally {
+      clearInterval(poll);
       this.running = false;
+      this.progress = null;
     }
+  }
+
+  /** Asks how far the running analysis has come. */
+  private async poll(): Promise<void> {
+    try {
+      const progress = await this.store.backend.riskProgress();
+      if (this.running && progress) this.progress = progress;
+    } catch {
+      // A progress report that does not arrive changes nothing: the run's own answer decides.
+    }
+  }
+
+  /** Stops the running analysis; the analysis kept before it stays. */
+  async cancel(): Promise<void> {
+    if (!this.running) return;
+    try {
+      await this.store.backend.cancelRisk();
+    } catch (error) {
+      this.error = error;
+    }
+  }
+
+  /** The share of the running analysis done, 0 to 1. */
+  get done(): number {
+    const p = this.progress;
+    return p && p.total > 0 ? Math.min(1, p.done / p.total) : 0;
   }
 
   /** Whether the analysis ran on another plan than `planDigest` (the comparison's). */
@@ -77,7 +120,7 @@ export class RiskManager {
 /** What is wrong with `draws` and `seed` as typed, or null. */
 function problemOf(draws: string, seed: string): string | null {
   const whole = (text: string) => /^\d+$/.test(text.trim());
-  if (!whole(draws) || Number(draws) < 1 || Number(draws) > 20_000) return "Draws: a whole number from 1 to 20,000.";
+  if (!whole(draws) || Number(draws) < 1 || Number(draws) > MAX_DRAWS) return "Draws: a whole number from 1 to 100,000.";
   if (!whole(seed) || Number(seed) > 4_294_967_295) return "Seed: a whole number from 0 to 4,294,967,295.";
   return null;
 }

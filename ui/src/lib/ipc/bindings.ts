@@ -51,6 +51,10 @@ export const commands = {
 	 *  before the first.
 	 */
 	risk: () => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk")),
+	/**  How far the running risk analysis has come; `None` when none is running. */
+	riskProgress: () => typedError<RiskProgress | null, PlannerError_Serialize>(__TAURI_INVOKE("risk_progress")),
+	/**  Cancels the running risk analysis; `false` when none is running. */
+	cancelRisk: () => typedError<boolean, PlannerError_Serialize>(__TAURI_INVOKE("cancel_risk")),
 	/**  One scenario evaluated on its own, for the editor's figures, plans and assumptions. */
 	scenarioDetail: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioDetail_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("scenario_detail", { scenario })),
 	/**
@@ -913,7 +917,9 @@ export type ErrorCode =
  */
 "workspace-read-only" | 
 /**  The action needs an open workspace and none is open. */
-"no-workspace";
+"no-workspace" | 
+/**  The action was cancelled before it finished; nothing was changed. */
+"cancelled";
 
 /**  One located problem. */
 export type ErrorDetail = ErrorDetail_Serialize | ErrorDetail_Deserialize;
@@ -2572,6 +2578,11 @@ export type RiskOutcome_Deserialize = {
 	fans: Fan[],
 	/**  For each scenario but the baseline, when its cumulative cash crosses the baseline's. */
 	break_evens: BreakEvenRisk_Deserialize[],
+	/**
+	 *  How the draws were evaluated: re-priced on the plan's surface (and what it was checked
+	 *  against), or each in full.
+	 */
+	method?: string,
 };
 
 /**  The spread of outcomes of a plan. */
@@ -2590,6 +2601,18 @@ export type RiskOutcome_Serialize = {
 	fans: Fan[],
 	/**  For each scenario but the baseline, when its cumulative cash crosses the baseline's. */
 	break_evens: BreakEvenRisk_Serialize[],
+	/**
+	 *  How the draws were evaluated: re-priced on the plan's surface (and what it was checked
+	 *  against), or each in full.
+	 */
+	method: string,
+};
+
+/**  How far the running risk analysis has come. */
+export type RiskProgress = {
+	/**  Steps done and steps known so far: full evaluations, then the draws re-priced. */
+	done: number,
+	total: number,
 };
 
 /**  A risk analysis as the compare screen shows it. */

@@ -816,14 +816,14 @@ pub fn analyse_with(
         low_high: &low_high,
     };
     let (mut outcome, method) = match fitted {
-        Some((surface, method)) => (summary.outcome(&surface), method),
+        Some((surface, method)) => (summary.outcome(&surface, control)?, method),
         None => {
             control.plan(sampling.draws);
             let outcomes = in_parallel(sampling.draws, control, |d| {
                 run_once(&with_values(catalog, &places, |k| draws[k][d]), file)
             })?;
             (
-                summary.outcome(&Full(outcomes)),
+                summary.outcome(&Full(outcomes), control)?,
                 format!(
                     "Every one of the {} draws validated and evaluated in full.",
                     sampling.draws
@@ -894,8 +894,15 @@ fn surface(
             .map(|start| {
                 scope.spawn(move || {
                     let end = (start + chunk).min(count);
-                    let out = shared.rank(start, end);
-                    control.step(end - start);
+                    let mut out = Vec::new();
+                    for from in (start..end).step_by(1024) {
+                        if control.cancelled() {
+                            break;
+                        }
+                        let to = (from + 1024).min(end);
+                        out.extend(shared.rank(from, to));
+                        control.step(to - from);
+                    }
                     out
                 })
             })
@@ -929,13 +936,16 @@ struct Summary<'a> {
 }
 
 impl Summary<'_> {
-    fn outcome(&self, draws: &impl Draws) -> RiskOutcome {
+    fn outcome(&self, draws: &impl Draws, control: &Control) -> Result<RiskOutcome, Stopped> {
         let base = self.base;
         let mut scenarios = Vec::new();
         let mut tornados = Vec::new();
         let mut fans = Vec::new();
         let mut break_evens = Vec::new();
         for (i, (id, name)) in self.ids.iter().enumerate() {
+            if control.cancelled() {
+                return Err(Stopped::Cancelled);
+            }
             let (Some(total), Some(npv)) = (spread_of(draws, i, TOTAL), spread_of(draws, i, NPV)) else {
                 continue;
             };
@@ -954,7 +964,7 @@ impl Summary<'_> {
             }
             fans.push(fan(i, self.days.len(), draws, id));
         }
-        RiskOutcome {
+        Ok(RiskOutcome {
             draws: 0,
             seed: String::new(),
             group_correlation: String::new(),
@@ -965,6 +975,6 @@ impl Summary<'_> {
             fans,
             break_evens,
             method: String::new(),
-        }
+        })
     }
 }
