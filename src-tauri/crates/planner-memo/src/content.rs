@@ -24,7 +24,7 @@ use planner_core::sizing::Parallelism;
 use planner_report::category_label;
 use planner_report::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
 use planner_report::export::{FIGURES, FigureKind};
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
 use crate::blocks::{Block, Column, Row, Style, Table};
 use crate::{MemoError, MemoInput};
@@ -41,27 +41,7 @@ const SCENARIOS_PER_TABLE: usize = 4;
 /// Ledger categories per appendix table before it continues in a second table.
 const CATEGORIES_PER_TABLE: usize = 7;
 
-/// `d` with thousands separators and at least `dp` decimals (money: 2).
-pub fn grouped(d: Decimal, dp: u32) -> String {
-    let rounded = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointNearestEven);
-    let text = format!("{:.*}", dp as usize, rounded.abs());
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
-    if rounded.is_sign_negative() && !rounded.is_zero() {
-        out.push('-');
-    }
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
-}
+pub use planner_report::grouped;
 
 /// Money as printed in the memo: to the cent, with thousands separators.
 pub fn money(d: Decimal) -> String {
