@@ -41,6 +41,26 @@ struct KeptRisk {
     outcome: RiskOutcome,
 }
 
+/// The analysis kept in the workspace; `None` before the first or when it cannot be read (it is
+/// only a result: run it again).
+fn kept_risk(ws: &planner_store::Workspace) -> Result<Option<KeptRisk>, PlannerError> {
+    Ok(ws
+        .risk_run()?
+        .and_then(|body| serde_json::from_str::<KeptRisk>(&body).ok()))
+}
+
+/// The draws, seed and correlation of the analysis kept in `ws`: a memo reruns them over its own
+/// scenarios. `None` when none is kept.
+pub(crate) fn kept_sampling(ws: &planner_store::Workspace) -> Result<Option<Sampling>, PlannerError> {
+    Ok(kept_risk(ws)?.and_then(|k| {
+        Some(Sampling {
+            draws: usize::try_from(k.outcome.draws).ok()?,
+            seed: k.outcome.seed.parse().ok()?,
+            group_correlation: k.outcome.group_correlation.parse().ok()?,
+        })
+    }))
+}
+
 fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
     let text = serde_json::to_string(file).unwrap_or_default();
     planner_core::audit::sha256_hex(format!("{text}\n{snapshot}").as_bytes())
@@ -145,9 +165,17 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
 }
 
 /// Exports the comparison on screen to `path` (XLSX with every ledger, or CSV).
+/// The XLSX workbook also holds the kept risk analysis when it is current (its digest is the plan's).
 pub fn export(host: &impl Host, path: &Path, format: ExportFormat) -> Result<(), PlannerError> {
-    let (comparison, evaluation, _) = with_workspace(host, |ws| ws.compare())?;
-    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), format == ExportFormat::Xlsx)?;
+    let (comparison, evaluation, risk) = with_workspace(host, |ws| {
+        let (comparison, evaluation, _) = ws.compare()?;
+        let (file, _, _) = ws.compare_file()?;
+        let plan = digest(&file, ws.snapshot_version());
+        let risk = kept_risk(ws)?.filter(|k| k.digest == plan).map(|k| k.outcome);
+        Ok((comparison, evaluation, risk))
+    })?;
+    let xlsx = format == ExportFormat::Xlsx;
+    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), risk.as_ref(), xlsx)?;
     planner_store::files::write_atomic(path, &bytes)
 }
 

@@ -346,6 +346,73 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
 }
 
 #[test]
+fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let mut draft = memo::draft(&host).unwrap();
+    draft.author = "Ann Author".to_owned();
+    draft.decision = "Adopt the hybrid plan.".to_owned();
+    draft.recommended = Some("hybrid".to_owned());
+    let edit = EditRequest {
+        edit: Edit::Memo { memo: draft },
+        label: "Memo".to_owned(),
+        coalesce: None,
+    };
+    scenarios::apply_edit(&host, &edit).unwrap();
+    let pdf = dir.path().join("before.pdf");
+    memo::export(&host, &pdf, None).unwrap();
+    let text = pdftotext(&pdf);
+    assert!(text.contains("No risk analysis was run on this plan"), "{text}");
+
+    let run = compare::run_risk(&host, 200, 7).unwrap();
+    let pdf = dir.path().join("memo.pdf");
+    memo::export(&host, &pdf, None).unwrap();
+    let text = pdftotext(&pdf);
+    // The memo reran the kept draws over its own scenarios (here the compare selection, against
+    // the recommended hybrid, the compare baseline too): the same P50, to the cent.
+    let hybrid = &run.outcome.scenarios[0];
+    assert_eq!(hybrid.id, "hybrid");
+    let p50 = planner_memo::content::money(hybrid.total.p50);
+    assert!(text.contains(&p50), "P50 {p50} not in the memo:\n{text}");
+    assert!(text.contains("seed 7, 200 draws"), "{text}");
+    assert!(text.contains("--draws 200 --seed 7 --baseline hybrid"), "{text}");
+    // The page with the Risk section, rendered for a look (RISK_MEMO_PNG names where).
+    if let Ok(out) = std::env::var("RISK_MEMO_PNG") {
+        let page = text
+            .split('\u{c}')
+            .position(|p| p.contains("Reproduce: seed 7"))
+            .unwrap()
+            + 1;
+        let status = std::process::Command::new("pdftoppm")
+            .args([
+                "-png",
+                "-r",
+                "60",
+                "-f",
+                &page.to_string(),
+                "-l",
+                &(page + 1).to_string(),
+            ])
+            .arg(&pdf)
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+fn pdftotext(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is needed by this test");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
 fn quotes_preview_then_import_as_vendor_scenarios_on_the_scorecard() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());

@@ -246,7 +246,13 @@ struct ValueAxis {
 }
 
 fn value_axis(lo: f64, hi: f64, target: usize) -> ValueAxis {
-    let (mut lo, mut hi) = (lo.min(0.0), hi.max(0.0));
+    axis_over(lo.min(0.0), hi.max(0.0), target)
+}
+
+/// A value axis over `lo..hi` as it is (zero only when inside), with a little room beyond each
+/// end that is not zero, and round ticks inside it.
+fn axis_over(lo: f64, hi: f64, target: usize) -> ValueAxis {
+    let (mut lo, mut hi) = (lo, hi);
     if !lo.is_finite() || !hi.is_finite() {
         (lo, hi) = (0.0, 1.0);
     }
@@ -261,8 +267,8 @@ fn value_axis(lo: f64, hi: f64, target: usize) -> ValueAxis {
         .map(|m| m * magnitude)
         .min_by(|a, b| (a / raw).ln().abs().total_cmp(&(b / raw).ln().abs()))
         .unwrap_or(magnitude);
-    let lo = if lo < 0.0 { lo - 0.04 * span } else { lo };
-    let hi = if hi > 0.0 { hi + 0.04 * span } else { hi };
+    let lo = if lo == 0.0 { lo } else { lo - 0.04 * span };
+    let hi = if hi == 0.0 { hi } else { hi + 0.04 * span };
     let first = (lo / step - 1e-9).ceil() as i64;
     let last = (hi / step + 1e-9).floor() as i64;
     let ticks = (first..=last)

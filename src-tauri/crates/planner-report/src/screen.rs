@@ -5,6 +5,7 @@
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::plan::Comparison;
+use planner_core::risk_run::RiskOutcome;
 use serde::Serialize;
 
 use crate::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
@@ -96,17 +97,19 @@ fn export_error(e: &export::ExportError) -> PlannerError {
     PlannerError::new(ErrorCode::InvalidInput, format!("The export failed: {e}."))
 }
 
-/// The comparison as an XLSX workbook (`xlsx`) or CSV text, as bytes to write.
+/// The comparison as an XLSX workbook (`xlsx`, with a Risk sheet when `risk` is the analysis of
+/// the same plan) or CSV text, as bytes to write.
 pub fn export_bytes(
     comparison: &Comparison,
     evaluation: Option<&Evaluation>,
+    risk: Option<&RiskOutcome>,
     xlsx: bool,
 ) -> Result<Vec<u8>, PlannerError> {
     let (Some(view), Some(eval)) = (&comparison.view, evaluation) else {
         return Err(nothing_to_export(comparison));
     };
     if xlsx {
-        export::comparison_xlsx(view, eval).map_err(|e| export_error(&e))
+        export::comparison_xlsx(view, eval, risk).map_err(|e| export_error(&e))
     } else {
         Ok(export::comparison_csv(view).into_bytes())
     }

@@ -20,8 +20,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rust_decimal::Decimal;
 
 use super::{
-    Area, ChartError, ChartSize, LegendItem, MARGIN, MonthsFrame, Swatch, TEXT_PX, Theme, TickedAxis, check_size,
-    colours, compact, drawing, fit_text, font, font_ready, months_svg, scenario_colour, text_width, to_f64, value_axis,
+    Area, ChartError, ChartSize, LegendItem, MARGIN, MonthsFrame, Swatch, TEXT_PX, Theme, TickedAxis, axis_over,
+    check_size, colours, compact, drawing, fit_text, font, font_ready, months_svg, scenario_colour, text_width, to_f64,
     zero_line,
 };
 use crate::grouped;
@@ -249,7 +249,7 @@ pub fn risk_tornado_svg(
         let (chart_area, note_area) = root.split_vertically(height - note_h);
 
         let plot_w = width - names_w - swings_w - 4 * MARGIN;
-        let axis = value_axis(lo, hi, usize::try_from(plot_w / 110).unwrap_or(3).clamp(3, 8));
+        let axis = axis_over(lo, hi, usize::try_from(plot_w / 110).unwrap_or(3).clamp(3, 8));
         let row_of = |k: usize| (rows - 1 - k) as f64;
         let name_of = |v: &f64| {
             let k = v.round();
