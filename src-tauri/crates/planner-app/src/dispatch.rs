@@ -70,8 +70,13 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
         )),
         "reshape_scenario" => answer(scenarios::reshape(host, &a.get("scenario")?, &a.get("change")?)),
         "set_view" | "compare" | "export_comparison" | "export_ledger" => compare_command(host, &a),
-        "run_risk" => answer(compare::run_risk(host, a.get("draws")?, a.get("seed")?)),
-        "risk" => answer(compare::risk(host)),
+        "run_risk" => answer(compare::run_risk(
+            host,
+            a.get("draws")?,
+            a.get("seed")?,
+            a.get("theme")?,
+        )),
+        "risk" => answer(compare::risk(host, a.get("theme")?)),
         "memo_draft" | "memo_records" | "export_memo" | "sign_pdf" | "verify_pdf" | "list_identities"
         | "create_identity" | "import_identity" | "export_certificate" => memo_command(host, &a),
         "checklist_statuses"

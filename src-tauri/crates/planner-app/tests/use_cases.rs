@@ -315,21 +315,29 @@ fn a_scenario_is_drafted_from_a_template_or_a_copy_and_reshaped_by_the_engine() 
 fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan_changes() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
-    assert_eq!(compare::risk(&host).unwrap(), None);
-    let zero = compare::run_risk(&host, 0, 1).unwrap_err();
+    assert_eq!(compare::risk(&host, Theme::Light).unwrap(), None);
+    let zero = compare::run_risk(&host, 0, 1, Theme::Light).unwrap_err();
     assert_eq!(zero.details[0].field.as_deref(), Some("draws"));
 
-    let run = compare::run_risk(&host, 200, 7).unwrap();
+    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
     assert_eq!((run.outcome.draws, run.outcome.seed.as_str()), (200, "7"));
     let current = |host: &TestHost| compare::screen(host, Theme::Light).unwrap().plan_digest;
     assert_eq!(run.digest, current(&host));
     assert_eq!(run.ran_at, "2026-11-23 12:00");
     let ids: Vec<&str> = run.outcome.scenarios.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["hybrid", "all-cloud"]);
+    // Its charts, drawn for the theme: the fan, and the tornado of the one alternative.
+    assert!(run.charts.errors.is_empty(), "{:?}", run.charts.errors);
+    assert!(run.charts.fan.as_deref().is_some_and(|s| s.starts_with("<svg")));
+    let tornados: Vec<&str> = run.charts.tornados.iter().map(|c| c.scenario.as_str()).collect();
+    assert_eq!(tornados, ["all-cloud"]);
     // Kept: read back as it ran; the same seed reproduces it to the cent.
-    let kept = compare::risk(&host).unwrap().unwrap();
+    let kept = compare::risk(&host, Theme::Light).unwrap().unwrap();
     assert_eq!(kept.outcome, run.outcome);
-    assert_eq!(compare::run_risk(&host, 200, 7).unwrap().outcome, run.outcome);
+    assert_eq!(
+        compare::run_risk(&host, 200, 7, Theme::Light).unwrap().outcome,
+        run.outcome
+    );
 
     // A change to a compared scenario makes it stale; undoing the change makes it current again.
     let mut hybrid = scenarios::get(&host, "hybrid").unwrap();
@@ -340,9 +348,15 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
         coalesce: None,
     };
     scenarios::apply_edit(&host, &edit).unwrap();
-    assert_ne!(compare::risk(&host).unwrap().unwrap().digest, current(&host));
+    assert_ne!(
+        compare::risk(&host, Theme::Light).unwrap().unwrap().digest,
+        current(&host)
+    );
     scenarios::undo(&host).unwrap();
-    assert_eq!(compare::risk(&host).unwrap().unwrap().digest, current(&host));
+    assert_eq!(
+        compare::risk(&host, Theme::Light).unwrap().unwrap().digest,
+        current(&host)
+    );
 }
 
 #[test]
@@ -364,7 +378,7 @@ fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
     let text = pdftotext(&pdf);
     assert!(text.contains("No risk analysis was run on this plan"), "{text}");
 
-    let run = compare::run_risk(&host, 200, 7).unwrap();
+    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
     let pdf = dir.path().join("memo.pdf");
     memo::export(&host, &pdf, None).unwrap();
     let text = pdftotext(&pdf);
@@ -389,9 +403,9 @@ fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
                 "-r",
                 "60",
                 "-f",
-                &page.to_string(),
+                &(page - 1).to_string(),
                 "-l",
-                &(page + 1).to_string(),
+                &page.to_string(),
             ])
             .arg(&pdf)
             .arg(&out)
