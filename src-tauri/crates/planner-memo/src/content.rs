@@ -328,7 +328,7 @@ fn risk(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
             Column::right("P50", 1.2),
             Column::right("P90", 1.2),
             Column::right("Mean", 1.2),
-            Column::right(format!("P({base} cheaper)"), 1.2),
+            Column::right("P(recommended cheaper)", 1.3),
         ],
         rows,
         size: 7.6,
