@@ -34,7 +34,7 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     assert!(info.contains("against Two DGX H100"), "{info}");
 
     // What the screen shows is what the back end kept.
-    let kept = app.invoke("risk", json!({})).await;
+    let kept = app.invoke("risk", json!({ "theme": "light" })).await;
     let hybrid = &kept["outcome"]["scenarios"][0];
     assert_eq!(hybrid["id"], "hybrid");
     let digits = |t: &str| t.chars().filter(char::is_ascii_digit).collect::<String>();

@@ -33,10 +33,10 @@ describe("risk analysis", () => {
     await fireEvent.input(input("risk-seed"), { target: { value: "7" } });
     await fireEvent.click(screen.getByTestId("risk-run"));
     const table = await within(panel).findByTestId("risk-table");
-    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7 }]);
+    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7, theme: "light" }]);
 
     // The figures on screen are the engine's (read back from the workspace it kept them in).
-    const kept = (await backend.risk())!;
+    const kept = (await backend.risk("light"))!;
     expect(screen.queryByTestId("risk-stale")).toBeNull();
     const [hybrid, cloud] = kept.outcome.scenarios;
     for (const s of [hybrid!, cloud!]) {
@@ -53,17 +53,22 @@ describe("risk analysis", () => {
     expect(cloud!.cheaper_than_baseline).toBe("0");
     expect(screen.getByTestId("risk-break-even-all-cloud").textContent).toMatch(/cross in 100 % of the draws, after \d+\.\d \/ 18\.6 \/ \d+\.\d months/);
 
-    // The tornado: the engine's order, the largest swing first, named by catalog entry.
-    const bars = within(screen.getByTestId("risk-tornado-all-cloud")).getAllByTestId("risk-bar");
+    // The fan chart and the tornado, drawn by the back end: one bar per tornado bar, the
+    // largest swing on top, each labelled with its figure and swing.
+    expect(within(screen.getByTestId("risk-fan")).getByRole("img").querySelector("svg")).not.toBeNull();
     const tornado = kept.outcome.tornados[0]!;
-    expect(bars).toHaveLength(tornado.bars.length);
-    expect(bars[0]!.textContent).toContain(kept.outcome.figures[tornado.bars[0]!.figure]!.entry);
-    expect(bars[0]!.textContent).toContain(formatCurrency(tornado.bars[0]!.swing, "USD", "en-US"));
+    const svg = within(screen.getByTestId("risk-tornado-all-cloud")).getByRole("img").querySelector("svg")!;
+    const texts = Array.from(svg.querySelectorAll("text")).map((t) => (t.textContent ?? "").trim());
+    const swings = texts.filter((t) => t.startsWith("swing "));
+    expect(swings).toHaveLength(tornado.bars.length);
+    expect(swings[0]).toBe(`swing ${Math.round(Number(tornado.bars[0]!.swing)).toLocaleString("en-US")}`);
+    const first = kept.outcome.figures[tornado.bars[0]!.figure]!;
+    expect(texts.some((t) => t.startsWith(`${first.entry}:`))).toBe(true);
   });
 
   it("keeps the analysis in the workspace and says it is stale once the compared horizon changes", async () => {
     const { backend } = await enterpriseSession();
-    await backend.runRisk(100, 3);
+    await backend.runRisk(100, 3, "light");
     const panel = await openCompare(backend);
     // Reopened: the kept analysis, current.
     await within(panel).findByTestId("risk-table");

@@ -25,19 +25,19 @@ pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, Plan
 }
 
 /// Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
-/// in the workspace.
+/// in the workspace; its charts are drawn for `theme`.
 #[tauri::command]
 #[specta::specta]
-pub async fn run_risk(host: Host<'_>, draws: u32, seed: u32) -> Result<RiskView, PlannerError> {
-    compare::run_risk(&*host, draws, seed)
+pub async fn run_risk(host: Host<'_>, draws: u32, seed: u32, theme: Theme) -> Result<RiskView, PlannerError> {
+    compare::run_risk(&*host, draws, seed, theme)
 }
 
 /// The last risk analysis kept in the workspace, and whether the plan changed since; `None`
 /// before the first.
 #[tauri::command]
 #[specta::specta]
-pub async fn risk(host: Host<'_>) -> Result<Option<RiskView>, PlannerError> {
-    compare::risk(&*host)
+pub async fn risk(host: Host<'_>, theme: Theme) -> Result<Option<RiskView>, PlannerError> {
+    compare::risk(&*host, theme)
 }
 
 /// How far the running risk analysis has come; `None` when none is running.

@@ -3,12 +3,14 @@
 use std::path::Path;
 use std::time::Instant;
 
+use planner_core::calendar::YearMonth;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::plan::ViewState;
 use planner_core::risk::Sampling;
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
+use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
-use planner_report::screen::CompareScreen;
+use planner_report::screen::{CompareScreen, RiskCharts};
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, with_workspace};
@@ -29,6 +31,8 @@ pub struct RiskView {
     pub digest: String,
     /// What the analysis took, in milliseconds.
     pub backend_ms: String,
+    /// Its fan and tornado charts, drawn for the screen's theme.
+    pub charts: RiskCharts,
 }
 
 /// What is kept in the workspace of the last analysis.
@@ -39,6 +43,51 @@ struct KeptRisk {
     ran_at: String,
     backend_ms: String,
     outcome: RiskOutcome,
+    /// The plan's currency and first month, for the charts' labels (absent in analyses kept
+    /// before the charts: the compare selection's are used).
+    #[serde(default)]
+    labels: Option<(String, YearMonth)>,
+}
+
+impl KeptRisk {
+    /// As the compare screen shows it, with its charts drawn for `theme`; `labels` when it
+    /// keeps none.
+    fn view(self, theme: Theme, labels: (String, YearMonth)) -> RiskView {
+        let (currency, start) = self.labels.unwrap_or(labels);
+        let charts = planner_report::screen::risk_charts(&self.outcome, &RiskLabels { currency, start }, theme);
+        RiskView {
+            outcome: self.outcome,
+            ran_at: self.ran_at,
+            digest: self.digest,
+            backend_ms: self.backend_ms,
+            charts,
+        }
+    }
+}
+
+/// The currency and first month of the compare selection's plan.
+fn labels_of(file: &planner_core::scenario_file::ScenarioFile) -> (String, YearMonth) {
+    (file.currency.clone(), file.start)
+}
+
+/// The analysis kept in the workspace; `None` before the first or when it cannot be read (it is
+/// only a result: run it again).
+fn kept_risk(ws: &planner_store::Workspace) -> Result<Option<KeptRisk>, PlannerError> {
+    Ok(ws
+        .risk_run()?
+        .and_then(|body| serde_json::from_str::<KeptRisk>(&body).ok()))
+}
+
+/// The draws, seed and correlation of the analysis kept in `ws`: a memo reruns them over its own
+/// scenarios. `None` when none is kept.
+pub(crate) fn kept_sampling(ws: &planner_store::Workspace) -> Result<Option<Sampling>, PlannerError> {
+    Ok(kept_risk(ws)?.and_then(|k| {
+        Some(Sampling {
+            draws: usize::try_from(k.outcome.draws).ok()?,
+            seed: k.outcome.seed.parse().ok()?,
+            group_correlation: k.outcome.group_correlation.parse().ok()?,
+        })
+    }))
 }
 
 fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
@@ -66,9 +115,10 @@ impl Drop for Running<'_> {
 
 /// Runs the risk analysis of the compare selection (over its horizon, against its baseline, on
 /// the workspace's catalog snapshot) with `draws` draws from `seed`, keeps it in the workspace
-/// and returns it. The workspace is not held while the draws run: [`risk_progress`] reads how
-/// far it has come and [`cancel_risk`] stops it (nothing is kept then).
-pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, PlannerError> {
+/// and returns it with its charts drawn for `theme`. The workspace is not held while the draws
+/// run: [`risk_progress`] reads how far it has come and [`cancel_risk`] stops it (nothing is kept
+/// then).
+pub fn run_risk(host: &impl Host, draws: u32, seed: u32, theme: Theme) -> Result<RiskView, PlannerError> {
     if !(1..=MAX_APP_DRAWS).contains(&draws) {
         return Err(PlannerError::invalid(
             "draws",
@@ -117,6 +167,7 @@ pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, Pla
         ran_at,
         backend_ms: format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0),
         outcome,
+        labels: Some(labels_of(&file)),
     };
     with_workspace(host, |ws| {
         if ws.path() != path {
@@ -130,12 +181,7 @@ pub fn run_risk(host: &impl Host, draws: u32, seed: u32) -> Result<RiskView, Pla
         ws.set_risk_run(&body)?;
         Ok(())
     })?;
-    Ok(RiskView {
-        outcome: kept.outcome,
-        ran_at: kept.ran_at,
-        digest: kept.digest,
-        backend_ms: kept.backend_ms,
-    })
+    Ok(kept.view(theme, labels_of(&file)))
 }
 
 /// How far the running risk analysis has come; `None` when none is running.
@@ -156,19 +202,12 @@ pub fn cancel_risk(host: &impl Host) -> bool {
 
 /// The last risk analysis kept in the workspace; `None` before the first (or when the kept one
 /// cannot be read: it is only a result, run it again). It is current while its `digest` is the
-/// compare screen's `plan_digest`.
-pub fn risk(host: &impl Host) -> Result<Option<RiskView>, PlannerError> {
+/// compare screen's `plan_digest`. Its charts are drawn for `theme`.
+pub fn risk(host: &impl Host, theme: Theme) -> Result<Option<RiskView>, PlannerError> {
     with_workspace(host, |ws| {
-        let Some(body) = ws.risk_run()? else { return Ok(None) };
-        let Ok(kept) = serde_json::from_str::<KeptRisk>(&body) else {
-            return Ok(None);
-        };
-        Ok(Some(RiskView {
-            outcome: kept.outcome,
-            ran_at: kept.ran_at,
-            digest: kept.digest,
-            backend_ms: kept.backend_ms,
-        }))
+        let Some(kept) = kept_risk(ws)? else { return Ok(None) };
+        let (file, _, _) = ws.compare_file()?;
+        Ok(Some(kept.view(theme, labels_of(&file))))
     })
 }
 
@@ -204,9 +243,17 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
 }
 
 /// Exports the comparison on screen to `path` (XLSX with every ledger, or CSV).
+/// The XLSX workbook also holds the kept risk analysis when it is current (its digest is the plan's).
 pub fn export(host: &impl Host, path: &Path, format: ExportFormat) -> Result<(), PlannerError> {
-    let (comparison, evaluation, _) = with_workspace(host, |ws| ws.compare())?;
-    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), format == ExportFormat::Xlsx)?;
+    let (comparison, evaluation, risk) = with_workspace(host, |ws| {
+        let (comparison, evaluation, _) = ws.compare()?;
+        let (file, _, _) = ws.compare_file()?;
+        let plan = digest(&file, ws.snapshot_version());
+        let risk = kept_risk(ws)?.filter(|k| k.digest == plan).map(|k| k.outcome);
+        Ok((comparison, evaluation, risk))
+    })?;
+    let xlsx = format == ExportFormat::Xlsx;
+    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), risk.as_ref(), xlsx)?;
     planner_store::files::write_atomic(path, &bytes)
 }
 

@@ -3,6 +3,8 @@
 //! Making a memo from a workspace is one use case: the draft's scenarios are compared on the
 //! workspace's own catalog snapshot, the D-1 status of each is read from the checklist log, the
 //! PDF is laid out (and signed) by `planner-publish`, and every record is kept in the workspace.
+//! When the workspace keeps a risk analysis, the memo reruns it over its own scenarios (with the
+//! kept draws, seed and correlation, against the recommended scenario) for its Risk section.
 
 use std::path::Path;
 
@@ -10,6 +12,7 @@ use planner_core::checklist::Subject;
 use planner_core::decision::DecisionView;
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
+use planner_core::risk_run::{RiskOutcome, analyse};
 use planner_memo::MemoCompliance;
 use planner_publish::{MemoSources, PdfCheck, Published, Signer};
 use planner_store::Workspace;
@@ -79,6 +82,20 @@ fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance
     })
 }
 
+/// The risk analysis of the memo's own scenarios (`ids`) on the workspace's catalog snapshot,
+/// against the recommended scenario (else the first), with the draws, seed and correlation of the
+/// analysis kept in the workspace; `None` when none is kept.
+fn memo_risk(ws: &Workspace, draft: &MemoDraft, ids: &[String]) -> Result<Option<RiskOutcome>, PlannerError> {
+    let Some(sampling) = crate::compare::kept_sampling(ws)? else {
+        return Ok(None);
+    };
+    let (file, catalog) = ws.memo_file(draft)?;
+    let baseline = draft.recommended.as_deref().or(ids.first().map(String::as_str));
+    analyse(catalog, &file, baseline, &sampling)
+        .map(Some)
+        .map_err(|p| planner_core::validate::to_error(&p, None))
+}
+
 /// Makes the memo of a workspace's draft (`draft`: the workspace's own, possibly with changes
 /// the caller made, such as scenarios named on the command line), writes it to `out` and records
 /// it in the workspace.
@@ -96,6 +113,7 @@ pub fn publish(
     let (comparison, eval, specs) = ws.memo_comparison(draft)?;
     let (view, eval) = planner_publish::evaluated(&comparison, eval.as_ref())?;
     let compliance = memo_compliance(ws, view)?;
+    let risk = memo_risk(ws, draft, &ids)?;
     let name = file_name(ws.path());
     let version = ws.catalog_status(None).version;
     let sources = MemoSources {
@@ -105,6 +123,7 @@ pub fn publish(
         workspace: &name,
         catalog_version: &version,
         compliance: Some(&compliance),
+        risk: risk.as_ref(),
     };
     let made = planner_publish::make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;

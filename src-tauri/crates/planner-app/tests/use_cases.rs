@@ -315,21 +315,29 @@ fn a_scenario_is_drafted_from_a_template_or_a_copy_and_reshaped_by_the_engine() 
 fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan_changes() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
-    assert_eq!(compare::risk(&host).unwrap(), None);
-    let zero = compare::run_risk(&host, 0, 1).unwrap_err();
+    assert_eq!(compare::risk(&host, Theme::Light).unwrap(), None);
+    let zero = compare::run_risk(&host, 0, 1, Theme::Light).unwrap_err();
     assert_eq!(zero.details[0].field.as_deref(), Some("draws"));
 
-    let run = compare::run_risk(&host, 200, 7).unwrap();
+    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
     assert_eq!((run.outcome.draws, run.outcome.seed.as_str()), (200, "7"));
     let current = |host: &TestHost| compare::screen(host, Theme::Light).unwrap().plan_digest;
     assert_eq!(run.digest, current(&host));
     assert_eq!(run.ran_at, "2026-11-23 12:00");
     let ids: Vec<&str> = run.outcome.scenarios.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["hybrid", "all-cloud"]);
+    // Its charts, drawn for the theme: the fan, and the tornado of the one alternative.
+    assert!(run.charts.errors.is_empty(), "{:?}", run.charts.errors);
+    assert!(run.charts.fan.as_deref().is_some_and(|s| s.starts_with("<svg")));
+    let tornados: Vec<&str> = run.charts.tornados.iter().map(|c| c.scenario.as_str()).collect();
+    assert_eq!(tornados, ["all-cloud"]);
     // Kept: read back as it ran; the same seed reproduces it to the cent.
-    let kept = compare::risk(&host).unwrap().unwrap();
+    let kept = compare::risk(&host, Theme::Light).unwrap().unwrap();
     assert_eq!(kept.outcome, run.outcome);
-    assert_eq!(compare::run_risk(&host, 200, 7).unwrap().outcome, run.outcome);
+    assert_eq!(
+        compare::run_risk(&host, 200, 7, Theme::Light).unwrap().outcome,
+        run.outcome
+    );
 
     // A change to a compared scenario makes it stale; undoing the change makes it current again.
     let mut hybrid = scenarios::get(&host, "hybrid").unwrap();
@@ -340,9 +348,82 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
         coalesce: None,
     };
     scenarios::apply_edit(&host, &edit).unwrap();
-    assert_ne!(compare::risk(&host).unwrap().unwrap().digest, current(&host));
+    assert_ne!(
+        compare::risk(&host, Theme::Light).unwrap().unwrap().digest,
+        current(&host)
+    );
     scenarios::undo(&host).unwrap();
-    assert_eq!(compare::risk(&host).unwrap().unwrap().digest, current(&host));
+    assert_eq!(
+        compare::risk(&host, Theme::Light).unwrap().unwrap().digest,
+        current(&host)
+    );
+}
+
+#[test]
+fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let mut draft = memo::draft(&host).unwrap();
+    draft.author = "Ann Author".to_owned();
+    draft.decision = "Adopt the hybrid plan.".to_owned();
+    draft.recommended = Some("hybrid".to_owned());
+    let edit = EditRequest {
+        edit: Edit::Memo { memo: draft },
+        label: "Memo".to_owned(),
+        coalesce: None,
+    };
+    scenarios::apply_edit(&host, &edit).unwrap();
+    let pdf = dir.path().join("before.pdf");
+    memo::export(&host, &pdf, None).unwrap();
+    let text = pdftotext(&pdf);
+    assert!(text.contains("No risk analysis was run on this plan"), "{text}");
+
+    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
+    let pdf = dir.path().join("memo.pdf");
+    memo::export(&host, &pdf, None).unwrap();
+    let text = pdftotext(&pdf);
+    // The memo reran the kept draws over its own scenarios (here the compare selection, against
+    // the recommended hybrid, the compare baseline too): the same P50, to the cent.
+    let hybrid = &run.outcome.scenarios[0];
+    assert_eq!(hybrid.id, "hybrid");
+    let p50 = planner_memo::content::money(hybrid.total.p50);
+    assert!(text.contains(&p50), "P50 {p50} not in the memo:\n{text}");
+    assert!(text.contains("seed 7, 200 draws"), "{text}");
+    assert!(text.contains("--draws 200 --seed 7 --baseline hybrid"), "{text}");
+    // The page with the Risk section, rendered for a look (RISK_MEMO_PNG names where).
+    if let Ok(out) = std::env::var("RISK_MEMO_PNG") {
+        let page = text
+            .split('\u{c}')
+            .position(|p| p.contains("Reproduce: seed 7"))
+            .unwrap()
+            + 1;
+        let status = std::process::Command::new("pdftoppm")
+            .args([
+                "-png",
+                "-r",
+                "60",
+                "-f",
+                &(page - 1).to_string(),
+                "-l",
+                &page.to_string(),
+            ])
+            .arg(&pdf)
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+fn pdftotext(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is needed by this test");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
@@ -351,7 +432,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
     let host = opened(dir.path());
     assert_eq!(compare::risk_progress(&host), None);
     assert!(!compare::cancel_risk(&host));
-    let first = compare::run_risk(&host, 100, 1).unwrap();
+    let first = compare::run_risk(&host, 100, 1, Theme::Light).unwrap();
     assert_eq!(
         compare::risk_progress(&host),
         None,
@@ -360,7 +441,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
 
     // A long run, cancelled from another thread once it has made progress.
     let cancelled = std::thread::scope(|scope| {
-        let run = scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2));
+        let run = scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2, Theme::Light));
         let seen = loop {
             match compare::risk_progress(&host) {
                 Some(p) if p.done > 0 => break p,
@@ -370,7 +451,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
         };
         assert!(seen.done <= seen.total, "{seen:?}");
         // A second run is refused while one runs.
-        let twice = compare::run_risk(&host, 100, 3).unwrap_err();
+        let twice = compare::run_risk(&host, 100, 3, Theme::Light).unwrap_err();
         assert!(twice.message.contains("running already"), "{}", twice.message);
         assert!(compare::cancel_risk(&host));
         run.join().unwrap()
@@ -379,8 +460,14 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
     assert_eq!(error.code, ErrorCode::Cancelled);
     assert_eq!(compare::risk_progress(&host), None);
     // Nothing was kept from the cancelled run; the one before stands, and a new run may start.
-    assert_eq!(compare::risk(&host).unwrap().unwrap().outcome, first.outcome);
-    assert_eq!(compare::run_risk(&host, 100, 1).unwrap().outcome, first.outcome);
+    assert_eq!(
+        compare::risk(&host, Theme::Light).unwrap().unwrap().outcome,
+        first.outcome
+    );
+    assert_eq!(
+        compare::run_risk(&host, 100, 1, Theme::Light).unwrap().outcome,
+        first.outcome
+    );
 }
 
 #[test]

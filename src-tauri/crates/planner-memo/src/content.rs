@@ -5,11 +5,15 @@
 //! 2. Rationale (the author's words).
 //! 3. Comparison: the decision figures side by side (the same rows as the XLSX export) and the
 //!    cumulative cost chart with its break-even points.
-//! 4. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
+//! 4. Risk: the spread of each scenario's decision total over the draws of the kept analysis,
+//!    the chance the recommended scenario is cheaper than each alternative, the tornado of the
+//!    closest alternative, the fan chart, and the seed and draws to rerun it (or one sentence
+//!    saying no analysis was run).
+//! 5. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
 //!    plan, exit terms and warnings.
-//! 5. Assumption ledger: every catalog figure and every override each scenario used, with its
+//! 6. Assumption ledger: every catalog figure and every override each scenario used, with its
 //!    range, sources, as-of date and confidence.
-//! 6. Appendix: the monthly cash ledger of each scenario.
+//! 7. Appendix: the monthly cash ledger of each scenario.
 //!
 //! Figures are the decision view's presented values (money rounded half-even to cents once, in
 //! the core), printed with thousands separators; nothing is recomputed here.
@@ -18,13 +22,16 @@ use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::ScenarioResult;
 use planner_core::exit::{CommitmentKind, LayerExitCosts, TerminationFee};
 use planner_core::ledger::Category;
+use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario::Origin;
 use planner_core::scenario_file::PricePoint;
 use planner_core::sizing::Parallelism;
 use planner_report::category_label;
-use planner_report::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
+use planner_report::charts::{
+    ChartSize, RiskLabels, Theme, cumulative_svg, monthly_svg, risk_fan_svg, risk_tornado_svg, tornado_height,
+};
 use planner_report::export::{FIGURES, FigureKind};
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
 use crate::blocks::{Block, Column, Row, Style, Table};
 use crate::{MemoError, MemoInput};
@@ -41,27 +48,7 @@ const SCENARIOS_PER_TABLE: usize = 4;
 /// Ledger categories per appendix table before it continues in a second table.
 const CATEGORIES_PER_TABLE: usize = 7;
 
-/// `d` with thousands separators and at least `dp` decimals (money: 2).
-pub fn grouped(d: Decimal, dp: u32) -> String {
-    let rounded = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointNearestEven);
-    let text = format!("{:.*}", dp as usize, rounded.abs());
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
-    if rounded.is_sign_negative() && !rounded.is_zero() {
-        out.push('-');
-    }
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
-}
+pub use planner_report::grouped;
 
 /// Money as printed in the memo: to the cent, with thousands separators.
 pub fn money(d: Decimal) -> String {
@@ -145,6 +132,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
     });
     decision(input, &mut out);
     comparison(view, &mut out)?;
+    risk(input, &mut out)?;
     compliance(input, &mut out);
     for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {
         scenario_section(input, s, r, &mut out)?;
@@ -287,6 +275,166 @@ fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError
         width: CHART_ON_PAGE,
         height: CHART_ON_PAGE * CUMULATIVE_HEIGHT as f32 / CHART_WIDTH as f32,
         caption: "Cumulative cash cost of each scenario; a marker shows where one scenario becomes cheaper than the reference for good (break-even).".to_owned(),
+    });
+    Ok(())
+}
+
+/// A share as a percentage to one decimal: `73.5%`.
+fn percent(share: Decimal) -> String {
+    format!("{}%", grouped(share * Decimal::ONE_HUNDRED, 1))
+}
+
+/// The Risk section: the analysis of the memo's own scenarios against the recommended one (see
+/// the module list), or the sentence that none was run.
+fn risk(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
+    out.push(heading("Risk", false));
+    let Some(r) = input.risk else {
+        out.push(small(
+            "No risk analysis was run on this plan, so the memo states no spread of outcomes: run one on the Compare screen (or with planner risk) and make the memo again.",
+        ));
+        return Ok(());
+    };
+    let view = input.view;
+    let c = &view.currency;
+    let name = |id: &str| name_of(view, id).unwrap_or(id).to_owned();
+    let base = name(&r.baseline);
+    out.push(small(format!(
+        "{} draws of every ranged catalog figure the scenarios use (triangular over its range with the mode at the price point, Latin hypercube, the cloud rates of one provider moving together); one draw of a figure is shared by every scenario, so the chance that {base} is cheaper is counted on paired draws (ties count half). Decision totals in {c}.",
+        r.draws
+    )));
+    let rows = r
+        .scenarios
+        .iter()
+        .map(|s| {
+            let odds = s
+                .cheaper_than_baseline
+                .map_or_else(|| "recommended".to_owned(), |p| percent(Decimal::ONE - p));
+            Row::new(vec![
+                s.name.clone(),
+                money(s.point_total),
+                money(s.total.p10),
+                money(s.total.p50),
+                money(s.total.p90),
+                money(s.total.mean),
+                odds,
+            ])
+        })
+        .collect();
+    out.push(Block::Table(Table {
+        columns: vec![
+            Column::left("Scenario", 2.2),
+            Column::right("At the price point", 1.3),
+            Column::right("P10", 1.2),
+            Column::right("P50", 1.2),
+            Column::right("P90", 1.2),
+            Column::right("Mean", 1.2),
+            Column::right("P(recommended cheaper)", 1.3),
+        ],
+        rows,
+        size: 7.6,
+    }));
+    for s in r.scenarios.iter().filter(|s| s.id != r.baseline) {
+        if let Some(p) = s.cheaper_than_baseline {
+            out.push(small(format!(
+                "P({base} cheaper than {}) = {} of the draws.",
+                s.name,
+                percent(Decimal::ONE - p)
+            )));
+        }
+    }
+    let labels = RiskLabels {
+        currency: c.clone(),
+        start: view.start,
+    };
+    risk_tornado(r, &labels, &base, out)?;
+    let svg = risk_fan_svg(r, &labels, Theme::Light, size(CHART_WIDTH, CUMULATIVE_HEIGHT))
+        .map_err(|e| MemoError::Chart(format!("risk fan chart: {e}")))?;
+    out.push(Block::Chart {
+        svg,
+        width: CHART_ON_PAGE,
+        height: CHART_ON_PAGE * CUMULATIVE_HEIGHT as f32 / CHART_WIDTH as f32,
+        caption: format!(
+            "Cumulative cash of each scenario over the draws: the band from P10 to P90, the line the P50, in {c}."
+        ),
+    });
+    out.push(Block::Paragraph {
+        text: format!(
+            "Reproduce: seed {}, {} draws, correlation {} between the figures of one group. planner risk FILE --draws {} --seed {} --baseline {} (FILE: this memo's scenarios as a scenario file, on catalog data version {}).",
+            r.seed, r.draws, r.group_correlation, r.draws, r.seed, r.baseline, input.catalog_version
+        ),
+        style: Style::BODY,
+    });
+    Ok(())
+}
+
+/// The tornado of the alternative closest to the baseline at the price point: the table of its
+/// bars and the chart.
+fn risk_tornado(r: &RiskOutcome, labels: &RiskLabels, base: &str, out: &mut Vec<Block>) -> Result<(), MemoError> {
+    let Some(t) = r
+        .tornados
+        .iter()
+        .filter(|t| !t.bars.is_empty())
+        .min_by_key(|t| t.at_point.abs())
+    else {
+        out.push(small(
+            "No drawn figure moves the difference between the scenarios: there is no tornado to show.",
+        ));
+        return Ok(());
+    };
+    let alt = r
+        .scenarios
+        .iter()
+        .find(|s| s.id == t.scenario)
+        .map_or(t.scenario.as_str(), |s| s.name.as_str());
+    let c = &labels.currency;
+    out.push(Block::Subheading(format!("What drives {alt} against {base}")));
+    out.push(small(format!(
+        "The difference {alt} − {base} ({} {c} with every figure at its point) with one figure at a time at its P10 and at its P90, the others at their points; the largest swing first.",
+        money(t.at_point)
+    )));
+    let rows = t
+        .bars
+        .iter()
+        .map(|b| {
+            let f = usize::try_from(b.figure).ok().and_then(|k| r.figures.get(k));
+            Row::new(vec![
+                f.map_or_else(
+                    || format!("figure {}", b.figure),
+                    |f| format!("{}.{}", f.entry, f.field),
+                ),
+                f.map_or_else(String::new, |f| {
+                    format!("{} to {}", f.low.normalize(), f.high.normalize())
+                }),
+                money(b.at_p10),
+                money(b.at_p90),
+                money(b.swing),
+            ])
+        })
+        .collect();
+    out.push(Block::Table(Table {
+        columns: vec![
+            Column::left("Figure", 2.6),
+            Column::right("Range", 1.3),
+            Column::right(format!("At its P10 ({c})"), 1.3),
+            Column::right(format!("At its P90 ({c})"), 1.3),
+            Column::right("Swing", 1.2),
+        ],
+        rows,
+        size: 7.6,
+    }));
+    if let Some(note) = &t.interaction_note {
+        out.push(small(note.clone()));
+    }
+    let height = tornado_height(t.bars.len(), t.interaction_note.is_some());
+    let svg = risk_tornado_svg(r, labels, &t.scenario, Theme::Light, size(CHART_WIDTH, height))
+        .map_err(|e| MemoError::Chart(format!("tornado of {alt}: {e}")))?;
+    out.push(Block::Chart {
+        svg,
+        width: CHART_ON_PAGE,
+        height: CHART_ON_PAGE * height as f32 / CHART_WIDTH as f32,
+        caption: format!(
+            "Tornado of {alt} − {base}: each bar from the figure at its P10 to its P90; the line is every figure at its point."
+        ),
     });
     Ok(())
 }

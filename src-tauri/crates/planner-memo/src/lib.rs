@@ -30,6 +30,7 @@ pub mod scripts;
 use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::MemoDraft;
+use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::ScenarioSpec;
 
 pub use layout::{SIGNATURE_ROLES, SlotRect, signature_slots};
@@ -72,6 +73,9 @@ pub struct MemoInput<'a> {
     /// The D-1 checklist status of the scenarios, from the workspace's log; `None` for a memo
     /// made from a scenario file, which has no checklist record.
     pub compliance: Option<&'a MemoCompliance>,
+    /// The risk analysis of the memo's scenarios against the recommended one (the kept analysis's
+    /// draws, seed and correlation); `None` when none was run.
+    pub risk: Option<&'a RiskOutcome>,
 }
 
 /// What the memo states about the D-1 checklists.

@@ -9,6 +9,8 @@ mod common;
 
 use common::{Case, case, draft, memo, pdftotext, render_page, report, root, tool};
 use planner_core::memo::Paper;
+use planner_memo::blocks::Block;
+use planner_memo::content::money;
 use planner_memo::{MemoError, MemoInput, memo_pdf};
 use rust_decimal::Decimal;
 
@@ -199,6 +201,7 @@ fn an_evaluation_of_other_scenarios_is_refused() {
         date: "2026-11-22",
         created_unix: common::CREATED,
         compliance: None,
+        risk: None,
     })
     .unwrap_err();
     assert!(matches!(err, MemoError::Mismatch(_)), "{err}");
@@ -240,4 +243,94 @@ fn each_scenario_states_its_exit_clause_and_its_cost_of_leaving() {
         assert!(line.contains(&typed(avoided)), "month {m}: {line}");
         assert!(line.contains(&typed(avoided - charges)), "month {m}: {line}");
     }
+}
+
+#[test]
+fn the_risk_section_states_the_percentiles_the_odds_the_tornado_and_the_seed() {
+    let case = common::case(&common::report::sample_text("enterprise-hybrid"), None);
+    let outcome = common::report::sample_risk("enterprise-hybrid", 200, 7);
+    let draft = common::draft(&case, Paper::A4);
+    let input = MemoInput {
+        draft: &draft,
+        view: &case.view,
+        evaluation: &case.eval,
+        scenarios: &case.file.scenarios,
+        workspace: "example.cpw",
+        catalog_version: "2026.11.0",
+        date: "2026-11-22",
+        created_unix: common::CREATED,
+        compliance: None,
+        risk: Some(&outcome),
+    };
+    let blocks = planner_memo::content::blocks(&input).unwrap();
+    let start = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Heading { text, .. } if text == "Risk"))
+        .unwrap();
+    let end = start
+        + 1
+        + blocks[start + 1..]
+            .iter()
+            .position(|b| matches!(b, Block::Heading { .. }))
+            .unwrap();
+    let section = &blocks[start..end];
+    let tables: Vec<&planner_memo::blocks::Table> = section
+        .iter()
+        .filter_map(|b| if let Block::Table(t) = b { Some(t) } else { None })
+        .collect();
+    // The percentiles, to the cent as the memo prints money.
+    let spread = tables[0];
+    for (row, s) in spread.rows.iter().zip(&outcome.scenarios) {
+        assert_eq!(
+            row.cells,
+            [
+                s.name.clone(),
+                money(s.point_total),
+                money(s.total.p10),
+                money(s.total.p50),
+                money(s.total.p90),
+                money(s.total.mean),
+                s.cheaper_than_baseline.map_or("recommended".to_owned(), |p| format!(
+                    "{}%",
+                    planner_memo::content::grouped((Decimal::ONE - p) * Decimal::ONE_HUNDRED, 1)
+                )),
+            ]
+        );
+    }
+    // The all-cloud scenario is dearer in every draw: the recommended hybrid is cheaper in all.
+    assert_eq!(spread.rows[1].cells[6], "100.0%");
+    let text: Vec<String> = section
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph { text, .. } => Some(text.clone()),
+            Block::Chart { caption, .. } => Some(caption.clone()),
+            _ => None,
+        })
+        .collect();
+    let all = text.join("\n");
+    assert!(all.contains("P(Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper than Reserved H100 for the base, on-demand for bursts) = 100.0% of the draws."), "{all}");
+    assert!(all.contains("Reproduce: seed 7, 200 draws, correlation 0.8"), "{all}");
+    assert!(
+        all.contains("planner risk FILE --draws 200 --seed 7 --baseline hybrid"),
+        "{all}"
+    );
+    // The tornado of the one alternative: a row per bar, swings to the cent, and its chart.
+    let tornado = &outcome.tornados[0];
+    assert_eq!(tables[1].rows.len(), tornado.bars.len());
+    for (row, b) in tables[1].rows.iter().zip(&tornado.bars) {
+        let f = &outcome.figures[b.figure as usize];
+        assert_eq!(row.cells[0], format!("{}.{}", f.entry, f.field));
+        assert_eq!(row.cells[4], money(b.swing));
+    }
+    let charts = section.iter().filter(|b| matches!(b, Block::Chart { .. })).count();
+    assert_eq!(charts, 2, "the tornado and the fan");
+
+    // Without an analysis: one sentence.
+    let none = planner_memo::content::blocks(&MemoInput { risk: None, ..input }).unwrap();
+    let at = none
+        .iter()
+        .position(|b| matches!(b, Block::Heading { text, .. } if text == "Risk"))
+        .unwrap();
+    assert!(matches!(&none[at + 1], Block::Paragraph { text, .. } if text.starts_with("No risk analysis was run")));
+    assert!(matches!(&none[at + 2], Block::Heading { .. }));
 }

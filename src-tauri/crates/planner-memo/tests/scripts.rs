@@ -56,6 +56,7 @@ fn try_memo(c: &Case, d: &MemoDraft) -> Result<planner_memo::Memo, MemoError> {
         date: "2026-11-22",
         created_unix: common::CREATED,
         compliance: None,
+        risk: None,
     })
 }
 

@@ -23,6 +23,7 @@ use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::plan::{self as core_ws, Comparison, ViewState};
+use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
 use planner_memo::{MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
@@ -198,6 +199,8 @@ pub struct MemoSources<'a> {
     pub workspace: &'a str,
     pub catalog_version: &'a str,
     pub compliance: Option<&'a MemoCompliance>,
+    /// The risk analysis of the memo's scenarios, when one was run.
+    pub risk: Option<&'a RiskOutcome>,
 }
 
 /// Why the memo was not laid out, for the user. Text the memo cannot print is named field by
@@ -242,6 +245,7 @@ pub fn make(
         date: &at.date(),
         created_unix: now_ms.div_euclid(1000),
         compliance: src.compliance,
+        risk: src.risk,
     })
     .map_err(memo_error)?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
@@ -357,6 +361,7 @@ pub fn publish_from_file(
         workspace: file_name,
         catalog_version: &version,
         compliance: None,
+        risk: None,
     };
     Ok(make(&sources, draft, out, now_ms, signer)?.published())
 }

@@ -3,7 +3,9 @@
 //! - [`cumulative_svg`]: cumulative cash per scenario, one line each, with the break-even points
 //!   against the reference marked;
 //! - [`monthly_svg`]: one scenario's cash per month, stacked by cost category (income such as the
-//!   resale in the last month stacks downward from zero).
+//!   resale in the last month stacks downward from zero);
+//! - [`risk_fan_svg`] and [`risk_tornado_svg`]: a risk analysis's cumulative cash bands and what
+//!   drives one scenario's difference from the baseline (see the `risk` module).
 //!
 //! The same functions will draw the PDF memo's charts, so the SVG is kept plain: one `<svg>` with
 //! `width`, `height` and `viewBox`, solid colours only (no opacity below 1: a PDF converter turns
@@ -16,6 +18,7 @@
 
 use std::sync::OnceLock;
 
+use planner_core::calendar::YearMonth;
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::ledger::Category;
 use plotters::coord::Shift;
@@ -28,6 +31,11 @@ use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 use crate::category_label;
+
+mod risk;
+pub use risk::{
+    RiskLabels, TORNADO_BARS, risk_fan_svg, risk_tornado_svg, swing_label as risk_swing_label, tornado_height,
+};
 
 /// The font family written into every `<text>`: the font the labels were measured with, then
 /// the reader's default sans-serif.
@@ -91,6 +99,8 @@ pub enum ChartError {
     LegendTooLarge { width: u32, height: u32 },
     #[error("there is nothing to draw: the comparison has no scenarios or no months")]
     Empty,
+    #[error("there is no tornado for `{0}`: it is the baseline, or the analysis drew no figure it uses")]
+    NoTornado(String),
     #[error("the chart font could not be loaded")]
     Font,
     #[error("drawing the chart failed: {0}")]
@@ -144,6 +154,13 @@ fn scenario_colour(index: usize, theme: Theme) -> RGBColor {
         (_, Theme::Light) => RGBColor(0x00, 0x00, 0x00),
         (_, Theme::Dark) => RGBColor(0xD0, 0xD0, 0xD0),
     }
+}
+
+/// The colour of the scenario at `index` (its place in the comparison), as RGB: the same
+/// scenario has the same colour in every chart.
+pub fn scenario_rgb(index: usize, theme: Theme) -> (u8, u8, u8) {
+    let RGBColor(r, g, b) = scenario_colour(index, theme);
+    (r, g, b)
 }
 
 /// One fixed colour per cost category, so a category looks the same in every scenario's chart:
@@ -229,7 +246,13 @@ struct ValueAxis {
 }
 
 fn value_axis(lo: f64, hi: f64, target: usize) -> ValueAxis {
-    let (mut lo, mut hi) = (lo.min(0.0), hi.max(0.0));
+    axis_over(lo.min(0.0), hi.max(0.0), target)
+}
+
+/// A value axis over `lo..hi` as it is (zero only when inside), with a little room beyond each
+/// end that is not zero, and round ticks inside it.
+fn axis_over(lo: f64, hi: f64, target: usize) -> ValueAxis {
+    let (mut lo, mut hi) = (lo, hi);
     if !lo.is_finite() || !hi.is_finite() {
         (lo, hi) = (0.0, 1.0);
     }
@@ -244,8 +267,8 @@ fn value_axis(lo: f64, hi: f64, target: usize) -> ValueAxis {
         .map(|m| m * magnitude)
         .min_by(|a, b| (a / raw).ln().abs().total_cmp(&(b / raw).ln().abs()))
         .unwrap_or(magnitude);
-    let lo = if lo < 0.0 { lo - 0.04 * span } else { lo };
-    let hi = if hi > 0.0 { hi + 0.04 * span } else { hi };
+    let lo = if lo == 0.0 { lo } else { lo - 0.04 * span };
+    let hi = if hi == 0.0 { hi } else { hi + 0.04 * span };
     let first = (lo / step - 1e-9).ceil() as i64;
     let last = (hi / step + 1e-9).floor() as i64;
     let ticks = (first..=last)
@@ -300,12 +323,12 @@ fn month_ticks(months: usize, plot_width: i32) -> Vec<f64> {
     (0..months).step_by(step).map(|k| k as f64).collect()
 }
 
-fn month_label(view: &DecisionView, v: f64) -> String {
+fn month_label(months: &[YearMonth], v: f64) -> String {
     let k = v.round();
     if k < 0.0 {
         return String::new();
     }
-    view.months.get(k as usize).map(ToString::to_string).unwrap_or_default()
+    months.get(k as usize).map(ToString::to_string).unwrap_or_default()
 }
 
 enum Swatch {
@@ -317,6 +340,22 @@ struct LegendItem {
     label: String,
     colour: RGBColor,
     swatch: Swatch,
+}
+
+/// `text`, or as much of it as fits `room` pixels followed by an ellipsis.
+fn fit_text(area: &Area<'_>, text: &str, style: &TextStyle<'_>, room: i32) -> Result<String, ChartError> {
+    if text_width(area, text, style)? <= room {
+        return Ok(text.to_owned());
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let cut = format!("{}…", chars.iter().collect::<String>().trim_end());
+        if text_width(area, &cut, style)? <= room {
+            return Ok(cut);
+        }
+    }
+    Ok("…".to_owned())
 }
 
 /// Where each legend item goes, (x, row), and the legend's height.
@@ -334,18 +373,7 @@ fn layout_legend(
     let mut widths = Vec::with_capacity(items.len());
     for item in items.iter_mut() {
         // A label longer than a whole row is cut, with an ellipsis.
-        let room = width - 2 * MARGIN - LEGEND_SWATCH - 6;
-        if text_width(area, &item.label, style)? > room {
-            let mut chars: Vec<char> = item.label.chars().collect();
-            while !chars.is_empty() {
-                chars.pop();
-                let cut = format!("{}…", chars.iter().collect::<String>().trim_end());
-                if text_width(area, &cut, style)? <= room {
-                    item.label = cut;
-                    break;
-                }
-            }
-        }
+        item.label = fit_text(area, &item.label, style, width - 2 * MARGIN - LEGEND_SWATCH - 6)?;
         widths.push(LEGEND_SWATCH + 6 + text_width(area, &item.label, style)?);
     }
     // Flowed left to right, or in aligned columns when that takes no more rows.
@@ -495,7 +523,7 @@ type MonthMoneyChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Tick
 /// horizontal grid lines only, month and compact money labels, the money axis described.
 fn month_money_chart<'a, 'b>(
     plot_area: &'a Area<'b>,
-    view: &DecisionView,
+    months: &[YearMonth],
     x: (f64, f64, Vec<f64>),
     axis: &ValueAxis,
     (col, label, y_desc): (&Colours, &TextStyle<'_>, &str),
@@ -517,7 +545,7 @@ fn month_money_chart<'a, 'b>(
             },
         )
         .map_err(drawing)?;
-    let x_fmt = |v: &f64| month_label(view, *v);
+    let x_fmt = |v: &f64| month_label(months, *v);
     let y_fmt = |v: &f64| compact(*v, axis.step);
     chart
         .configure_mesh()
@@ -554,6 +582,76 @@ fn axis_description(
 
 fn value_target(plot_height: i32) -> usize {
     usize::try_from(plot_height / 55).unwrap_or(3).clamp(3, 8)
+}
+
+/// What a chart of money over the months shows besides its data: the months, the x range, the
+/// money range to fit and what the money axis measures.
+struct MonthsFrame<'m> {
+    months: &'m [YearMonth],
+    x: (f64, f64),
+    range: (f64, f64),
+    what: &'m str,
+    currency: &'m str,
+}
+
+/// Draws a chart of money over the months: the background, the legend `items` under the plot
+/// (refused when it takes more than half the height), the shared frame, and then the data with
+/// `draw` (given the chart, the whole drawing area, the label style and the money axis).
+fn months_svg(
+    frame: &MonthsFrame<'_>,
+    items: &mut [LegendItem],
+    theme: Theme,
+    size: ChartSize,
+    draw: impl FnOnce(&mut MonthMoneyChart<'_, '_>, &Area<'_>, &TextStyle<'_>, &ValueAxis) -> Result<(), ChartError>,
+) -> Result<String, ChartError> {
+    let col = colours(theme);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
+        root.fill(&col.background).map_err(drawing)?;
+        let label = font(TEXT_PX, col.text);
+        let legend = legend_or_refuse(&root, items, &label, size)?;
+        let height = i32::try_from(size.height).unwrap_or(i32::MAX);
+        let width = i32::try_from(size.width).unwrap_or(i32::MAX);
+        let (plot_area, legend_area) = root.split_vertically(height - legend.height);
+
+        let x_label_h = 30;
+        let plot_h = height - legend.height - x_label_h - 2 * MARGIN;
+        let axis = value_axis(frame.range.0, frame.range.1, value_target(plot_h));
+        let y_desc = axis_description(&root, frame.what, frame.currency, &label, plot_h)?;
+        let y_label_w = y_label_area(&root, &axis, &label)?;
+        let x_ticks = month_ticks(frame.months.len(), width - y_label_w - 3 * MARGIN);
+        let mut chart = month_money_chart(
+            &plot_area,
+            frame.months,
+            (frame.x.0, frame.x.1, x_ticks),
+            &axis,
+            (&col, &label, &y_desc),
+            (x_label_h, y_label_w),
+        )?;
+        draw(&mut chart, &root, &label, &axis)?;
+        draw_legend(&legend_area, items, &legend, &label)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+/// The zero line across `x`, when the money axis goes below zero.
+fn zero_line(
+    chart: &mut MonthMoneyChart<'_, '_>,
+    (x0, x1): (f64, f64),
+    axis: &ValueAxis,
+    col: &Colours,
+) -> Result<(), ChartError> {
+    if axis.lo < 0.0 {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(x0, 0.0), (x1, 0.0)],
+                col.axis.stroke_width(1),
+            )))
+            .map_err(drawing)?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -600,40 +698,15 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
     let is_reference = |s: &ScenarioFigures| view.reference.as_deref() == Some(s.id.as_str());
     let mut items = cumulative_legend(view, theme);
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
-        root.fill(&col.background).map_err(drawing)?;
-        let label = font(TEXT_PX, col.text);
-        let legend = legend_or_refuse(&root, &mut items, &label, size)?;
-        let height = i32::try_from(size.height).unwrap_or(i32::MAX);
-        let width = i32::try_from(size.width).unwrap_or(i32::MAX);
-        let (plot_area, legend_area) = root.split_vertically(height - legend.height);
-
-        let x_label_h = 30;
-        let plot_h = height - legend.height - x_label_h - 2 * MARGIN;
-        let axis = value_axis(lo, hi, value_target(plot_h));
-        let y_desc = axis_description(&root, "Cumulative cash", &view.currency, &label, plot_h)?;
-        let y_label_w = y_label_area(&root, &axis, &label)?;
-        let x_max = (n.max(2) - 1) as f64;
-        let x_ticks = month_ticks(n, width - y_label_w - 3 * MARGIN);
-
-        let mut chart = month_money_chart(
-            &plot_area,
-            view,
-            (0.0, x_max, x_ticks),
-            &axis,
-            (&col, &label, &y_desc),
-            (x_label_h, y_label_w),
-        )?;
-        if axis.lo < 0.0 {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(0.0, 0.0), (x_max, 0.0)],
-                    col.axis.stroke_width(1),
-                )))
-                .map_err(drawing)?;
-        }
+    let frame = MonthsFrame {
+        months: &view.months,
+        x: (0.0, (n.max(2) - 1) as f64),
+        range: (lo, hi),
+        what: "Cumulative cash",
+        currency: &view.currency,
+    };
+    months_svg(&frame, &mut items, theme, size, |chart, root, label, axis| {
+        zero_line(chart, frame.x, axis, &col)?;
 
         // The reference first, so the thinner lines stay visible where they run together.
         let mut order: Vec<usize> = (0..view.scenarios.len()).collect();
@@ -687,7 +760,7 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
             } else {
                 format!("break-even m{month} ({count} scenarios)")
             };
-            let tw = text_width(&root, &text, &label)?;
+            let tw = text_width(root, &text, label)?;
             let rect = |(x, y): (i32, i32)| (x - 3, y - 9, x + tw + 3, y + 9);
             let (x, y) = label_spot((px, py), tw, (&plot_x, &plot_y), &placed, &lines);
             let r = rect((x, y));
@@ -706,10 +779,8 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
             root.draw(&Text::new(text, (x, y), note.clone())).map_err(drawing)?;
         }
 
-        draw_legend(&legend_area, &items, &legend, &label)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// The cumulative chart's legend: each scenario's name and line, the reference's thicker and
@@ -839,50 +910,22 @@ pub fn monthly_svg(
         })
         .collect();
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
-        root.fill(&col.background).map_err(drawing)?;
-        let label = font(TEXT_PX, col.text);
-        let legend = legend_or_refuse(&root, &mut items, &label, size)?;
-        let height = i32::try_from(size.height).unwrap_or(i32::MAX);
-        let width = i32::try_from(size.width).unwrap_or(i32::MAX);
-        let (plot_area, legend_area) = root.split_vertically(height - legend.height);
-
-        let x_label_h = 30;
-        let plot_h = height - legend.height - x_label_h - 2 * MARGIN;
-        let axis = value_axis(lo, hi, value_target(plot_h));
-        let y_desc = axis_description(&root, "Cash per month", &view.currency, &label, plot_h)?;
-        let y_label_w = y_label_area(&root, &axis, &label)?;
-        let x_ticks = month_ticks(n, width - y_label_w - 3 * MARGIN);
-        let x_end = n as f64 - 0.5;
-
-        let mut chart = month_money_chart(
-            &plot_area,
-            view,
-            (-0.5, x_end, x_ticks),
-            &axis,
-            (&col, &label, &y_desc),
-            (x_label_h, y_label_w),
-        )?;
+    let frame = MonthsFrame {
+        months: &view.months,
+        x: (-0.5, n as f64 - 0.5),
+        range: (lo, hi),
+        what: "Cash per month",
+        currency: &view.currency,
+    };
+    months_svg(&frame, &mut items, theme, size, |chart, _, _, axis| {
         chart
             .draw_series(bars.iter().map(|&(c, k, from, to)| {
                 let x = k as f64;
                 Rectangle::new([(x - 0.4, from), (x + 0.4, to)], rgb(category_colour(c)).filled())
             }))
             .map_err(drawing)?;
-        if axis.lo < 0.0 {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(-0.5, 0.0), (x_end, 0.0)],
-                    col.axis.stroke_width(1),
-                )))
-                .map_err(drawing)?;
-        }
-        draw_legend(&legend_area, &items, &legend, &label)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+        zero_line(chart, frame.x, axis, &col)
+    })
 }
 
 #[cfg(test)]

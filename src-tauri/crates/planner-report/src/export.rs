@@ -23,6 +23,13 @@
 //! - one row per month, column A the month as text `YYYY-MM`;
 //! - a last row `Total` with the engine's totals per category and overall (cumulative empty).
 //!
+//! Sheet **`Risk`**, when a risk analysis of the same plan is passed: row 1 heads, then one row
+//! per scenario (the decision total at the price point, P10, P50, P90 and mean over the draws, and
+//! the share of draws cheaper than the baseline, `baseline` for the baseline itself); then, per
+//! scenario but the baseline, its tornado table (figure, low, high, the difference with the figure
+//! at its P10 and at its P90, the swing); then the seed, draws, correlation and the CLI command
+//! that reruns it.
+//!
 //! Header rows and the first column are frozen. Money cells are formatted `#,##0.00` (ledger cells
 //! show a zero as `-`).
 //!
@@ -37,6 +44,7 @@ use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::{Evaluation, ScenarioResult};
 use planner_core::finance::present;
 use planner_core::ledger::Category;
+use planner_core::risk_run::RiskOutcome;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::{DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 
@@ -441,9 +449,159 @@ fn ledger_sheet(
     Ok(())
 }
 
-/// The comparison as an XLSX workbook: the `Comparison` sheet and one ledger sheet per scenario
-/// (see the module documentation for the layout). `eval` is the evaluation `view` was made from.
-pub fn comparison_xlsx(view: &DecisionView, eval: &Evaluation) -> Result<Vec<u8>, ExportError> {
+/// Writes the cells of `row` from column A: text as text, money as numbers presented to the cent
+/// in the money format,
+/// shares in the percentage format; `None` leaves the cell empty.
+fn write_row(sheet: &mut Worksheet, row: u32, cells: &[Cell<'_>], f: &Formats) -> Result<(), ExportError> {
+    for (c, cell) in cells.iter().enumerate() {
+        let col = u16::try_from(c).map_err(|_| ExportError::Xlsx("too many columns".into()))?;
+        match cell {
+            Cell::Text(t) => {
+                sheet.write_string(row, col, *t)?;
+            }
+            Cell::Head(t) => {
+                let format = if c == 0 { &f.header_label } else { &f.header };
+                sheet.write_string_with_format(row, col, *t, format)?;
+            }
+            Cell::Money(v) => {
+                sheet.write_number_with_format(row, col, number(present(*v))?, &f.money)?;
+            }
+            Cell::Share(v) => {
+                sheet.write_number_with_format(row, col, number(*v)?, &f.fraction)?;
+            }
+            Cell::Number(v) => {
+                sheet.write_number_with_format(row, col, number(*v)?, &f.whole)?;
+            }
+            Cell::Empty => {}
+        }
+    }
+    Ok(())
+}
+
+/// One cell of the Risk sheet.
+enum Cell<'a> {
+    Text(&'a str),
+    Head(&'a str),
+    Money(Decimal),
+    Share(Decimal),
+    Number(Decimal),
+    Empty,
+}
+
+/// The Risk sheet: each scenario's decision total over the draws (the point, P10, P50, P90 and
+/// mean, and the share of draws cheaper than the baseline), then each tornado (figure, its range,
+/// the difference from the baseline with it at its P10 and P90, the swing), then how to rerun it.
+fn risk_sheet(sheet: &mut Worksheet, currency: &str, outcome: &RiskOutcome, f: &Formats) -> Result<(), ExportError> {
+    sheet.set_name("Risk")?;
+    sheet.set_column_width(0, 42)?;
+    for col in 1..=6 {
+        sheet.set_column_width(col, 18)?;
+    }
+    let money = |what: &str| format!("{what} ({currency})");
+    let heads = [
+        "Scenario".to_owned(),
+        money("Decision total at the price point"),
+        money("P10"),
+        money("P50"),
+        money("P90"),
+        money("Mean"),
+        "P(cheaper than the baseline)".to_owned(),
+    ];
+    let head_cells: Vec<Cell<'_>> = heads.iter().map(|h| Cell::Head(h)).collect();
+    write_row(sheet, 0, &head_cells, f)?;
+    sheet.set_row_height(0, 30)?;
+    let mut row = 0u32;
+    for s in &outcome.scenarios {
+        row += 1;
+        let odds = s.cheaper_than_baseline.map_or(Cell::Text("baseline"), Cell::Share);
+        let cells = [
+            Cell::Text(&s.name),
+            Cell::Money(s.point_total),
+            Cell::Money(s.total.p10),
+            Cell::Money(s.total.p50),
+            Cell::Money(s.total.p90),
+            Cell::Money(s.total.mean),
+            odds,
+        ];
+        write_row(sheet, row, &cells, f)?;
+    }
+    sheet.set_freeze_panes(1, 1)?;
+    let name = |id: &str| {
+        outcome
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .map_or(id.to_owned(), |s| s.name.clone())
+    };
+    let baseline = name(&outcome.baseline);
+    for t in &outcome.tornados {
+        row += 2;
+        let title = format!(
+            "Tornado: {} − {baseline}, {currency} {} with every figure at its point",
+            name(&t.scenario),
+            t.at_point
+        );
+        sheet.write_string_with_format(row, 0, title, &f.title)?;
+        row += 1;
+        let heads = [
+            "Figure".to_owned(),
+            "Low".to_owned(),
+            "High".to_owned(),
+            money("Difference, figure at its P10"),
+            money("Difference, figure at its P90"),
+            money("Swing"),
+        ];
+        let head_cells: Vec<Cell<'_>> = heads.iter().map(|h| Cell::Head(h)).collect();
+        write_row(sheet, row, &head_cells, f)?;
+        for b in &t.bars {
+            row += 1;
+            let figure = usize::try_from(b.figure).ok().and_then(|k| outcome.figures.get(k));
+            let label = figure.map_or_else(
+                || format!("figure {}", b.figure),
+                |x| format!("{}.{}", x.entry, x.field),
+            );
+            let cells = [
+                Cell::Text(&label),
+                figure.map_or(Cell::Empty, |x| Cell::Number(x.low)),
+                figure.map_or(Cell::Empty, |x| Cell::Number(x.high)),
+                Cell::Money(b.at_p10),
+                Cell::Money(b.at_p90),
+                Cell::Money(b.swing),
+            ];
+            write_row(sheet, row, &cells, f)?;
+        }
+        if let Some(note) = &t.interaction_note {
+            row += 1;
+            sheet.write_string(row, 0, note)?;
+        }
+    }
+    let notes = [
+        format!(
+            "Seed {}, {} draws, correlation {} between the figures of one group (the cloud rates of one provider).",
+            outcome.seed, outcome.draws, outcome.group_correlation
+        ),
+        format!("Baseline: {baseline}. P(cheaper) counts ties as half."),
+        format!(
+            "Reproduce: planner risk FILE --draws {} --seed {} --baseline {}",
+            outcome.draws, outcome.seed, outcome.baseline
+        ),
+    ];
+    row += 1;
+    for note in notes {
+        row += 1;
+        sheet.write_string(row, 0, note)?;
+    }
+    Ok(())
+}
+
+/// The comparison as an XLSX workbook: the `Comparison` sheet, one ledger sheet per scenario and,
+/// when `risk` is given, the `Risk` sheet (see the module documentation for the layout). `eval` is
+/// the evaluation `view` was made from.
+pub fn comparison_xlsx(
+    view: &DecisionView,
+    eval: &Evaluation,
+    risk: Option<&RiskOutcome>,
+) -> Result<Vec<u8>, ExportError> {
     check_same(view, eval)?;
     let f = formats();
     let mut workbook = Workbook::new();
@@ -458,6 +616,9 @@ pub fn comparison_xlsx(view: &DecisionView, eval: &Evaluation) -> Result<Vec<u8>
         let r = result_for(eval, &s.id)?;
         let name = sheet_name(&s.name, &mut used);
         ledger_sheet(workbook.add_worksheet(), &name, &view.currency, r, &f)?;
+    }
+    if let Some(outcome) = risk {
+        risk_sheet(workbook.add_worksheet(), &view.currency, outcome, &f)?;
     }
     Ok(workbook.save_to_buffer()?)
 }

@@ -19,6 +19,30 @@ pub mod export;
 pub mod screen;
 
 use planner_core::ledger::Category;
+use rust_decimal::{Decimal, RoundingStrategy};
+
+/// `d` rounded half-even to `dp` decimals, with thousands separators (money in the memo: 2; a
+/// chart's label: 0).
+pub fn grouped(d: Decimal, dp: u32) -> String {
+    let rounded = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointNearestEven);
+    let text = format!("{:.*}", dp as usize, rounded.abs());
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    if rounded.is_sign_negative() && !rounded.is_zero() {
+        out.push('-');
+    }
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
 
 /// A cost category as a person reads it ("Power distribution"), for legends and column headers.
 pub fn category_label(c: Category) -> &'static str {

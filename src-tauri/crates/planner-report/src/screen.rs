@@ -5,9 +5,12 @@
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::plan::Comparison;
-use serde::Serialize;
+use planner_core::risk_run::RiskOutcome;
+use serde::{Deserialize, Serialize};
 
-use crate::charts::{ChartSize, Theme, cumulative_svg, monthly_svg};
+use crate::charts::{
+    ChartSize, RiskLabels, Theme, cumulative_svg, monthly_svg, risk_fan_svg, risk_tornado_svg, tornado_height,
+};
 use crate::export;
 
 /// The cumulative chart's size on screen (SVG user units; the UI scales it to its column).
@@ -21,8 +24,8 @@ pub const MONTHLY_SIZE: ChartSize = ChartSize {
     height: 380,
 };
 
-/// One scenario's monthly-cost chart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One scenario's chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioChart {
     pub scenario: String,
@@ -79,6 +82,43 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
     }
 }
 
+/// A risk analysis's charts as the compare screen shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RiskCharts {
+    /// Each scenario's cumulative cash band (P10 to P90) and P50; absent when it could not be
+    /// drawn.
+    pub fan: Option<String>,
+    /// What drives each scenario's difference from the baseline, one tornado per scenario but
+    /// the baseline (none for a scenario no drawn figure moves).
+    pub tornados: Vec<ScenarioChart>,
+    /// Charts that could not be drawn, and why.
+    pub errors: Vec<String>,
+}
+
+/// Draws a risk analysis's fan and tornados for `theme`, at the compare screen's chart width.
+pub fn risk_charts(outcome: &RiskOutcome, labels: &RiskLabels, theme: Theme) -> RiskCharts {
+    let mut errors = Vec::new();
+    let fan = risk_fan_svg(outcome, labels, theme, CUMULATIVE_SIZE)
+        .map_err(|e| errors.push(format!("risk fan chart: {e}")))
+        .ok();
+    let mut tornados = Vec::new();
+    for t in outcome.tornados.iter().filter(|t| !t.bars.is_empty()) {
+        let size = ChartSize {
+            width: CUMULATIVE_SIZE.width,
+            height: tornado_height(t.bars.len(), t.interaction_note.is_some()),
+        };
+        match risk_tornado_svg(outcome, labels, &t.scenario, theme, size) {
+            Ok(svg) => tornados.push(ScenarioChart {
+                scenario: t.scenario.clone(),
+                svg,
+            }),
+            Err(e) => errors.push(format!("tornado of {}: {e}", t.scenario)),
+        }
+    }
+    RiskCharts { fan, tornados, errors }
+}
+
 fn nothing_to_export(c: &Comparison) -> PlannerError {
     let why = if c.problems.is_empty() {
         "choose 2 to 8 scenarios on the compare screen first".to_owned()
@@ -96,17 +136,19 @@ fn export_error(e: &export::ExportError) -> PlannerError {
     PlannerError::new(ErrorCode::InvalidInput, format!("The export failed: {e}."))
 }
 
-/// The comparison as an XLSX workbook (`xlsx`) or CSV text, as bytes to write.
+/// The comparison as an XLSX workbook (`xlsx`, with a Risk sheet when `risk` is the analysis of
+/// the same plan) or CSV text, as bytes to write.
 pub fn export_bytes(
     comparison: &Comparison,
     evaluation: Option<&Evaluation>,
+    risk: Option<&RiskOutcome>,
     xlsx: bool,
 ) -> Result<Vec<u8>, PlannerError> {
     let (Some(view), Some(eval)) = (&comparison.view, evaluation) else {
         return Err(nothing_to_export(comparison));
     };
     if xlsx {
-        export::comparison_xlsx(view, eval).map_err(|e| export_error(&e))
+        export::comparison_xlsx(view, eval, risk).map_err(|e| export_error(&e))
     } else {
         Ok(export::comparison_csv(view).into_bytes())
     }

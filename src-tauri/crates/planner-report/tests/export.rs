@@ -154,7 +154,7 @@ fn money_format(cell: &Value) -> bool {
 }
 
 fn check_workbook(view: &DecisionView, eval: &Evaluation) {
-    let bytes = comparison_xlsx(view, eval).unwrap();
+    let bytes = comparison_xlsx(view, eval, None).unwrap();
     let sheets = read_with_openpyxl(&bytes);
     assert_eq!(sheets.len(), 1 + view.scenarios.len());
 
@@ -300,7 +300,7 @@ fn workbook_with_a_pinned_baseline_and_tokens() {
 #[test]
 fn workbook_with_eight_scenarios_has_unique_sheet_names() {
     let (eval, view) = common::evaluate_text(&common::eight_scenarios_text(), None);
-    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval).unwrap());
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
     let mut names: Vec<String> = sheets
         .iter()
         .map(|s| s["name"].as_str().unwrap().to_lowercase())
@@ -316,7 +316,10 @@ fn workbook_with_eight_scenarios_has_unique_sheet_names() {
 fn an_evaluation_of_another_plan_is_refused() {
     let (_, view) = common::sample("embodied-ai-team");
     let (other, _) = common::sample("university-lab-pool");
-    assert!(matches!(comparison_xlsx(&view, &other), Err(ExportError::Mismatch(_))));
+    assert!(matches!(
+        comparison_xlsx(&view, &other, None),
+        Err(ExportError::Mismatch(_))
+    ));
     assert!(matches!(
         ledger_csv(&view, &other, "edge-domestic"),
         Err(ExportError::Mismatch(_))
@@ -424,4 +427,89 @@ fn ledger_csv_is_the_engine_ledger_month_by_month() {
         "residual {}",
         last[residual]
     );
+}
+
+#[test]
+fn the_risk_sheet_holds_the_analysis_percentiles_tornado_and_seed_as_numbers() {
+    let (eval, view) = common::sample("enterprise-hybrid");
+    let outcome = common::sample_risk("enterprise-hybrid", 200, 7);
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, Some(&outcome)).unwrap());
+    assert_eq!(sheets.len(), 2 + view.scenarios.len());
+    let risk = sheets.last().unwrap();
+    assert_eq!(risk["name"], "Risk");
+    assert_eq!(risk["freeze"], "B2");
+    let rows = risk["rows"].as_array().unwrap();
+    let header: Vec<&str> = rows[0].as_array().unwrap().iter().map(text).collect();
+    assert_eq!(
+        header,
+        [
+            "Scenario",
+            "Decision total at the price point (USD)",
+            "P10 (USD)",
+            "P50 (USD)",
+            "P90 (USD)",
+            "Mean (USD)",
+            "P(cheaper than the baseline)"
+        ]
+    );
+    for (r, s) in outcome.scenarios.iter().enumerate() {
+        let row = rows[r + 1].as_array().unwrap();
+        assert_eq!(text(&row[0]), s.name);
+        for (cell, want, what) in [
+            (&row[1], s.point_total, "point"),
+            (&row[2], s.total.p10, "P10"),
+            (&row[3], s.total.p50, "P50"),
+            (&row[4], s.total.p90, "P90"),
+            (&row[5], s.total.mean, "mean"),
+        ] {
+            assert_cell_is(cell, present(want), what);
+            assert!(money_format(cell), "{what}: {cell}");
+        }
+        match s.cheaper_than_baseline {
+            Some(p) => {
+                assert_cell_is(&row[6], p, "P(cheaper)");
+                assert_eq!(row[6]["f"], "0.00%");
+            }
+            None => assert_eq!(text(&row[6]), "baseline"),
+        }
+    }
+    // The all-cloud scenario's tornado: a title, heads, then one row per bar.
+    let tornado = &outcome.tornados[0];
+    let start = rows
+        .iter()
+        .position(|r| {
+            r.as_array()
+                .unwrap()
+                .first()
+                .is_some_and(|c| !c.is_null() && text(c).starts_with("Tornado: "))
+        })
+        .unwrap();
+    let heads: Vec<&str> = rows[start + 1].as_array().unwrap().iter().take(6).map(text).collect();
+    assert_eq!(heads[0], "Figure");
+    assert_eq!(heads[5], "Swing (USD)");
+    assert!(!tornado.bars.is_empty());
+    for (k, b) in tornado.bars.iter().enumerate() {
+        let row = rows[start + 2 + k].as_array().unwrap();
+        let figure = &outcome.figures[b.figure as usize];
+        assert_eq!(text(&row[0]), format!("{}.{}", figure.entry, figure.field));
+        assert_cell_is(&row[1], figure.low, "low");
+        assert_cell_is(&row[2], figure.high, "high");
+        assert_cell_is(&row[3], present(b.at_p10), "at P10");
+        assert_cell_is(&row[4], present(b.at_p90), "at P90");
+        assert_cell_is(&row[5], present(b.swing), "swing");
+        assert!(money_format(&row[5]));
+    }
+    let notes: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r.as_array().unwrap().first())
+        .filter(|c| !c.is_null())
+        .map(text)
+        .collect();
+    assert!(
+        notes.contains(
+            &"Seed 7, 200 draws, correlation 0.8 between the figures of one group (the cloud rates of one provider)."
+        ),
+        "{notes:?}"
+    );
+    assert!(notes.contains(&"Reproduce: planner risk FILE --draws 200 --seed 7 --baseline hybrid"));
 }

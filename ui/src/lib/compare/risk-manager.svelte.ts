@@ -4,7 +4,7 @@
 
 import type { WorkspaceStore } from "../workspace.svelte";
 import { BackendError } from "../backend";
-import type { DrawnFigure, RiskProgress, RiskView, TornadoBar } from "../workspace-types";
+import type { DrawnFigure, RiskProgress, RiskView, Theme, TornadoBar } from "../workspace-types";
 
 /** The draws a run makes unless the user types another count. */
 export const DEFAULT_DRAWS = "1000";
@@ -32,6 +32,10 @@ export class RiskManager {
   cancelled = $state(false);
   /** Why the last run or load failed, until the next succeeds. */
   error: unknown = $state.raw(null);
+  /** The theme the analysis's charts are drawn for (the screen's). */
+  private theme: Theme = "light";
+  /** Whether the kept analysis has been read once (its draws and seed fill the inputs then). */
+  private loaded = false;
   /** What is wrong with the draws or seed typed (null when both read). */
   readonly inputProblem: string | null;
 
@@ -40,15 +44,19 @@ export class RiskManager {
     this.inputProblem = $derived(problemOf(this.draws, this.seed));
   }
 
-  /** Loads the analysis kept in the workspace (once, as the screen opens). */
-  async load(): Promise<void> {
+  /** Loads the analysis kept in the workspace with its charts drawn for `theme` (as the screen
+   *  opens, and again when the theme changes). */
+  async load(theme: Theme): Promise<void> {
     const asked = ++this.asked;
+    this.theme = theme;
     try {
-      const view = await this.store.backend.risk();
+      const view = await this.store.backend.risk(theme);
       // A newer question, or a run, has answered since: this answer is older.
       if (asked !== this.asked) return;
       this.view = view;
-      if (view && !this.running) {
+      const first = !this.loaded;
+      this.loaded = true;
+      if (view && !this.running && first) {
         this.draws = String(view.outcome.draws);
         this.seed = view.outcome.seed;
       }
@@ -67,7 +75,7 @@ export class RiskManager {
     const poll = setInterval(() => void this.poll(), PROGRESS_EVERY_MS);
     try {
       await this.store.flush();
-      const view = await this.store.backend.runRisk(Number(this.draws), Number(this.seed));
+      const view = await this.store.backend.runRisk(Number(this.draws), Number(this.seed), this.theme);
       this.asked += 1;
       this.view = view;
     } catch (error) {

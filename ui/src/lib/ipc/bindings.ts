@@ -43,14 +43,14 @@ export const commands = {
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
 	/**
 	 *  Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
-	 *  in the workspace.
+	 *  in the workspace; its charts are drawn for `theme`.
 	 */
-	runRisk: (draws: number, seed: number) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed })),
+	runRisk: (draws: number, seed: number, theme: Theme) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed, theme })),
 	/**
 	 *  The last risk analysis kept in the workspace, and whether the plan changed since; `None`
 	 *  before the first.
 	 */
-	risk: () => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk")),
+	risk: (theme: Theme) => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk", { theme })),
 	/**  How far the running risk analysis has come; `None` when none is running. */
 	riskProgress: () => typedError<RiskProgress | null, PlannerError_Serialize>(__TAURI_INVOKE("risk_progress")),
 	/**  Cancels the running risk analysis; `false` when none is running. */
@@ -2559,6 +2559,41 @@ export type Reshape =
 /**  Adds a facility with the catalog's defaults for the owned layer's accelerator. */
 { kind: "add-facility" };
 
+/**  A risk analysis's charts as the compare screen shows them. */
+export type RiskCharts = RiskCharts_Serialize | RiskCharts_Deserialize;
+
+/**  A risk analysis's charts as the compare screen shows them. */
+export type RiskCharts_Deserialize = {
+	/**
+	 *  Each scenario's cumulative cash band (P10 to P90) and P50; absent when it could not be
+	 *  drawn.
+	 */
+	fan?: string | null,
+	/**
+	 *  What drives each scenario's difference from the baseline, one tornado per scenario but
+	 *  the baseline (none for a scenario no drawn figure moves).
+	 */
+	tornados: ScenarioChart[],
+	/**  Charts that could not be drawn, and why. */
+	errors: string[],
+};
+
+/**  A risk analysis's charts as the compare screen shows them. */
+export type RiskCharts_Serialize = {
+	/**
+	 *  Each scenario's cumulative cash band (P10 to P90) and P50; absent when it could not be
+	 *  drawn.
+	 */
+	fan: string | null,
+	/**
+	 *  What drives each scenario's difference from the baseline, one tornado per scenario but
+	 *  the baseline (none for a scenario no drawn figure moves).
+	 */
+	tornados: ScenarioChart[],
+	/**  Charts that could not be drawn, and why. */
+	errors: string[],
+};
+
 /**  The spread of outcomes of a plan. */
 export type RiskOutcome = RiskOutcome_Serialize | RiskOutcome_Deserialize;
 
@@ -2631,6 +2666,8 @@ export type RiskView_Deserialize = {
 	digest: string,
 	/**  What the analysis took, in milliseconds. */
 	backend_ms: string,
+	/**  Its fan and tornado charts, drawn for the screen's theme. */
+	charts: RiskCharts_Deserialize,
 };
 
 /**  A risk analysis as the compare screen shows it. */
@@ -2646,9 +2683,11 @@ export type RiskView_Serialize = {
 	digest: string,
 	/**  What the analysis took, in milliseconds. */
 	backend_ms: string,
+	/**  Its fan and tornado charts, drawn for the screen's theme. */
+	charts: RiskCharts_Serialize,
 };
 
-/**  One scenario's monthly-cost chart. */
+/**  One scenario's chart. */
 export type ScenarioChart = {
 	scenario: string,
 	svg: string,

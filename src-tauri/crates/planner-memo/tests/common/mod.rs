@@ -54,6 +54,7 @@ pub fn memo(case: &Case, draft: &MemoDraft) -> Memo {
         date: "2026-11-22",
         created_unix: CREATED,
         compliance: None,
+        risk: None,
     })
     .unwrap_or_else(|e| panic!("memo: {e}"))
 }

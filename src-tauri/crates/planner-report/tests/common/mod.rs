@@ -63,3 +63,17 @@ pub fn copies_text(copies: u64) -> String {
     file["scenarios"] = scenarios.into();
     file.to_string()
 }
+
+/// The risk analysis of a sample on the shipped catalog: `draws` draws from `seed`, against the
+/// first scenario.
+pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::risk_run::RiskOutcome {
+    let file =
+        planner_core::scenario_file::parse(&sample_text(name)).unwrap_or_else(|p| panic!("parse: {}", p.message));
+    let sampling = planner_core::risk::Sampling {
+        draws,
+        seed,
+        group_correlation: 0.8,
+    };
+    planner_core::risk_run::analyse(&engine::shipped_catalog(), &file, None, &sampling)
+        .unwrap_or_else(|p| panic!("analyse: {p:#?}"))
+}

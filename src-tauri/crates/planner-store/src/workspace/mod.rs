@@ -1292,6 +1292,17 @@ impl Workspace {
         Ok((comparison, evaluation, scenarios))
     }
 
+    /// The scenarios a memo of `draft` compares as a scenario file, over the compare screen's
+    /// horizon (what its risk analysis draws), and the catalog snapshot it computes with.
+    pub fn memo_file(&self, draft: &MemoDraft) -> Result<(ScenarioFile, &Catalog), PlannerError> {
+        let ids = self.memo_scenarios(draft)?;
+        let mut file = self.export(Some(&ids))?;
+        if let Some(h) = self.view()?.horizon_months {
+            file.horizon_months = h;
+        }
+        Ok((file, &self.catalog))
+    }
+
     /// Adds a record of a memo written or signed. Records are facts, not edits: undo does not
     /// take them back.
     pub fn record_memo(&mut self, record: &MemoRecord) -> Result<(), PlannerError> {
