@@ -1,7 +1,9 @@
 //! End to end, the risk analysis on the compare screen of the sample workspace: draws and seed
 //! typed, the engine's spread, odds, break-even and tornado on screen as the back end computed
-//! them, the analysis kept in the workspace file (the store reads it back), and marked stale when
-//! the compared horizon changes. Screenshots: `artifacts/e2e/risk-*.png`.
+//! them, the fan and tornado charts, the analysis kept in the workspace file (the store reads it
+//! back), marked stale when the compared horizon changes, a long run cancelled, and the memo's
+//! Risk section (pdftotext finds the percentiles and the seed). Screenshots:
+//! `artifacts/e2e/risk-*.png`.
 
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -55,6 +57,23 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     .await;
     app.screenshot("risk-1-analysis").await;
 
+    // The fan and each tornado are drawn charts (SVG from the same series code as the others).
+    let charts = app
+        .exec(
+            "return [\"[data-testid='risk-fan'] svg\", \"[data-testid='risk-tornado-all-cloud'] svg\"].map((css) => document.querySelectorAll(css).length);",
+            vec![],
+        )
+        .await;
+    assert_eq!(charts, json!([1, 1]), "one fan chart and one tornado chart");
+    let method = app.text_of("[data-testid='risk-method']").await;
+    assert!(method.contains("re-priced on the plan's surface"), "{method}");
+    app.exec(
+        "document.querySelector(\"[data-testid='risk-fan']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
+    app.screenshot("risk-1b-fan-and-tornado").await;
+
     // Another horizon: the comparison moves, the analysis says it is stale.
     app.click("[data-testid='horizon-24']").await;
     app.wait_text("[data-testid='risk-stale']", "changed since this analysis ran")
@@ -65,7 +84,62 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     )
     .await;
     app.screenshot("risk-2-stale").await;
+
+    // A long run (100,000 draws over 60 months), cancelled while it runs: nothing is kept from
+    // it, the analysis before it stands.
+    app.click("[data-testid='horizon-60']").await;
+    app.fill("[data-testid='risk-draws']", "100000").await;
+    app.click("[data-testid='risk-run']").await;
+    app.text_of("[data-testid='risk-progress']").await;
+    app.screenshot("risk-3-running").await;
+    app.click("[data-testid='risk-cancel']").await;
+    app.wait_text("[data-testid='risk-cancelled']", "Cancelled: nothing was kept")
+        .await;
+    app.screenshot("risk-4-cancelled").await;
+    let kept = app.invoke("risk", json!({ "theme": "light" })).await;
+    assert_eq!(
+        (kept["outcome"]["draws"].as_u64(), kept["outcome"]["seed"].as_str()),
+        (Some(500), Some("42"))
+    );
+
+    // Back on the plan's horizon, run again and make the memo: its Risk section holds the
+    // percentiles and the seed and draw count a reviewer reruns them with.
+    app.click("[data-testid='horizon-36']").await;
+    app.fill("[data-testid='risk-draws']", "500").await;
+    app.click("[data-testid='risk-run']").await;
+    app.wait_text("[data-testid='risk-run-info']", "500 draws, seed 42")
+        .await;
+    let kept = app.invoke("risk", json!({ "theme": "light" })).await;
+    app.click("[data-testid='tab-memo']").await;
+    app.fill("[data-testid='memo-author']", "Ada Author").await;
+    app.fill("[data-testid='memo-decision']", "Adopt the hybrid plan.")
+        .await;
+    app.wait_text("[data-testid='saved-state']", "All changes saved").await;
+    let memo = work.path().join("memo.pdf");
+    app.invoke(
+        "export_memo",
+        json!({ "path": memo.display().to_string(), "sign": null }),
+    )
+    .await;
     app.close().await;
+    let out = std::process::Command::new("pdftotext")
+        .args([memo.to_string_lossy().as_ref(), "-"])
+        .output()
+        .expect("pdftotext (apt-get install poppler-utils)");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let words: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("seed 42, 500 draws"), "{words}");
+    for s in kept["outcome"]["scenarios"].as_array().unwrap() {
+        for p in ["p10", "p50", "p90"] {
+            let v: rust_decimal::Decimal = s["total"][p].as_str().unwrap().parse().unwrap();
+            let shown = planner_report::grouped(present(v), 2);
+            assert!(
+                words.contains(&shown),
+                "{} {p} {shown} is in the memo:\n{words}",
+                s["id"]
+            );
+        }
+    }
 
     // The file keeps it: the store reads back the same draws and seed.
     let ws = planner_store::Workspace::open(&ws_path).unwrap();

@@ -30,10 +30,13 @@ describe("risk analysis", () => {
     expect(screen.getByTestId("risk-input-problem").textContent).toBe("Draws: a whole number from 1 to 100,000.");
     expect((screen.getByTestId("risk-run") as HTMLButtonElement).disabled).toBe(true);
     await fireEvent.input(input("risk-draws"), { target: { value: "200" } });
+    await fireEvent.input(input("risk-correlation"), { target: { value: "1.5" } });
+    expect(screen.getByTestId("risk-input-problem").textContent).toBe("Correlation: a number from 0 to 1, e.g. 0.8.");
+    await fireEvent.input(input("risk-correlation"), { target: { value: "0.8" } });
     await fireEvent.input(input("risk-seed"), { target: { value: "7" } });
     await fireEvent.click(screen.getByTestId("risk-run"));
     const table = await within(panel).findByTestId("risk-table");
-    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7, theme: "light" }]);
+    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7, shape: "triangular", correlation: "0.8", theme: "light" }]);
 
     // The figures on screen are the engine's (read back from the workspace it kept them in).
     const kept = (await backend.risk("light"))!;
@@ -43,7 +46,7 @@ describe("risk analysis", () => {
       expect(within(table).getByTestId(`risk-p10-${s.id}`).textContent).toBe(formatCurrency(s.total.p10, "USD", "en-US"));
       expect(within(table).getByTestId(`risk-p90-${s.id}`).textContent).toBe(formatCurrency(s.total.p90, "USD", "en-US"));
     }
-    expect(screen.getByTestId("risk-run-info").textContent).toContain("200 draws, seed 7, against Two DGX H100 for the base");
+    expect(screen.getByTestId("risk-run-info").textContent).toContain("200 draws, seed 7, triangular, rates correlated 0.8, against Two DGX H100 for the base");
     // The owned scenario moves with the drawn figures; the all-cloud one uses none of them and is
     // dearer in every draw.
     expect(Number(hybrid!.total.p90) - Number(hybrid!.total.p10)).toBeGreaterThan(0);
@@ -68,11 +71,14 @@ describe("risk analysis", () => {
 
   it("keeps the analysis in the workspace and says it is stale once the compared horizon changes", async () => {
     const { backend } = await enterpriseSession();
-    await backend.runRisk(100, 3, "light");
+    await backend.runRisk(100, 3, "pert", "0.5", "light");
     const panel = await openCompare(backend);
     // Reopened: the kept analysis, current.
     await within(panel).findByTestId("risk-table");
-    expect(screen.getByTestId("risk-run-info").textContent).toContain("100 draws, seed 3");
+    expect(screen.getByTestId("risk-run-info").textContent).toContain("100 draws, seed 3, pert (beta), rates correlated 0.5");
+    // The inputs take the kept analysis's settings, so a rerun reproduces it.
+    expect((screen.getByTestId("risk-shape") as HTMLSelectElement).value).toBe("pert");
+    expect(input("risk-correlation").value).toBe("0.5");
     expect(input("risk-draws").value).toBe("100");
     expect(screen.queryByTestId("risk-stale")).toBeNull();
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use planner_app::compare::{self, ExportFormat, RiskProgress, RiskView};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
+use planner_core::risk::Shape;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 
@@ -24,12 +25,20 @@ pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, Plan
     compare::screen(&*host, theme)
 }
 
-/// Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
-/// in the workspace; its charts are drawn for `theme`.
+/// Runs the risk analysis of the compare selection with `draws` draws from `seed`, each ranged
+/// figure drawn from `shape`, one provider's rates moving together at `correlation`, and keeps
+/// it in the workspace; its charts are drawn for `theme`.
 #[tauri::command]
 #[specta::specta]
-pub async fn run_risk(host: Host<'_>, draws: u32, seed: u32, theme: Theme) -> Result<RiskView, PlannerError> {
-    compare::run_risk(&*host, draws, seed, theme)
+pub async fn run_risk(
+    host: Host<'_>,
+    draws: u32,
+    seed: u32,
+    shape: Shape,
+    correlation: String,
+    theme: Theme,
+) -> Result<RiskView, PlannerError> {
+    compare::run_risk(&*host, draws, seed, shape, &correlation, theme)
 }
 
 /// The last risk analysis kept in the workspace, and whether the plan changed since; `None`

@@ -112,6 +112,7 @@ import type {
   DrawnFigure_Serialize,
   RiskView_Serialize,
   RiskProgress,
+  Shape,
   TornadoBar,
 } from "./ipc/bindings";
 
@@ -208,7 +209,7 @@ export type MonthlyChart = ScenarioChart;
 /** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
 export type RiskView = RiskView_Serialize;
 export type DrawnFigure = DrawnFigure_Serialize;
-export type { TornadoBar, RiskProgress };
+export type { TornadoBar, RiskProgress, Shape };
 export type CompareScreen = CompareScreen_Serialize;
 
 // The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote

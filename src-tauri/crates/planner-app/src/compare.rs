@@ -6,7 +6,7 @@ use std::time::Instant;
 use planner_core::calendar::YearMonth;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::plan::ViewState;
-use planner_core::risk::Sampling;
+use planner_core::risk::{Sampling, Shape};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
@@ -86,6 +86,7 @@ pub(crate) fn kept_sampling(ws: &planner_store::Workspace) -> Result<Option<Samp
             draws: usize::try_from(k.outcome.draws).ok()?,
             seed: k.outcome.seed.parse().ok()?,
             group_correlation: k.outcome.group_correlation.parse().ok()?,
+            shape: k.outcome.shape,
         })
     }))
 }
@@ -115,16 +116,36 @@ impl Drop for Running<'_> {
 
 /// Runs the risk analysis of the compare selection (over its horizon, against its baseline, on
 /// the workspace's catalog snapshot) with `draws` draws from `seed`, keeps it in the workspace
-/// and returns it with its charts drawn for `theme`. The workspace is not held while the draws
-/// run: [`risk_progress`] reads how far it has come and [`cancel_risk`] stops it (nothing is kept
-/// then).
-pub fn run_risk(host: &impl Host, draws: u32, seed: u32, theme: Theme) -> Result<RiskView, PlannerError> {
+/// and returns it with its charts drawn for `theme`. Each ranged figure is drawn from `shape`
+/// (mode at the price point); the cloud rates of one provider move together with the copula
+/// correlation `correlation` (a decimal from 0 to 1, as typed). The workspace is not held while
+/// the draws run: [`risk_progress`] reads how far it has come and [`cancel_risk`] stops it
+/// (nothing is kept then).
+pub fn run_risk(
+    host: &impl Host,
+    draws: u32,
+    seed: u32,
+    shape: Shape,
+    correlation: &str,
+    theme: Theme,
+) -> Result<RiskView, PlannerError> {
     if !(1..=MAX_APP_DRAWS).contains(&draws) {
         return Err(PlannerError::invalid(
             "draws",
             format!("between 1 and {MAX_APP_DRAWS} draws, please (1,000 give P10 and P90 within about 1% of the cost)"),
         ));
     }
+    let group_correlation = match correlation.trim().parse::<f64>() {
+        Ok(c) if (0.0..=1.0).contains(&c) => c,
+        _ => {
+            return Err(PlannerError::invalid(
+                "correlation",
+                format!(
+                    "`{correlation}` is not a correlation: a number from 0 (independent) to 1 (moving as one), e.g. 0.8"
+                ),
+            ));
+        }
+    };
     let ran_at = planner_store::workspace::format_utc(host.now_ms());
     let (file, catalog, view, digest, path) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
@@ -149,7 +170,8 @@ pub fn run_risk(host: &impl Host, draws: u32, seed: u32, theme: Theme) -> Result
     let sampling = Sampling {
         draws: draws as usize,
         seed: u64::from(seed),
-        group_correlation: 0.8,
+        group_correlation,
+        shape,
     };
     let outcome = match analyse_with(&catalog, &file, view.baseline.as_deref(), &sampling, &control) {
         Ok(outcome) => outcome,

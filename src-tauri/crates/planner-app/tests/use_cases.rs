@@ -10,6 +10,7 @@ use planner_core::checklist::{ItemStatus, Subject};
 use planner_core::draft::TemplateKind;
 use planner_core::error::ErrorCode;
 use planner_core::plan::ViewState;
+use planner_core::risk::Shape;
 use planner_core::scenario_file::LayerKind;
 use planner_core::workload_kind::WorkloadKind;
 use planner_report::charts::Theme;
@@ -316,10 +317,10 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
     assert_eq!(compare::risk(&host, Theme::Light).unwrap(), None);
-    let zero = compare::run_risk(&host, 0, 1, Theme::Light).unwrap_err();
+    let zero = compare::run_risk(&host, 0, 1, Shape::Triangular, "0.8", Theme::Light).unwrap_err();
     assert_eq!(zero.details[0].field.as_deref(), Some("draws"));
 
-    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
+    let run = compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light).unwrap();
     assert_eq!((run.outcome.draws, run.outcome.seed.as_str()), (200, "7"));
     let current = |host: &TestHost| compare::screen(host, Theme::Light).unwrap().plan_digest;
     assert_eq!(run.digest, current(&host));
@@ -335,7 +336,9 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
     let kept = compare::risk(&host, Theme::Light).unwrap().unwrap();
     assert_eq!(kept.outcome, run.outcome);
     assert_eq!(
-        compare::run_risk(&host, 200, 7, Theme::Light).unwrap().outcome,
+        compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light)
+            .unwrap()
+            .outcome,
         run.outcome
     );
 
@@ -378,7 +381,7 @@ fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
     let text = pdftotext(&pdf);
     assert!(text.contains("No risk analysis was run on this plan"), "{text}");
 
-    let run = compare::run_risk(&host, 200, 7, Theme::Light).unwrap();
+    let run = compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light).unwrap();
     let pdf = dir.path().join("memo.pdf");
     memo::export(&host, &pdf, None).unwrap();
     let text = pdftotext(&pdf);
@@ -389,7 +392,10 @@ fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
     let p50 = planner_memo::content::money(hybrid.total.p50);
     assert!(text.contains(&p50), "P50 {p50} not in the memo:\n{text}");
     assert!(text.contains("seed 7, 200 draws"), "{text}");
-    assert!(text.contains("--draws 200 --seed 7 --baseline hybrid"), "{text}");
+    assert!(
+        text.contains("--draws 200 --seed 7 --shape triangular --correlation 0.8 --baseline hybrid"),
+        "{text}"
+    );
     // The page with the Risk section, rendered for a look (RISK_MEMO_PNG names where).
     if let Ok(out) = std::env::var("RISK_MEMO_PNG") {
         let page = text
@@ -432,7 +438,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
     let host = opened(dir.path());
     assert_eq!(compare::risk_progress(&host), None);
     assert!(!compare::cancel_risk(&host));
-    let first = compare::run_risk(&host, 100, 1, Theme::Light).unwrap();
+    let first = compare::run_risk(&host, 100, 1, Shape::Triangular, "0.8", Theme::Light).unwrap();
     assert_eq!(
         compare::risk_progress(&host),
         None,
@@ -441,7 +447,8 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
 
     // A long run, cancelled from another thread once it has made progress.
     let cancelled = std::thread::scope(|scope| {
-        let run = scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2, Theme::Light));
+        let run =
+            scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2, Shape::Triangular, "0.8", Theme::Light));
         let seen = loop {
             match compare::risk_progress(&host) {
                 Some(p) if p.done > 0 => break p,
@@ -451,7 +458,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
         };
         assert!(seen.done <= seen.total, "{seen:?}");
         // A second run is refused while one runs.
-        let twice = compare::run_risk(&host, 100, 3, Theme::Light).unwrap_err();
+        let twice = compare::run_risk(&host, 100, 3, Shape::Triangular, "0.8", Theme::Light).unwrap_err();
         assert!(twice.message.contains("running already"), "{}", twice.message);
         assert!(compare::cancel_risk(&host));
         run.join().unwrap()
@@ -465,7 +472,9 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
         first.outcome
     );
     assert_eq!(
-        compare::run_risk(&host, 100, 1, Theme::Light).unwrap().outcome,
+        compare::run_risk(&host, 100, 1, Shape::Triangular, "0.8", Theme::Light)
+            .unwrap()
+            .outcome,
         first.outcome
     );
 }

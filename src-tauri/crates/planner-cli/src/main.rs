@@ -77,6 +77,12 @@ enum Command {
         /// The scenario the others are compared with (default: the first).
         #[arg(long)]
         baseline: Option<String>,
+        /// The distribution of each ranged figure, its mode at the plan's price point.
+        #[arg(long, value_enum, default_value_t = RiskShape::Triangular)]
+        shape: RiskShape,
+        /// How strongly the cloud rates of one provider move together (0 to 1).
+        #[arg(long, default_value_t = 0.8, value_parser = correlation)]
+        correlation: f64,
         /// Print the whole outcome as JSON.
         #[arg(long)]
         json: bool,
@@ -395,8 +401,18 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             draws,
             seed,
             baseline,
+            shape,
+            correlation,
             json,
-        } => risk_cmd::risk(catalog, &file, draws as usize, seed, baseline.as_deref(), json),
+        } => {
+            let sampling = planner_core::risk::Sampling {
+                draws: draws as usize,
+                seed,
+                group_correlation: correlation,
+                shape: shape.into(),
+            };
+            risk_cmd::risk(catalog, &file, &sampling, baseline.as_deref(), json)
+        }
         Command::Workspace { command } => match command {
             WorkspaceCommand::New { out, title, from } => {
                 workspace_cmd::new(catalog, &out, title.as_deref(), from.as_deref())
@@ -453,4 +469,32 @@ fn render_error(err: &PlannerError) -> String {
         out.push_str(&format!("  {location}: {field}{kind}: {}\n", d.message));
     }
     out
+}
+
+/// The distribution families `planner risk --shape` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum RiskShape {
+    Triangular,
+    Pert,
+    Uniform,
+}
+
+impl From<RiskShape> for planner_core::risk::Shape {
+    fn from(s: RiskShape) -> Self {
+        match s {
+            RiskShape::Triangular => planner_core::risk::Shape::Triangular,
+            RiskShape::Pert => planner_core::risk::Shape::Pert,
+            RiskShape::Uniform => planner_core::risk::Shape::Uniform,
+        }
+    }
+}
+
+/// A correlation from 0 to 1.
+fn correlation(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{text}` is not a correlation: give a number from 0 to 1, e.g. 0.8"
+        )),
+    }
 }

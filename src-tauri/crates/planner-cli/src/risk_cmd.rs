@@ -21,17 +21,11 @@ use crate::memo_cmd::is_workspace;
 pub fn risk(
     catalog_dir: &Path,
     file: &Path,
-    draws: usize,
-    seed: u64,
+    sampling: &Sampling,
     baseline: Option<&str>,
     json: bool,
 ) -> Result<String, PlannerError> {
-    let sampling = Sampling {
-        draws,
-        seed,
-        group_correlation: 0.8,
-    };
-    let (parsed, out) = outcome(catalog_dir, file, baseline, &sampling)?;
+    let (parsed, out) = outcome(catalog_dir, file, baseline, sampling)?;
     if json {
         return Ok(serde_json::to_string_pretty(&out).unwrap_or_default());
     }
@@ -148,7 +142,12 @@ fn report(parsed: &ScenarioFile, out: &RiskOutcome) -> String {
             "\nNo figure these scenarios use has a range: every draw is the point."
         );
     } else {
-        let _ = writeln!(text, "\nDrawn (triangular, mode at the file's price point):");
+        let _ = writeln!(
+            text,
+            "\nDrawn ({}, mode at the file's price point; one provider's rates correlated {}):",
+            out.shape.label(),
+            out.group_correlation
+        );
         for f in &out.figures {
             let group = f
                 .group

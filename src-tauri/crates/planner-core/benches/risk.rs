@@ -52,6 +52,7 @@ fn bench(c: &mut Criterion) {
                 draws,
                 seed: 1,
                 group_correlation: 0.8,
+                shape: planner_core::risk::Shape::Triangular,
             };
             group.bench_function(format!("{draws} draws x 8 scenarios x {horizon} months"), |b| {
                 b.iter(|| analyse(&catalog, &file, None, &sampling).unwrap());
@@ -62,6 +63,7 @@ fn bench(c: &mut Criterion) {
             draws: 1_000,
             seed: 1,
             group_correlation: 0.8,
+            shape: planner_core::risk::Shape::Triangular,
         };
         group.bench_function(
             format!("1000 draws x 8 scenarios x {horizon} months, each in full"),

@@ -20,6 +20,7 @@ fn sampling(draws: usize, seed: u64, group_correlation: f64) -> Sampling {
         draws,
         seed,
         group_correlation,
+        shape: planner_core::risk::Shape::Triangular,
     }
 }
 
@@ -147,4 +148,29 @@ fn a_scenario_cheaper_in_every_paired_draw_is_cheaper_with_probability_one() {
     let b: Vec<Decimal> = a.iter().map(|x| x + dec!(1)).collect();
     assert_eq!(risk::probability_below(&a, &b), Some(dec!(1)));
     assert_eq!(risk::probability_below(&b, &a), Some(dec!(0)));
+}
+
+/// PERT against the beta distributions it is built from, in closed form: with the mode at the
+/// low end it is Beta(1, 5), whose quantile is `1 − (1 − p)^(1/5)`; with the mode in the middle it
+/// is Beta(3, 3), whose CDF is `10x³ − 15x⁴ + 6x⁵`. Its mean is `(low + 4 mode + high) / 6`.
+#[test]
+fn pert_draws_follow_the_beta_distribution_of_their_low_mode_and_high() {
+    let f = |d: Decimal| d.to_f64().unwrap();
+    let at_low = Distribution::pert(dec!(10), dec!(10), dec!(20));
+    let middle = Distribution::pert(dec!(0), dec!(5), dec!(10));
+    for p in [0.01_f64, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99] {
+        let expected = 10.0 + 10.0 * (1.0 - (1.0 - p).powf(0.2));
+        assert!((f(at_low.quantile(p)) - expected).abs() < 1e-6, "Beta(1,5) at {p}");
+        let x = f(middle.quantile(p)) / 10.0;
+        let cdf = 10.0 * x.powi(3) - 15.0 * x.powi(4) + 6.0 * x.powi(5);
+        assert!((cdf - p).abs() < 1e-7, "Beta(3,3) at {p}: CDF {cdf}");
+    }
+    assert_eq!((at_low.quantile(0.0), at_low.quantile(1.0)), (dec!(10), dec!(20)));
+    assert_eq!(middle.mean(), dec!(5));
+    assert_eq!(Distribution::pert(dec!(0), dec!(3), dec!(12)).mean(), dec!(4));
+    // 4,000 Latin hypercube draws average to the mean within 0.1 % of the range.
+    let skewed = Distribution::pert(dec!(0), dec!(3), dec!(12));
+    let draws = risk::draw(&[input("x", skewed, None)], &sampling(4_000, 5, 0.0));
+    let mean = draws[0].iter().map(|d| f(*d)).sum::<f64>() / 4_000.0;
+    assert!((mean - 4.0).abs() < 0.012, "mean {mean}");
 }

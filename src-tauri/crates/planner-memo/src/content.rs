@@ -359,8 +359,17 @@ fn risk(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
     });
     out.push(Block::Paragraph {
         text: format!(
-            "Reproduce: seed {}, {} draws, correlation {} between the figures of one group. planner risk FILE --draws {} --seed {} --baseline {} (FILE: this memo's scenarios as a scenario file, on catalog data version {}).",
-            r.seed, r.draws, r.group_correlation, r.draws, r.seed, r.baseline, input.catalog_version
+            "Reproduce: seed {}, {} draws, {} distributions, correlation {} between the figures of one group. planner risk FILE --draws {} --seed {} --shape {} --correlation {} --baseline {} (FILE: this memo's scenarios as a scenario file, on catalog data version {}).",
+            r.seed,
+            r.draws,
+            r.shape.label(),
+            r.group_correlation,
+            r.draws,
+            r.seed,
+            r.shape.name(),
+            r.group_correlation,
+            r.baseline,
+            input.catalog_version
         ),
         style: Style::BODY,
     });

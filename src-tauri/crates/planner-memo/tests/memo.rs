@@ -309,9 +309,12 @@ fn the_risk_section_states_the_percentiles_the_odds_the_tornado_and_the_seed() {
         .collect();
     let all = text.join("\n");
     assert!(all.contains("P(Two DGX H100 for the base, AWS spot and on-demand for bursts cheaper than Reserved H100 for the base, on-demand for bursts) = 100.0% of the draws."), "{all}");
-    assert!(all.contains("Reproduce: seed 7, 200 draws, correlation 0.8"), "{all}");
     assert!(
-        all.contains("planner risk FILE --draws 200 --seed 7 --baseline hybrid"),
+        all.contains("Reproduce: seed 7, 200 draws, triangular distributions, correlation 0.8"),
+        "{all}"
+    );
+    assert!(
+        all.contains("planner risk FILE --draws 200 --seed 7 --shape triangular --correlation 0.8 --baseline hybrid"),
         "{all}"
     );
     // The tornado of the one alternative: a row per bar, swings to the cent, and its chart.

@@ -577,13 +577,20 @@ fn risk_sheet(sheet: &mut Worksheet, currency: &str, outcome: &RiskOutcome, f: &
     }
     let notes = [
         format!(
-            "Seed {}, {} draws, correlation {} between the figures of one group (the cloud rates of one provider).",
-            outcome.seed, outcome.draws, outcome.group_correlation
+            "Seed {}, {} draws, {} distributions, correlation {} between the figures of one group (the cloud rates of one provider).",
+            outcome.seed,
+            outcome.draws,
+            outcome.shape.label(),
+            outcome.group_correlation
         ),
         format!("Baseline: {baseline}. P(cheaper) counts ties as half."),
         format!(
-            "Reproduce: planner risk FILE --draws {} --seed {} --baseline {}",
-            outcome.draws, outcome.seed, outcome.baseline
+            "Reproduce: planner risk FILE --draws {} --seed {} --shape {} --correlation {} --baseline {}",
+            outcome.draws,
+            outcome.seed,
+            outcome.shape.name(),
+            outcome.group_correlation,
+            outcome.baseline
         ),
     ];
     row += 1;

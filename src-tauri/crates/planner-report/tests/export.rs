@@ -507,9 +507,11 @@ fn the_risk_sheet_holds_the_analysis_percentiles_tornado_and_seed_as_numbers() {
         .collect();
     assert!(
         notes.contains(
-            &"Seed 7, 200 draws, correlation 0.8 between the figures of one group (the cloud rates of one provider)."
+            &"Seed 7, 200 draws, triangular distributions, correlation 0.8 between the figures of one group (the cloud rates of one provider)."
         ),
         "{notes:?}"
     );
-    assert!(notes.contains(&"Reproduce: planner risk FILE --draws 200 --seed 7 --baseline hybrid"));
+    assert!(notes.contains(
+        &"Reproduce: planner risk FILE --draws 200 --seed 7 --shape triangular --correlation 0.8 --baseline hybrid"
+    ));
 }

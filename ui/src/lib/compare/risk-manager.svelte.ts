@@ -4,10 +4,20 @@
 
 import type { WorkspaceStore } from "../workspace.svelte";
 import { BackendError } from "../backend";
-import type { DrawnFigure, RiskProgress, RiskView, Theme, TornadoBar } from "../workspace-types";
+import type { DrawnFigure, RiskProgress, RiskView, Shape, Theme, TornadoBar } from "../workspace-types";
 
 /** The draws a run makes unless the user types another count. */
 export const DEFAULT_DRAWS = "1000";
+
+/** The correlation of one provider's cloud rates unless the user types another. */
+export const DEFAULT_CORRELATION = "0.8";
+
+/** The shapes a figure may be drawn from, as the picker names them. */
+export const SHAPES: readonly { value: Shape; label: string }[] = [
+  { value: "triangular", label: "Triangular" },
+  { value: "pert", label: "PERT (beta)" },
+  { value: "uniform", label: "Uniform (no mode)" },
+];
 
 /** The most draws a run makes (the back end's limit). */
 export const MAX_DRAWS = 100_000;
@@ -23,6 +33,10 @@ export class RiskManager {
   /** As typed: a whole number of draws (1 to 100,000) and a seed (0 to 4,294,967,295). */
   draws = $state(DEFAULT_DRAWS);
   seed = $state("1");
+  /** The distribution of each ranged figure (mode at the price point). */
+  shape: Shape = $state("triangular");
+  /** How strongly one provider's cloud rates move together, 0 to 1, as typed. */
+  correlation = $state(DEFAULT_CORRELATION);
   /** The last analysis kept in the workspace; null before the first. */
   view: RiskView | null = $state.raw(null);
   running = $state(false);
@@ -41,7 +55,7 @@ export class RiskManager {
 
   constructor(store: WorkspaceStore) {
     this.store = store;
-    this.inputProblem = $derived(problemOf(this.draws, this.seed));
+    this.inputProblem = $derived(problemOf(this.draws, this.seed, this.correlation));
   }
 
   /** Loads the analysis kept in the workspace with its charts drawn for `theme` (as the screen
@@ -59,6 +73,8 @@ export class RiskManager {
       if (view && !this.running && first) {
         this.draws = String(view.outcome.draws);
         this.seed = view.outcome.seed;
+        this.shape = view.outcome.shape;
+        this.correlation = view.outcome.group_correlation;
       }
     } catch (error) {
       this.error = error;
@@ -75,7 +91,13 @@ export class RiskManager {
     const poll = setInterval(() => void this.poll(), PROGRESS_EVERY_MS);
     try {
       await this.store.flush();
-      const view = await this.store.backend.runRisk(Number(this.draws), Number(this.seed), this.theme);
+      const view = await this.store.backend.runRisk(
+        Number(this.draws),
+        Number(this.seed),
+        this.shape,
+        this.correlation.trim(),
+        this.theme,
+      );
       this.asked += 1;
       this.view = view;
     } catch (error) {
@@ -125,10 +147,12 @@ export class RiskManager {
   }
 }
 
-/** What is wrong with `draws` and `seed` as typed, or null. */
-function problemOf(draws: string, seed: string): string | null {
+/** What is wrong with `draws`, `seed` and `correlation` as typed, or null. */
+function problemOf(draws: string, seed: string, correlation: string): string | null {
   const whole = (text: string) => /^\d+$/.test(text.trim());
   if (!whole(draws) || Number(draws) < 1 || Number(draws) > MAX_DRAWS) return "Draws: a whole number from 1 to 100,000.";
   if (!whole(seed) || Number(seed) > 4_294_967_295) return "Seed: a whole number from 0 to 4,294,967,295.";
+  const c = correlation.trim();
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(c)) return "Correlation: a number from 0 to 1, e.g. 0.8.";
   return null;
 }

@@ -42,10 +42,11 @@ export const commands = {
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
 	/**
-	 *  Runs the risk analysis of the compare selection with `draws` draws from `seed` and keeps it
-	 *  in the workspace; its charts are drawn for `theme`.
+	 *  Runs the risk analysis of the compare selection with `draws` draws from `seed`, each ranged
+	 *  figure drawn from `shape`, one provider's rates moving together at `correlation`, and keeps
+	 *  it in the workspace; its charts are drawn for `theme`.
 	 */
-	runRisk: (draws: number, seed: number, theme: Theme) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed, theme })),
+	runRisk: (draws: number, seed: number, shape: Shape, correlation: string, theme: Theme) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed, shape, correlation, theme })),
 	/**
 	 *  The last risk analysis kept in the workspace, and whether the plan changed since; `None`
 	 *  before the first.
@@ -2618,6 +2619,8 @@ export type RiskOutcome_Deserialize = {
 	 *  against), or each in full.
 	 */
 	method?: string,
+	/**  The family each figure is drawn from (the mode at the plan's price point). */
+	shape?: Shape,
 };
 
 /**  The spread of outcomes of a plan. */
@@ -2641,6 +2644,8 @@ export type RiskOutcome_Serialize = {
 	 *  against), or each in full.
 	 */
 	method: string,
+	/**  The family each figure is drawn from (the mode at the plan's price point). */
+	shape: Shape,
 };
 
 /**  How far the running risk analysis has come. */
@@ -3092,6 +3097,15 @@ export type Session_Serialize = {
 	launch_error: PlannerError_Serialize | null,
 	recent: RecentFile_Serialize[],
 };
+
+/**  The family of distribution a risk analysis spreads each ranged figure with. */
+export type Shape = 
+/**  Triangular, its mode at the plan's price point (the default). */
+"triangular" | 
+/**  PERT (beta), its mode at the plan's price point. */
+"pert" | 
+/**  Uniform: no value of the range more likely than another (no mode claimed). */
+"uniform";
 
 /**  A reviewer's sign-off on the answers as they stood. */
 export type SignOff = SignOff_Serialize | SignOff_Deserialize;

@@ -32,6 +32,53 @@ pub enum Distribution {
     Uniform { low: Decimal, high: Decimal },
     /// Most likely at `mode`, falling linearly to `low` and `high`.
     Triangular { low: Decimal, mode: Decimal, high: Decimal },
+    /// PERT: a beta distribution over `low..=high` with its mode at `mode` and shape parameters
+    /// `α = 1 + 4 (mode − low) / (high − low)`, `β = 1 + 4 (high − mode) / (high − low)`; its
+    /// mean is `(low + 4 mode + high) / 6`, so it leans on the mode more than a triangle does.
+    Pert { low: Decimal, mode: Decimal, high: Decimal },
+}
+
+/// The family of distribution a risk analysis spreads each ranged figure with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum Shape {
+    /// Triangular, its mode at the plan's price point (the default).
+    #[default]
+    Triangular,
+    /// PERT (beta), its mode at the plan's price point.
+    Pert,
+    /// Uniform: no value of the range more likely than another (no mode claimed).
+    Uniform,
+}
+
+impl Shape {
+    /// The distribution of this shape over `low..=high` with its mode at `mode`.
+    pub fn over(self, low: Decimal, mode: Decimal, high: Decimal) -> Distribution {
+        match self {
+            Shape::Triangular => Distribution::triangular(low, mode, high),
+            Shape::Pert => Distribution::pert(low, mode, high),
+            Shape::Uniform => Distribution::uniform(low, high),
+        }
+    }
+
+    /// The shape's name in files and on the command line (`planner risk --shape`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Triangular => "triangular",
+            Shape::Pert => "pert",
+            Shape::Uniform => "uniform",
+        }
+    }
+
+    /// The shape as a sentence names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shape::Triangular => "triangular",
+            Shape::Pert => "PERT",
+            Shape::Uniform => "uniform",
+        }
+    }
 }
 
 impl Distribution {
@@ -46,6 +93,17 @@ impl Distribution {
         }
     }
 
+    /// A PERT distribution over `low..=high` with its mode at `mode` (clamped into the range); the
+    /// bounds are put in order.
+    pub fn pert(low: Decimal, mode: Decimal, high: Decimal) -> Distribution {
+        let (low, high) = if low <= high { (low, high) } else { (high, low) };
+        Distribution::Pert {
+            low,
+            mode: mode.clamp(low, high),
+            high,
+        }
+    }
+
     /// A uniform distribution over `low..=high` (the bounds put in order).
     pub fn uniform(low: Decimal, high: Decimal) -> Distribution {
         let (low, high) = if low <= high { (low, high) } else { (high, low) };
@@ -54,23 +112,28 @@ impl Distribution {
 
     fn bounds(&self) -> (Decimal, Decimal) {
         match *self {
-            Distribution::Uniform { low, high } | Distribution::Triangular { low, high, .. } => (low, high),
+            Distribution::Uniform { low, high }
+            | Distribution::Triangular { low, high, .. }
+            | Distribution::Pert { low, high, .. } => (low, high),
         }
     }
 
-    /// The mean: `(low + high) / 2` uniform, `(low + mode + high) / 3` triangular.
+    /// The mean: `(low + high) / 2` uniform, `(low + mode + high) / 3` triangular,
+    /// `(low + 4 mode + high) / 6` PERT.
     pub fn mean(&self) -> Decimal {
         match *self {
             Distribution::Uniform { low, high } => (low + high) / Decimal::TWO,
             Distribution::Triangular { low, mode, high } => (low + mode + high) / Decimal::from(3),
+            Distribution::Pert { low, mode, high } => (low + Decimal::from(4) * mode + high) / Decimal::from(6),
         }
     }
 
-    /// The most likely value: the mode of a triangle, the middle of a uniform range.
+    /// The value the plan's point takes: the mode of a triangle or a PERT, the middle of a
+    /// uniform range.
     pub fn quantile_of_mode(&self) -> Decimal {
         match *self {
             Distribution::Uniform { low, high } => (low + high) / Decimal::TWO,
-            Distribution::Triangular { mode, .. } => mode,
+            Distribution::Triangular { mode, .. } | Distribution::Pert { mode, .. } => mode,
         }
     }
 
@@ -93,6 +156,16 @@ impl Distribution {
                 } else {
                     b - ((1.0 - p) * (b - a) * (b - c)).sqrt()
                 }
+            }
+            Distribution::Pert { mode, .. } => {
+                let at_mode = (to_f64(mode) - a) / (b - a);
+                let (alpha, beta) = (1.0 + 4.0 * at_mode, 1.0 + 4.0 * (1.0 - at_mode));
+                let x = match p {
+                    0.0 => 0.0,
+                    1.0 => 1.0,
+                    _ => puruspe::invbetai(p, alpha, beta),
+                };
+                a + x.clamp(0.0, 1.0) * (b - a)
             }
         };
         Decimal::from_f64(x)
@@ -125,6 +198,8 @@ pub struct Sampling {
     /// The correlation of the Gaussian copula between two inputs of one group, 0 to 1 (0.8 gives
     /// a rank correlation of about 0.79). Inputs of different groups, or of none, are independent.
     pub group_correlation: f64,
+    /// The family each ranged figure is drawn from.
+    pub shape: Shape,
 }
 
 /// A uniform number in `[0, 1)` from 53 random bits.

@@ -27,7 +27,7 @@ use crate::catalog::provenance::Figure;
 use crate::engine::assumption::Origin;
 use crate::engine::compare::break_even_month;
 use crate::engine::evaluate::{Evaluation, evaluate};
-use crate::engine::risk::{self, Distribution, Input, Sampling, Spread};
+use crate::engine::risk::{self, Input, Sampling, Shape, Spread};
 use crate::engine::risk_surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
 use crate::engine::scenario_file::{PricePoint, ScenarioFile};
 use crate::engine::validate::validate;
@@ -89,6 +89,9 @@ pub struct RiskOutcome {
     /// against), or each in full.
     #[serde(default)]
     pub method: String,
+    /// The family each figure is drawn from (the mode at the plan's price point).
+    #[serde(default)]
+    pub shape: Shape,
 }
 
 /// Where a drawn figure sits in the catalog.
@@ -197,12 +200,12 @@ fn places(catalog: &Catalog, evaluation: &Evaluation) -> Vec<Place> {
 
 /// The input of one place: the figure's triangle in catalog units, or a position 0..1 for a
 /// resale curve; and how the report names it.
-fn input_of(catalog: &mut Catalog, place: &Place, point: PricePoint) -> Option<(Input, DrawnFigure)> {
+fn input_of(catalog: &mut Catalog, place: &Place, point: PricePoint, shape: Shape) -> Option<(Input, DrawnFigure)> {
     let (entry, field, distribution, shown) = match place {
         Place::Figure { entry, field } => {
             let f = drawable(catalog, entry, field)?;
             let mode = at_point(f, point);
-            let d = Distribution::triangular(f.low, mode, f.high);
+            let d = shape.over(f.low, mode, f.high);
             (entry, field.clone(), d, (f.low, mode, f.high))
         }
         Place::Resale { curve } => {
@@ -212,7 +215,7 @@ fn input_of(catalog: &mut Catalog, place: &Place, point: PricePoint) -> Option<(
                 PricePoint::Mid => Decimal::new(5, 1),
                 PricePoint::High => Decimal::ONE,
             };
-            let d = Distribution::triangular(Decimal::ZERO, mode, Decimal::ONE);
+            let d = shape.over(Decimal::ZERO, mode, Decimal::ONE);
             (
                 curve,
                 "resale share (position in each point's range)".to_owned(),
@@ -756,7 +759,7 @@ pub fn analyse_with(
     let mut probe = catalog.clone();
     let (inputs, figures): (Vec<Input>, Vec<DrawnFigure>) = places
         .iter()
-        .filter_map(|p| input_of(&mut probe, p, file.price_point))
+        .filter_map(|p| input_of(&mut probe, p, file.price_point, sampling.shape))
         .unzip();
     let n = inputs.len();
     let draws = risk::draw(&inputs, sampling);
@@ -834,6 +837,7 @@ pub fn analyse_with(
     outcome.draws = u32::try_from(sampling.draws).unwrap_or(u32::MAX);
     outcome.seed = sampling.seed.to_string();
     outcome.group_correlation = format!("{}", sampling.group_correlation);
+    outcome.shape = sampling.shape;
     outcome.figures = figures;
     outcome.method = method;
     Ok(outcome)
@@ -920,9 +924,18 @@ fn surface(
         if products == 1 { "" } else { "s" },
         checked.len(),
         TOLERANCE,
-        gap.normalize()
+        gap_text(gap)
     );
     Ok(Some((surface, method)))
+}
+
+/// The largest difference between the surface and a full evaluation, as the method says it.
+fn gap_text(gap: Decimal) -> String {
+    if gap.is_zero() {
+        "none".to_owned()
+    } else {
+        format!("{:.1e}", gap.to_f64().unwrap_or(0.0))
+    }
 }
 
 /// What every summary of the draws shares.
@@ -975,6 +988,7 @@ impl Summary<'_> {
             fans,
             break_evens,
             method: String::new(),
+            shape: Shape::Triangular,
         })
     }
 }

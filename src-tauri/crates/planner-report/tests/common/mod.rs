@@ -73,6 +73,7 @@ pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::risk_ru
         draws,
         seed,
         group_correlation: 0.8,
+        shape: planner_core::risk::Shape::Triangular,
     };
     planner_core::risk_run::analyse(&engine::shipped_catalog(), &file, None, &sampling)
         .unwrap_or_else(|p| panic!("analyse: {p:#?}"))
