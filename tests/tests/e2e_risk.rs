@@ -84,32 +84,27 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     )
     .await;
     app.screenshot("risk-2-stale").await;
+    cancel_a_long_run(&app).await;
 
-    // A long run (100,000 draws over 60 months), cancelled while it runs: nothing is kept from
-    // it, the analysis before it stands.
-    app.click("[data-testid='horizon-60']").await;
-    app.fill("[data-testid='risk-draws']", "100000").await;
-    app.click("[data-testid='risk-run']").await;
-    app.text_of("[data-testid='risk-progress']").await;
-    app.screenshot("risk-3-running").await;
-    app.click("[data-testid='risk-cancel']").await;
-    app.wait_text("[data-testid='risk-cancelled']", "Cancelled: nothing was kept")
-        .await;
-    app.screenshot("risk-4-cancelled").await;
-    let kept = app.invoke("risk", json!({ "theme": "light" })).await;
-    assert_eq!(
-        (kept["outcome"]["draws"].as_u64(), kept["outcome"]["seed"].as_str()),
-        (Some(500), Some("42"))
-    );
-
-    // Back on the plan's horizon, run again and make the memo: its Risk section holds the
+    // Back on the plan's horizon, the training demand marked uncertain (80 to 200 GPU-hours a
+    // day around the plan's 120), run again and make the memo: its Risk section holds the
     // percentiles and the seed and draw count a reviewer reruns them with.
     app.click("[data-testid='horizon-36']").await;
+    let demand = mark_demand_uncertain(&app).await;
     app.fill("[data-testid='risk-draws']", "500").await;
     app.click("[data-testid='risk-run']").await;
     app.wait_text("[data-testid='risk-run-info']", "500 draws, seed 42")
         .await;
     let kept = app.invoke("risk", json!({ "theme": "light" })).await;
+    assert_eq!(kept["outcome"]["uncertain"][0]["path"], demand);
+    let method = app.text_of("[data-testid='risk-method']").await;
+    assert!(method.contains("Every one of the 500 draws"), "{method}");
+    app.exec(
+        "document.querySelector(\"[data-testid='risk-uncertain']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
+    app.screenshot("risk-5-demand-uncertain").await;
     app.click("[data-testid='tab-memo']").await;
     app.fill("[data-testid='memo-author']", "Ada Author").await;
     app.fill("[data-testid='memo-decision']", "Adopt the hybrid plan.")
@@ -148,4 +143,48 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
         (body["outcome"]["draws"].as_u64(), body["outcome"]["seed"].as_str()),
         (Some(500), Some("42"))
     );
+}
+
+/// A run of 100,000 draws over 60 months, cancelled while it runs: nothing is kept from it, the
+/// analysis before it (500 draws, seed 42) stands.
+async fn cancel_a_long_run(app: &App) {
+    app.click("[data-testid='horizon-60']").await;
+    app.fill("[data-testid='risk-draws']", "100000").await;
+    app.click("[data-testid='risk-run']").await;
+    app.text_of("[data-testid='risk-progress']").await;
+    app.screenshot("risk-3-running").await;
+    app.click("[data-testid='risk-cancel']").await;
+    app.wait_text("[data-testid='risk-cancelled']", "Cancelled: nothing was kept")
+        .await;
+    app.screenshot("risk-4-cancelled").await;
+    let kept = app.invoke("risk", json!({ "theme": "light" })).await;
+    assert_eq!(
+        (kept["outcome"]["draws"].as_u64(), kept["outcome"]["seed"].as_str()),
+        (Some(500), Some("42"))
+    );
+}
+
+/// Marks the training workload's demand uncertain, 80 to 200 GPU-hours a day around the plan's
+/// 120, on the Risk panel; its path.
+async fn mark_demand_uncertain(app: &App) -> &'static str {
+    app.click("[data-testid='risk-uncertain'] summary").await;
+    let demand = "workloads/quarterly-training/gpu_hours_per_day";
+    app.wait_text(
+        "[data-testid='risk-uncertain-pick']",
+        "Quarterly domain fine-tuning: demand",
+    )
+    .await;
+    app.exec(
+        &format!(
+            "const s = document.querySelector(\"[data-testid='risk-uncertain-pick']\"); s.value = '{demand}'; s.dispatchEvent(new Event('change')); return true;"
+        ),
+        vec![],
+    )
+    .await;
+    app.fill("[data-testid='risk-uncertain-low']", "80").await;
+    app.fill("[data-testid='risk-uncertain-high']", "200").await;
+    app.click("[data-testid='risk-uncertain-add']").await;
+    app.wait_text("[data-testid='risk-uncertain-list']", "Quarterly domain fine-tuning")
+        .await;
+    demand
 }

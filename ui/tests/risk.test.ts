@@ -36,7 +36,9 @@ describe("risk analysis", () => {
     await fireEvent.input(input("risk-seed"), { target: { value: "7" } });
     await fireEvent.click(screen.getByTestId("risk-run"));
     const table = await within(panel).findByTestId("risk-table");
-    expect(host.sent("run_risk")).toEqual([{ draws: 200, seed: 7, shape: "triangular", correlation: "0.8", theme: "light" }]);
+    expect(host.sent("run_risk")).toEqual([
+      { request: { draws: 200, seed: 7, shape: "triangular", correlation: "0.8", uncertain: [] }, theme: "light" },
+    ]);
 
     // The figures on screen are the engine's (read back from the workspace it kept them in).
     const kept = (await backend.risk("light"))!;
@@ -71,7 +73,7 @@ describe("risk analysis", () => {
 
   it("keeps the analysis in the workspace and says it is stale once the compared horizon changes", async () => {
     const { backend } = await enterpriseSession();
-    await backend.runRisk(100, 3, "pert", "0.5", "light");
+    await backend.runRisk({ draws: 100, seed: 3, shape: "pert", correlation: "0.5", uncertain: [] }, "light");
     const panel = await openCompare(backend);
     // Reopened: the kept analysis, current.
     await within(panel).findByTestId("risk-table");
@@ -84,5 +86,34 @@ describe("risk analysis", () => {
 
     await fireEvent.click(screen.getByTestId("horizon-24"));
     await waitFor(() => expect(screen.getByTestId("risk-stale").textContent).toContain("changed since this analysis ran"));
+  });
+
+  it("marks a figure of the plan uncertain over a range that holds its value, and draws it", async () => {
+    const { backend, host } = await enterpriseSession();
+    await openCompare(backend);
+    const details = screen.getByTestId("risk-uncertain") as HTMLDetailsElement;
+    details.open = true;
+    await fireEvent(details, new Event("toggle"));
+    const pick = (await screen.findByTestId("risk-uncertain-pick")) as HTMLSelectElement;
+    await waitFor(() => expect(pick.options.length).toBeGreaterThan(0));
+    const path = "workloads/quarterly-training/gpu_hours_per_day";
+    await fireEvent.change(pick, { target: { value: path } });
+    expect(input("risk-uncertain-low").value).toBe("120");
+    await fireEvent.input(input("risk-uncertain-low"), { target: { value: "130" } });
+    await fireEvent.input(input("risk-uncertain-high"), { target: { value: "200" } });
+    await fireEvent.click(screen.getByTestId("risk-uncertain-add"));
+    expect(screen.getByTestId("risk-uncertain-problem").textContent).toBe("The range must hold the value the plan uses, 120.");
+    await fireEvent.input(input("risk-uncertain-low"), { target: { value: "80" } });
+    await fireEvent.click(screen.getByTestId("risk-uncertain-add"));
+    expect(screen.getByTestId(`risk-uncertain-${path}`).textContent).toContain("Quarterly domain fine-tuning: demand, GPU-hours a day");
+
+    await fireEvent.input(input("risk-draws"), { target: { value: "50" } });
+    await fireEvent.click(screen.getByTestId("risk-run"));
+    await screen.findByTestId("risk-table");
+    const sent = host.sent("run_risk") as { request: { uncertain: unknown[] } }[];
+    expect(sent[0]!.request.uncertain).toEqual([{ path, low: "80", high: "200" }]);
+    const kept = (await backend.risk("light"))!;
+    expect(kept.outcome.figures.some((f) => f.entry === path)).toBe(true);
+    expect(screen.getByTestId("risk-method").textContent).toContain("Every one of the 50 draws");
   });
 });

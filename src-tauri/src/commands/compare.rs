@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use planner_app::compare::{self, ExportFormat, RiskProgress, RiskView};
+use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
-use planner_core::risk::Shape;
+use planner_core::risk_drivers::Candidate;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 
@@ -25,20 +25,20 @@ pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, Plan
     compare::screen(&*host, theme)
 }
 
-/// Runs the risk analysis of the compare selection with `draws` draws from `seed`, each ranged
-/// figure drawn from `shape`, one provider's rates moving together at `correlation`, and keeps
-/// it in the workspace; its charts are drawn for `theme`.
+/// Runs the risk analysis of the compare selection as `request` asks (draws, seed, shape,
+/// correlation, the figures marked uncertain) and keeps it in the workspace; its charts are drawn
+/// for `theme`.
 #[tauri::command]
 #[specta::specta]
-pub async fn run_risk(
-    host: Host<'_>,
-    draws: u32,
-    seed: u32,
-    shape: Shape,
-    correlation: String,
-    theme: Theme,
-) -> Result<RiskView, PlannerError> {
-    compare::run_risk(&*host, draws, seed, shape, &correlation, theme)
+pub async fn run_risk(host: Host<'_>, request: RiskRequest, theme: Theme) -> Result<RiskView, PlannerError> {
+    compare::run_risk(&*host, &request, theme)
+}
+
+/// The figures of the compared scenarios the user may mark uncertain, with their values.
+#[tauri::command]
+#[specta::specta]
+pub async fn risk_candidates(host: Host<'_>) -> Result<Vec<Candidate>, PlannerError> {
+    compare::risk_candidates(&*host)
 }
 
 /// The last risk analysis kept in the workspace, and whether the plan changed since; `None`

@@ -112,8 +112,11 @@ import type {
   DrawnFigure_Serialize,
   RiskView_Serialize,
   RiskProgress,
+  RiskRequest,
   Shape,
   TornadoBar,
+  Candidate,
+  Uncertain,
 } from "./ipc/bindings";
 
 /** A decimal number as text, e.g. "6.88" (money, rates and fractions never cross as floats). */
@@ -209,7 +212,7 @@ export type MonthlyChart = ScenarioChart;
 /** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
 export type RiskView = RiskView_Serialize;
 export type DrawnFigure = DrawnFigure_Serialize;
-export type { TornadoBar, RiskProgress, Shape };
+export type { TornadoBar, RiskProgress, RiskRequest, Shape, Candidate, Uncertain };
 export type CompareScreen = CompareScreen_Serialize;
 
 // The vendor side (issue #6): the scorecard is edited and sent back; the screen, the quote

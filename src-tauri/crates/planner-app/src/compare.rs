@@ -7,6 +7,7 @@ use planner_core::calendar::YearMonth;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::plan::ViewState;
 use planner_core::risk::{Sampling, Shape};
+use planner_core::risk_drivers::{Candidate, Uncertain, candidates};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
@@ -78,17 +79,40 @@ fn kept_risk(ws: &planner_store::Workspace) -> Result<Option<KeptRisk>, PlannerE
         .and_then(|body| serde_json::from_str::<KeptRisk>(&body).ok()))
 }
 
-/// The draws, seed and correlation of the analysis kept in `ws`: a memo reruns them over its own
-/// scenarios. `None` when none is kept.
-pub(crate) fn kept_sampling(ws: &planner_store::Workspace) -> Result<Option<Sampling>, PlannerError> {
+/// The draws, seed, shape and correlation of the analysis kept in `ws`, with the figures it marked
+/// uncertain: a memo reruns them over its own scenarios. `None` when none is kept.
+pub(crate) fn kept_sampling(ws: &planner_store::Workspace) -> Result<Option<(Sampling, Vec<Uncertain>)>, PlannerError> {
     Ok(kept_risk(ws)?.and_then(|k| {
-        Some(Sampling {
+        let sampling = Sampling {
             draws: usize::try_from(k.outcome.draws).ok()?,
             seed: k.outcome.seed.parse().ok()?,
             group_correlation: k.outcome.group_correlation.parse().ok()?,
             shape: k.outcome.shape,
-        })
+        };
+        Some((sampling, k.outcome.uncertain))
     }))
+}
+
+/// What a risk analysis is asked to draw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RiskRequest {
+    pub draws: u32,
+    pub seed: u32,
+    /// The distribution of each ranged figure (mode at the price point).
+    pub shape: Shape,
+    /// How strongly one provider's cloud rates move together: a decimal from 0 to 1, as typed.
+    pub correlation: String,
+    /// Figures of the plan the user marks uncertain, with their ranges.
+    pub uncertain: Vec<Uncertain>,
+}
+
+/// The figures of the compared scenarios the user may mark uncertain, with the values they hold.
+pub fn risk_candidates(host: &impl Host) -> Result<Vec<Candidate>, PlannerError> {
+    with_workspace(host, |ws| {
+        let (file, _, _) = ws.compare_file()?;
+        Ok(candidates(&file))
+    })
 }
 
 fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
@@ -116,19 +140,13 @@ impl Drop for Running<'_> {
 
 /// Runs the risk analysis of the compare selection (over its horizon, against its baseline, on
 /// the workspace's catalog snapshot) with `draws` draws from `seed`, keeps it in the workspace
-/// and returns it with its charts drawn for `theme`. Each ranged figure is drawn from `shape`
-/// (mode at the price point); the cloud rates of one provider move together with the copula
-/// correlation `correlation` (a decimal from 0 to 1, as typed). The workspace is not held while
-/// the draws run: [`risk_progress`] reads how far it has come and [`cancel_risk`] stops it
-/// (nothing is kept then).
-pub fn run_risk(
-    host: &impl Host,
-    draws: u32,
-    seed: u32,
-    shape: Shape,
-    correlation: &str,
-    theme: Theme,
-) -> Result<RiskView, PlannerError> {
+/// and returns it with its charts drawn for `theme`. Each ranged figure is drawn from the
+/// request's `shape` (mode at the price point), with the figures it marks uncertain; the cloud
+/// rates of one provider move together with the copula correlation `correlation` (a decimal from
+/// 0 to 1, as typed). The workspace is not held while the draws run: [`risk_progress`] reads how
+/// far it has come and [`cancel_risk`] stops it (nothing is kept then).
+pub fn run_risk(host: &impl Host, request: &RiskRequest, theme: Theme) -> Result<RiskView, PlannerError> {
+    let (draws, seed, shape, correlation) = (request.draws, request.seed, request.shape, request.correlation.as_str());
     if !(1..=MAX_APP_DRAWS).contains(&draws) {
         return Err(PlannerError::invalid(
             "draws",
@@ -173,7 +191,8 @@ pub fn run_risk(
         group_correlation,
         shape,
     };
-    let outcome = match analyse_with(&catalog, &file, view.baseline.as_deref(), &sampling, &control) {
+    let baseline = view.baseline.as_deref();
+    let outcome = match analyse_with(&catalog, &file, baseline, &sampling, &request.uncertain, &control) {
         Ok(outcome) => outcome,
         Err(Stopped::Problems(p)) => return Err(planner_core::validate::to_error(&p, None)),
         Err(Stopped::Cancelled) => {

@@ -12,7 +12,7 @@ use planner_core::checklist::Subject;
 use planner_core::decision::DecisionView;
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
-use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_memo::MemoCompliance;
 use planner_publish::{MemoSources, PdfCheck, Published, Signer};
 use planner_store::Workspace;
@@ -86,14 +86,23 @@ fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance
 /// against the recommended scenario (else the first), with the draws, seed and correlation of the
 /// analysis kept in the workspace; `None` when none is kept.
 fn memo_risk(ws: &Workspace, draft: &MemoDraft, ids: &[String]) -> Result<Option<RiskOutcome>, PlannerError> {
-    let Some(sampling) = crate::compare::kept_sampling(ws)? else {
+    let Some((sampling, uncertain)) = crate::compare::kept_sampling(ws)? else {
         return Ok(None);
     };
     let (file, catalog) = ws.memo_file(draft)?;
     let baseline = draft.recommended.as_deref().or(ids.first().map(String::as_str));
-    analyse(catalog, &file, baseline, &sampling)
-        .map(Some)
-        .map_err(|p| planner_core::validate::to_error(&p, None))
+    // The figures marked uncertain that the memo's own scenarios have (a figure of a scenario
+    // the memo leaves out is not drawn).
+    let known = planner_core::risk_drivers::candidates(&file);
+    let uncertain: Vec<_> = uncertain
+        .into_iter()
+        .filter(|u| known.iter().any(|c| c.path == u.path))
+        .collect();
+    match analyse_with(catalog, &file, baseline, &sampling, &uncertain, &Control::new()) {
+        Ok(outcome) => Ok(Some(outcome)),
+        Err(Stopped::Problems(p)) => Err(planner_core::validate::to_error(&p, None)),
+        Err(Stopped::Cancelled) => Ok(None),
+    }
 }
 
 /// Makes the memo of a workspace's draft (`draft`: the workspace's own, possibly with changes

@@ -312,15 +312,26 @@ fn a_scenario_is_drafted_from_a_template_or_a_copy_and_reshaped_by_the_engine() 
     );
 }
 
+/// A risk analysis of `draws` draws from `seed`, triangular, rates correlated 0.8, nothing marked.
+fn request(draws: u32, seed: u32) -> compare::RiskRequest {
+    compare::RiskRequest {
+        draws,
+        seed,
+        shape: Shape::Triangular,
+        correlation: "0.8".to_owned(),
+        uncertain: Vec::new(),
+    }
+}
+
 #[test]
 fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan_changes() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
     assert_eq!(compare::risk(&host, Theme::Light).unwrap(), None);
-    let zero = compare::run_risk(&host, 0, 1, Shape::Triangular, "0.8", Theme::Light).unwrap_err();
+    let zero = compare::run_risk(&host, &request(0, 1), Theme::Light).unwrap_err();
     assert_eq!(zero.details[0].field.as_deref(), Some("draws"));
 
-    let run = compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light).unwrap();
+    let run = compare::run_risk(&host, &request(200, 7), Theme::Light).unwrap();
     assert_eq!((run.outcome.draws, run.outcome.seed.as_str()), (200, "7"));
     let current = |host: &TestHost| compare::screen(host, Theme::Light).unwrap().plan_digest;
     assert_eq!(run.digest, current(&host));
@@ -336,7 +347,7 @@ fn a_risk_analysis_of_the_compare_selection_is_kept_and_goes_stale_when_the_plan
     let kept = compare::risk(&host, Theme::Light).unwrap().unwrap();
     assert_eq!(kept.outcome, run.outcome);
     assert_eq!(
-        compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light)
+        compare::run_risk(&host, &request(200, 7), Theme::Light)
             .unwrap()
             .outcome,
         run.outcome
@@ -381,7 +392,7 @@ fn a_memo_after_a_risk_analysis_prints_its_percentiles_and_seed() {
     let text = pdftotext(&pdf);
     assert!(text.contains("No risk analysis was run on this plan"), "{text}");
 
-    let run = compare::run_risk(&host, 200, 7, Shape::Triangular, "0.8", Theme::Light).unwrap();
+    let run = compare::run_risk(&host, &request(200, 7), Theme::Light).unwrap();
     let pdf = dir.path().join("memo.pdf");
     memo::export(&host, &pdf, None).unwrap();
     let text = pdftotext(&pdf);
@@ -433,12 +444,46 @@ fn pdftotext(pdf: &Path) -> String {
 }
 
 #[test]
+fn figures_marked_uncertain_are_offered_from_the_compared_scenarios_drawn_and_kept() {
+    use planner_core::risk_drivers::Uncertain;
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let offered = compare::risk_candidates(&host).unwrap();
+    let demand = offered
+        .iter()
+        .find(|c| c.path.ends_with("/gpu_hours_per_day") || c.path.ends_with("/tokens_per_month"))
+        .expect("the sample's workloads have a demand");
+    assert!(!demand.price, "demand moves the dispatch, not only money");
+    let mut asked = request(100, 5);
+    asked.uncertain = vec![Uncertain {
+        path: demand.path.clone(),
+        low: demand.value * rust_decimal::Decimal::new(8, 1),
+        high: demand.value * rust_decimal::Decimal::new(125, 2),
+    }];
+    let run = compare::run_risk(&host, &asked, Theme::Light).unwrap();
+    assert_eq!(run.outcome.uncertain, asked.uncertain);
+    assert!(run.outcome.figures.iter().any(|f| f.entry == demand.path));
+    assert!(
+        run.outcome.method.starts_with("Every one of the 100 draws"),
+        "{}",
+        run.outcome.method
+    );
+    let kept = compare::risk(&host, Theme::Light).unwrap().unwrap();
+    assert_eq!(kept.outcome.uncertain, asked.uncertain);
+    // A range that leaves out the plan's own value is refused, naming the driver.
+    asked.uncertain[0].low = demand.value * rust_decimal::Decimal::TWO;
+    asked.uncertain[0].high = demand.value * rust_decimal::Decimal::new(3, 0);
+    let refused = compare::run_risk(&host, &asked, Theme::Light).unwrap_err();
+    assert_eq!(refused.details[0].field.as_deref(), Some("uncertain[0]"), "{refused:?}");
+}
+
+#[test]
 fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
     assert_eq!(compare::risk_progress(&host), None);
     assert!(!compare::cancel_risk(&host));
-    let first = compare::run_risk(&host, 100, 1, Shape::Triangular, "0.8", Theme::Light).unwrap();
+    let first = compare::run_risk(&host, &request(100, 1), Theme::Light).unwrap();
     assert_eq!(
         compare::risk_progress(&host),
         None,
@@ -447,8 +492,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
 
     // A long run, cancelled from another thread once it has made progress.
     let cancelled = std::thread::scope(|scope| {
-        let run =
-            scope.spawn(|| compare::run_risk(&host, compare::MAX_APP_DRAWS, 2, Shape::Triangular, "0.8", Theme::Light));
+        let run = scope.spawn(|| compare::run_risk(&host, &request(compare::MAX_APP_DRAWS, 2), Theme::Light));
         let seen = loop {
             match compare::risk_progress(&host) {
                 Some(p) if p.done > 0 => break p,
@@ -458,7 +502,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
         };
         assert!(seen.done <= seen.total, "{seen:?}");
         // A second run is refused while one runs.
-        let twice = compare::run_risk(&host, 100, 3, Shape::Triangular, "0.8", Theme::Light).unwrap_err();
+        let twice = compare::run_risk(&host, &request(100, 3), Theme::Light).unwrap_err();
         assert!(twice.message.contains("running already"), "{}", twice.message);
         assert!(compare::cancel_risk(&host));
         run.join().unwrap()
@@ -472,7 +516,7 @@ fn a_running_risk_analysis_reports_its_progress_and_a_cancel_keeps_the_last_one(
         first.outcome
     );
     assert_eq!(
-        compare::run_risk(&host, 100, 1, Shape::Triangular, "0.8", Theme::Light)
+        compare::run_risk(&host, &request(100, 1), Theme::Light)
             .unwrap()
             .outcome,
         first.outcome

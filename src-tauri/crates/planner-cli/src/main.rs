@@ -83,6 +83,11 @@ enum Command {
         /// How strongly the cloud rates of one provider move together (0 to 1).
         #[arg(long, default_value_t = 0.8, value_parser = correlation)]
         correlation: f64,
+        /// A figure of the file to draw too, `PATH=LOW..HIGH` by ids, e.g.
+        /// `workloads/training/gpu_hours_per_day=400..900` (repeat for more; its mode is the
+        /// file's value). Demand, growth, MFU, lead time, spot interruptions, an override's value.
+        #[arg(long = "vary", value_parser = uncertain)]
+        vary: Vec<planner_core::risk_drivers::Uncertain>,
         /// Print the whole outcome as JSON.
         #[arg(long)]
         json: bool,
@@ -403,6 +408,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             baseline,
             shape,
             correlation,
+            vary,
             json,
         } => {
             let sampling = planner_core::risk::Sampling {
@@ -411,7 +417,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
                 group_correlation: correlation,
                 shape: shape.into(),
             };
-            risk_cmd::risk(catalog, &file, &sampling, baseline.as_deref(), json)
+            risk_cmd::risk(catalog, &file, &sampling, &vary, baseline.as_deref(), json)
         }
         Command::Workspace { command } => match command {
             WorkspaceCommand::New { out, title, from } => {
@@ -497,4 +503,17 @@ fn correlation(text: &str) -> Result<f64, String> {
             "`{text}` is not a correlation: give a number from 0 to 1, e.g. 0.8"
         )),
     }
+}
+
+/// `PATH=LOW..HIGH`: a figure of the file to draw over its range.
+fn uncertain(text: &str) -> Result<planner_core::risk_drivers::Uncertain, String> {
+    let refuse = || format!("`{text}` is not PATH=LOW..HIGH, e.g. workloads/training/mfu=0.3..0.5");
+    let (path, range) = text.split_once('=').ok_or_else(refuse)?;
+    let (low, high) = range.split_once("..").ok_or_else(refuse)?;
+    let number = |t: &str| t.trim().parse::<rust_decimal::Decimal>().map_err(|_| refuse());
+    Ok(planner_core::risk_drivers::Uncertain {
+        path: path.trim().to_owned(),
+        low: number(low)?,
+        high: number(high)?,
+    })
 }

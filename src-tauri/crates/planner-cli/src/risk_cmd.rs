@@ -6,7 +6,8 @@ use std::path::Path;
 use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::risk::Sampling;
-use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::risk_drivers::Uncertain;
+use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_core::scenario_file::ScenarioFile;
 use planner_core::validate::to_error;
 use rust_decimal::Decimal;
@@ -22,10 +23,11 @@ pub fn risk(
     catalog_dir: &Path,
     file: &Path,
     sampling: &Sampling,
+    uncertain: &[Uncertain],
     baseline: Option<&str>,
     json: bool,
 ) -> Result<String, PlannerError> {
-    let (parsed, out) = outcome(catalog_dir, file, baseline, sampling)?;
+    let (parsed, out) = outcome(catalog_dir, file, baseline, sampling, uncertain)?;
     if json {
         return Ok(serde_json::to_string_pretty(&out).unwrap_or_default());
     }
@@ -38,7 +40,14 @@ fn outcome(
     file: &Path,
     baseline: Option<&str>,
     sampling: &Sampling,
+    uncertain: &[Uncertain],
 ) -> Result<(ScenarioFile, RiskOutcome), PlannerError> {
+    let analyse = |catalog: &Catalog, plan: &ScenarioFile, baseline: Option<&str>| {
+        analyse_with(catalog, plan, baseline, sampling, uncertain, &Control::new()).map_err(|s| match s {
+            Stopped::Problems(p) => to_error(&p, Some(&file.display().to_string())),
+            Stopped::Cancelled => PlannerError::new(ErrorCode::Cancelled, "The risk analysis was cancelled."),
+        })
+    };
     let name = file.display().to_string();
     Ok(if is_workspace(file) {
         let ws = planner_store::Workspace::open_read_only(file)?;
@@ -52,12 +61,12 @@ fn outcome(
             ));
         }
         let baseline = baseline.or(view.baseline.as_deref());
-        let out = analyse(catalog, &plan, baseline, sampling).map_err(|p| to_error(&p, Some(&name)))?;
+        let out = analyse(catalog, &plan, baseline)?;
         (plan, out)
     } else {
         let catalog: Catalog = planner_store::load_catalog_dir(catalog_dir)?;
         let parsed = read(file)?;
-        let out = analyse(&catalog, &parsed, baseline, sampling).map_err(|p| to_error(&p, Some(&name)))?;
+        let out = analyse(&catalog, &parsed, baseline)?;
         (parsed, out)
     })
 }

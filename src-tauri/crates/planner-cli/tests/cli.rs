@@ -585,6 +585,59 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
 }
 
 #[test]
+fn risk_takes_a_shape_a_correlation_and_figures_of_the_file_to_vary() {
+    let args = [
+        "risk",
+        "catalogs/samples/enterprise-hybrid.json",
+        "--draws",
+        "100",
+        "--shape",
+        "pert",
+        "--correlation",
+        "0.5",
+        "--vary",
+        "workloads/quarterly-training/gpu_hours_per_day=80..200",
+        "--json",
+    ];
+    let out = planner(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (json["shape"].as_str(), json["group_correlation"].as_str()),
+        (Some("pert"), Some("0.5"))
+    );
+    assert_eq!(
+        json["uncertain"][0]["path"],
+        "workloads/quarterly-training/gpu_hours_per_day"
+    );
+    assert!(
+        json["method"]
+            .as_str()
+            .unwrap()
+            .starts_with("Every one of the 100 draws")
+    );
+    // A range without the file's value (120), and a malformed one, are refused with the reason.
+    let outside = planner(&[
+        "risk",
+        "catalogs/samples/enterprise-hybrid.json",
+        "--vary",
+        "workloads/quarterly-training/gpu_hours_per_day=150..200",
+    ]);
+    assert_eq!(outside.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("must hold the value the plan uses, 120"));
+    let malformed = planner(&["risk", "catalogs/samples/enterprise-hybrid.json", "--vary", "mfu=high"]);
+    assert!(!malformed.status.success());
+    assert!(String::from_utf8_lossy(&malformed.stderr).contains("is not PATH=LOW..HIGH"));
+    let bad = planner(&[
+        "risk",
+        "catalogs/samples/enterprise-hybrid.json",
+        "--correlation",
+        "1.5",
+    ]);
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("give a number from 0 to 1"));
+}
+
+#[test]
 fn risk_draws_the_sample_reproducibly_and_refuses_zero_draws() {
     let args = [
         "risk",

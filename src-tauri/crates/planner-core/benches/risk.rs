@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(
             format!("1000 draws x 8 scenarios x {horizon} months, each in full"),
             |b| {
-                b.iter(|| analyse_with(&catalog, &file, None, &sampling, &Control::full()).unwrap());
+                b.iter(|| analyse_with(&catalog, &file, None, &sampling, &[], &Control::full()).unwrap());
             },
         );
     }

@@ -8,7 +8,7 @@ mod common;
 use planner_core::catalog::Catalog;
 use planner_core::provenance::Figure;
 use planner_core::risk::Sampling;
-use planner_core::risk_run::{RiskOutcome, analyse};
+use planner_core::risk_run::{RiskOutcome, Stopped, analyse};
 use planner_core::scenario_file::{ScenarioFile, parse};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -435,7 +435,8 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
     use planner_core::risk_run::{Control, analyse_with};
     let catalog = common::shipped_catalog();
     let file = parse(&sample_text()).unwrap();
-    let run = |control: &Control| analyse_with(&catalog, &file, Some("hybrid"), &sampling(400, 11), control).unwrap();
+    let run =
+        |control: &Control| analyse_with(&catalog, &file, Some("hybrid"), &sampling(400, 11), &[], control).unwrap();
     let fast = run(&Control::new());
     let full = run(&Control::full());
     assert!(
@@ -456,6 +457,7 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
             &two_rates(),
             Some("split"),
             &sampling(1_000, 3),
+            &[],
             &Control::new(),
         )
         .unwrap(),
@@ -464,6 +466,7 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
             &two_rates(),
             Some("split"),
             &sampling(1_000, 3),
+            &[],
             &Control::full(),
         )
         .unwrap(),
@@ -477,10 +480,25 @@ fn a_cancelled_analysis_stops_and_says_so() {
     use planner_core::risk_run::{Control, Stopped, analyse_with};
     let control = Control::new();
     control.cancel();
-    let out = analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &control);
+    let out = analyse_with(
+        &ranged_catalog(),
+        &two_rates(),
+        None,
+        &sampling(1_000, 3),
+        &[],
+        &control,
+    );
     assert_eq!(out, Err(Stopped::Cancelled));
     let control = Control::new();
-    analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &control).unwrap();
+    analyse_with(
+        &ranged_catalog(),
+        &two_rates(),
+        None,
+        &sampling(1_000, 3),
+        &[],
+        &control,
+    )
+    .unwrap();
     let (done, total) = control.progress();
     assert_eq!(done, total);
     // The point, two tails of each of the two rates, the pair of them (the scenario `split`
@@ -521,4 +539,105 @@ fn uniform_and_pert_draws_give_the_spread_of_their_closed_form() {
     let (t, p) = (&run(Shape::Triangular).scenarios[0].total, &pert.scenarios[0].total);
     assert!((f(p.p50) - 113_880.0).abs() < 300.0, "PERT P50 {}", p.p50);
     assert!(p.p90 - p.p10 < t.p90 - t.p10, "PERT narrower than the triangle");
+}
+
+/// A driver the user marks uncertain: the demand of workload `a` on 12–36 GPU-hours a day (mode
+/// 24, the file's). The plan's total is linear in it, 365 × (h × AWS rate + 24 × CoreWeave rate),
+/// so its P10 is the total at the triangle's P10, 12 + √(0.1 × 24 × 12) = 17.367 GPU-hours a day.
+/// Demand moves who serves what, so every draw is evaluated in full.
+#[test]
+fn a_demand_the_user_marks_uncertain_is_drawn_over_its_range_and_evaluated_in_full() {
+    use planner_core::risk_drivers::{Uncertain, candidates};
+    use planner_core::risk_run::{Control, analyse_with};
+    let catalog = common::catalog();
+    let file = two_rates();
+    let paths: Vec<String> = candidates(&file).into_iter().map(|c| c.path).collect();
+    assert!(paths.contains(&"workloads/a/gpu_hours_per_day".to_owned()), "{paths:?}");
+    let demand = |low, high| Uncertain {
+        path: "workloads/a/gpu_hours_per_day".to_owned(),
+        low,
+        high,
+    };
+    let run = |driver: Uncertain| {
+        analyse_with(
+            &catalog,
+            &file,
+            Some("split"),
+            &sampling(2_000, 8),
+            &[driver],
+            &Control::new(),
+        )
+    };
+    let out = run(demand(dec!(12), dec!(36))).unwrap();
+    assert!(out.method.starts_with("Every one of the 2000 draws"), "{}", out.method);
+    assert_eq!(out.figures.len(), 1);
+    assert_eq!(
+        (out.figures[0].low, out.figures[0].mode, out.figures[0].high),
+        (dec!(12), dec!(24), dec!(36))
+    );
+    let (split, aws) = (&out.scenarios[0], &out.scenarios[1]);
+    // Both workloads on AWS all year: 365 × 48 × r_a.
+    let r_a = f(aws.point_total) / (365.0 * 48.0);
+    let r_c = f(split.point_total) / (365.0 * 24.0) - r_a;
+    let p10 = 365.0 * ((12.0 + (0.1_f64 * 24.0 * 12.0).sqrt()) * r_a + 24.0 * r_c);
+    // LHS puts the sample P10 within one stratum's width of the triangle's: 2,000 draws.
+    assert!(
+        (f(split.total.p10) - p10).abs() < p10 * 0.002,
+        "P10 {} against {p10}",
+        split.total.p10
+    );
+    assert!((f(split.total.mean) - f(split.point_total)).abs() < f(split.point_total) * 0.001);
+    // The range must hold the value the plan uses; the figure must be one the file has.
+    let outside = run(demand(dec!(30), dec!(40))).unwrap_err();
+    let Stopped::Problems(p) = outside else {
+        panic!("{outside:?}")
+    };
+    assert_eq!(p[0].path, "uncertain[0]");
+    assert!(
+        p[0].message.contains("must hold the value the plan uses, 24"),
+        "{}",
+        p[0].message
+    );
+    let unknown = run(Uncertain {
+        path: "workloads/zz/mfu".to_owned(),
+        low: dec!(0.3),
+        high: dec!(0.5),
+    })
+    .unwrap_err();
+    assert!(matches!(unknown, Stopped::Problems(ref p) if p[0].message.contains("is not a figure of these scenarios")));
+}
+
+/// A lead time in whole months: every draw is a whole number of months within the range, each
+/// month of the range drawn.
+#[test]
+fn a_lead_time_marked_uncertain_is_drawn_in_whole_months() {
+    use planner_core::risk_drivers::{Uncertain, candidates};
+    use planner_core::risk_run::{Control, analyse_with};
+    let catalog = common::shipped_catalog();
+    let file = parse(&sample_text()).unwrap();
+    let lead = candidates(&file)
+        .into_iter()
+        .find(|c| c.whole)
+        .expect("the sample's owned layer has a lead time");
+    let m = lead.value;
+    let driver = Uncertain {
+        path: lead.path.clone(),
+        low: m,
+        high: m + dec!(3),
+    };
+    let out = analyse_with(
+        &catalog,
+        &file,
+        Some("hybrid"),
+        &sampling(200, 4),
+        &[driver],
+        &Control::new(),
+    )
+    .unwrap();
+    assert!(out.method.starts_with("Every one of the 200 draws"), "{}", out.method);
+    let hybrid = &out.scenarios[0];
+    // A later delivery moves the owned scenario's cash; its spread is no longer a point.
+    assert!(hybrid.total.p90 != hybrid.total.p10);
+    let figure = out.figures.iter().find(|x| x.entry == lead.path).unwrap();
+    assert_eq!((figure.low, figure.high), (m, m + dec!(3)));
 }

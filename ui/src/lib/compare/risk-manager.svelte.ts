@@ -4,7 +4,8 @@
 
 import type { WorkspaceStore } from "../workspace.svelte";
 import { BackendError } from "../backend";
-import type { DrawnFigure, RiskProgress, RiskView, Shape, Theme, TornadoBar } from "../workspace-types";
+import { compareDecimal, parseDecimalInput } from "../decimal";
+import type { Candidate, DrawnFigure, RiskProgress, RiskRequest, RiskView, Shape, Theme, TornadoBar, Uncertain } from "../workspace-types";
 
 /** The draws a run makes unless the user types another count. */
 export const DEFAULT_DRAWS = "1000";
@@ -37,6 +38,17 @@ export class RiskManager {
   shape: Shape = $state("triangular");
   /** How strongly one provider's cloud rates move together, 0 to 1, as typed. */
   correlation = $state(DEFAULT_CORRELATION);
+  /** The figures of the compared scenarios that may be marked uncertain (loaded with the panel). */
+  candidates: Candidate[] = $state.raw([]);
+  /** The figures marked uncertain, with their ranges: drawn in the next run. */
+  uncertain: Uncertain[] = $state.raw([]);
+  /** The figure being marked, and its range as typed. */
+  pick = $state("");
+  pickLow = $state("");
+  pickHigh = $state("");
+  /** Why the figure being marked cannot be added (null when it can, or nothing is typed). */
+  pickProblem: string | null = $state(null);
+  private candidatesAsked = false;
   /** The last analysis kept in the workspace; null before the first. */
   view: RiskView | null = $state.raw(null);
   running = $state(false);
@@ -75,6 +87,7 @@ export class RiskManager {
         this.seed = view.outcome.seed;
         this.shape = view.outcome.shape;
         this.correlation = view.outcome.group_correlation;
+        this.uncertain = view.outcome.uncertain;
       }
     } catch (error) {
       this.error = error;
@@ -91,13 +104,14 @@ export class RiskManager {
     const poll = setInterval(() => void this.poll(), PROGRESS_EVERY_MS);
     try {
       await this.store.flush();
-      const view = await this.store.backend.runRisk(
-        Number(this.draws),
-        Number(this.seed),
-        this.shape,
-        this.correlation.trim(),
-        this.theme,
-      );
+      const request: RiskRequest = {
+        draws: Number(this.draws),
+        seed: Number(this.seed),
+        shape: this.shape,
+        correlation: this.correlation.trim(),
+        uncertain: this.uncertain,
+      };
+      const view = await this.store.backend.runRisk(request, this.theme);
       this.asked += 1;
       this.view = view;
     } catch (error) {
@@ -108,6 +122,55 @@ export class RiskManager {
       this.running = false;
       this.progress = null;
     }
+  }
+
+  /** Loads the figures of the compared scenarios that may be marked uncertain (once: the list
+   *  is asked again only after a failure). */
+  async loadCandidates(): Promise<void> {
+    if (this.candidatesAsked) return;
+    this.candidatesAsked = true;
+    try {
+      this.candidates = await this.store.backend.riskCandidates();
+      if (!this.pick && this.candidates[0]) this.choose(this.candidates[0].path);
+    } catch (error) {
+      this.candidatesAsked = false;
+      this.error = error;
+    }
+  }
+
+  /** Chooses the figure to mark; its range starts at the value it holds. */
+  choose(path: string): void {
+    this.pick = path;
+    const c = this.candidates.find((x) => x.path === path);
+    this.pickLow = c?.value ?? "";
+    this.pickHigh = c?.value ?? "";
+    this.pickProblem = null;
+  }
+
+  /** Marks the chosen figure uncertain over the range typed (its value must lie in it). */
+  mark(): void {
+    const c = this.candidates.find((x) => x.path === this.pick);
+    const low = parseDecimalInput(this.pickLow);
+    const high = parseDecimalInput(this.pickHigh);
+    if (!c) this.pickProblem = "Choose a figure to mark.";
+    else if (low === null || high === null) this.pickProblem = "Low and high: numbers, please.";
+    else if (compareDecimal(low, c.value) > 0 || compareDecimal(c.value, high) > 0)
+      this.pickProblem = `The range must hold the value the plan uses, ${c.value}.`;
+    else if (c.whole && (!/^\d+$/.test(low) || !/^\d+$/.test(high))) this.pickProblem = "Whole months, please.";
+    else {
+      this.uncertain = [...this.uncertain.filter((u) => u.path !== c.path), { path: c.path, low, high }];
+      this.pickProblem = null;
+    }
+  }
+
+  /** Stops drawing the figure at `path`. */
+  unmark(path: string): void {
+    this.uncertain = this.uncertain.filter((u) => u.path !== path);
+  }
+
+  /** What a marked figure is, in words. */
+  labelOf(path: string): string {
+    return this.candidates.find((c) => c.path === path)?.label ?? path;
   }
 
   /** Asks how far the running analysis has come. */

@@ -42,16 +42,18 @@ export const commands = {
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
 	/**
-	 *  Runs the risk analysis of the compare selection with `draws` draws from `seed`, each ranged
-	 *  figure drawn from `shape`, one provider's rates moving together at `correlation`, and keeps
-	 *  it in the workspace; its charts are drawn for `theme`.
+	 *  Runs the risk analysis of the compare selection as `request` asks (draws, seed, shape,
+	 *  correlation, the figures marked uncertain) and keeps it in the workspace; its charts are drawn
+	 *  for `theme`.
 	 */
-	runRisk: (draws: number, seed: number, shape: Shape, correlation: string, theme: Theme) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { draws, seed, shape, correlation, theme })),
+	runRisk: (request: RiskRequest, theme: Theme) => typedError<RiskView_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("run_risk", { request, theme })),
 	/**
 	 *  The last risk analysis kept in the workspace, and whether the plan changed since; `None`
 	 *  before the first.
 	 */
 	risk: (theme: Theme) => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk", { theme })),
+	/**  The figures of the compared scenarios the user may mark uncertain, with their values. */
+	riskCandidates: () => typedError<Candidate[], PlannerError_Serialize>(__TAURI_INVOKE("risk_candidates")),
 	/**  How far the running risk analysis has come; `None` when none is running. */
 	riskProgress: () => typedError<RiskProgress | null, PlannerError_Serialize>(__TAURI_INVOKE("risk_progress")),
 	/**  Cancels the running risk analysis; `false` when none is running. */
@@ -346,6 +348,23 @@ export type BreakEvenRisk_Serialize = {
 	 *  compare screen places it); `None` when no draw crosses.
 	 */
 	at_month: Spread | null,
+};
+
+/**  A figure of the file a user may mark uncertain. */
+export type Candidate = {
+	path: string,
+	/**  What it is, in words ("Training: GPU-hours a day"). */
+	label: string,
+	/**  The value the file holds: the mode of its draws. */
+	value: string,
+	/**  Drawn in whole units (months). */
+	whole: boolean,
+	/**
+	 *  A price (or a multiplier of one): drawing it moves money only, never the dispatch, so the
+	 *  draws may be re-priced on the plan's surface. Anything else (demand, growth, MFU, lead
+	 *  time, interruptions) changes who serves what, and every draw is then evaluated in full.
+	 */
+	price: boolean,
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -2621,6 +2640,8 @@ export type RiskOutcome_Deserialize = {
 	method?: string,
 	/**  The family each figure is drawn from (the mode at the plan's price point). */
 	shape?: Shape,
+	/**  The figures of the plan the user marked uncertain, with their ranges. */
+	uncertain?: Uncertain[],
 };
 
 /**  The spread of outcomes of a plan. */
@@ -2646,6 +2667,8 @@ export type RiskOutcome_Serialize = {
 	method: string,
 	/**  The family each figure is drawn from (the mode at the plan's price point). */
 	shape: Shape,
+	/**  The figures of the plan the user marked uncertain, with their ranges. */
+	uncertain: Uncertain[],
 };
 
 /**  How far the running risk analysis has come. */
@@ -2653,6 +2676,18 @@ export type RiskProgress = {
 	/**  Steps done and steps known so far: full evaluations, then the draws re-priced. */
 	done: number,
 	total: number,
+};
+
+/**  What a risk analysis is asked to draw. */
+export type RiskRequest = {
+	draws: number,
+	seed: number,
+	/**  The distribution of each ranged figure (mode at the price point). */
+	shape: Shape,
+	/**  How strongly one provider's cloud rates move together: a decimal from 0 to 1, as typed. */
+	correlation: string,
+	/**  Figures of the plan the user marks uncertain, with their ranges. */
+	uncertain: Uncertain[],
 };
 
 /**  A risk analysis as the compare screen shows it. */
@@ -3410,6 +3445,14 @@ export type Tornado_Serialize = {
 
 /**  How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token. */
 export type TuningMethod = "full" | "lora" | "qlora";
+
+/**  A figure of the plan a user marks uncertain, with its range. */
+export type Uncertain = {
+	/**  Where the figure is in the scenario file, by ids (see the module documentation). */
+	path: string,
+	low: string,
+	high: string,
+};
 
 /**  A capital cost range for preparing a room for dense racks. */
 export type Upgrade = Upgrade_Serialize | Upgrade_Deserialize;

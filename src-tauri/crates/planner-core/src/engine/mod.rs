@@ -35,6 +35,7 @@ pub mod network;
 pub mod plan;
 pub mod rack;
 pub mod risk;
+pub mod risk_drivers;
 pub mod risk_run;
 pub mod risk_surface;
 pub mod scenario;

@@ -28,6 +28,7 @@ use crate::engine::assumption::Origin;
 use crate::engine::compare::break_even_month;
 use crate::engine::evaluate::{Evaluation, evaluate};
 use crate::engine::risk::{self, Input, Sampling, Shape, Spread};
+use crate::engine::risk_drivers::{Resolved, Uncertain, resolve, with_drivers};
 use crate::engine::risk_surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
 use crate::engine::scenario_file::{PricePoint, ScenarioFile};
 use crate::engine::validate::validate;
@@ -92,6 +93,9 @@ pub struct RiskOutcome {
     /// The family each figure is drawn from (the mode at the plan's price point).
     #[serde(default)]
     pub shape: Shape,
+    /// The figures of the plan the user marked uncertain, with their ranges.
+    #[serde(default)]
+    pub uncertain: Vec<Uncertain>,
 }
 
 /// Where a drawn figure sits in the catalog.
@@ -401,12 +405,68 @@ fn run_once(catalog: &Catalog, file: &ScenarioFile) -> Result<Outputs, Vec<Probl
 }
 
 /// `catalog` with each place at the value `value_of(index)`.
-fn with_values(catalog: &Catalog, places: &[Place], value_of: impl Fn(usize) -> Decimal) -> Catalog {
+fn with_values(catalog: &Catalog, places: &[Place], value_of: &impl Fn(usize) -> Decimal) -> Catalog {
     let mut drawn = catalog.clone();
     for (i, place) in places.iter().enumerate() {
         set_draw(&mut drawn, place, value_of(i));
     }
     drawn
+}
+
+/// The plan a draw is evaluated on: the catalog with its drawn figures (`places`, the first
+/// inputs) and the file with its drawn drivers (the inputs after them).
+struct Model<'a> {
+    catalog: &'a Catalog,
+    file: &'a ScenarioFile,
+    places: &'a [Place],
+    drivers: &'a [Resolved],
+    /// The file as JSON, when it has drivers to write into.
+    json: Option<serde_json::Value>,
+}
+
+impl Model<'_> {
+    /// Every scenario's outputs with input `k` at `value_of(k)`, validated and evaluated in full.
+    fn run(&self, value_of: impl Fn(usize) -> Decimal) -> Result<Outputs, Vec<Problem>> {
+        let catalog = with_values(self.catalog, self.places, &value_of);
+        match &self.json {
+            None => run_once(&catalog, self.file),
+            Some(json) => {
+                let n = self.places.len();
+                let values: Vec<(&Resolved, Decimal)> = self
+                    .drivers
+                    .iter()
+                    .enumerate()
+                    .map(|(j, d)| (d, value_of(n + j)))
+                    .collect();
+                run_once(&catalog, &with_drivers(json, &values)?)
+            }
+        }
+    }
+}
+
+/// A driver's input: its range with its mode at the file's value (a whole-month figure is drawn
+/// over half a month beyond each end and rounded, so each month keeps its share).
+fn driver_input(d: &Resolved, shape: Shape) -> (Input, DrawnFigure) {
+    let half = Decimal::new(5, 1);
+    let (low, high) = if d.candidate.whole {
+        (d.low - half, d.high + half)
+    } else {
+        (d.low, d.high)
+    };
+    let input = Input {
+        key: d.candidate.path.clone(),
+        distribution: shape.over(low, d.candidate.value, high),
+        group: None,
+    };
+    let figure = DrawnFigure {
+        entry: d.candidate.path.clone(),
+        field: d.candidate.label.clone(),
+        low: d.low,
+        mode: d.candidate.value,
+        high: d.high,
+        group: None,
+    };
+    (input, figure)
 }
 
 /// What the summaries read of the draws: every draw evaluated in full, or the plan's surface.
@@ -717,7 +777,7 @@ pub fn analyse(
     baseline: Option<&str>,
     sampling: &Sampling,
 ) -> Result<RiskOutcome, Vec<Problem>> {
-    analyse_with(catalog, file, baseline, sampling, &Control::new()).map_err(|s| match s {
+    analyse_with(catalog, file, baseline, sampling, &[], &Control::new()).map_err(|s| match s {
         Stopped::Problems(p) => p,
         Stopped::Cancelled => Vec::new(),
     })
@@ -726,14 +786,17 @@ pub fn analyse(
 /// How many joint draws are evaluated in full to check the surface.
 const CHECKED_DRAWS: usize = 8;
 
-/// [`analyse`], reporting its progress to `control` and stopping when it is cancelled. The draws
-/// are re-priced on the plan's surface (see [`crate::engine::risk_surface`]) when it agrees with
-/// the full evaluations it is checked against, and evaluated in full otherwise.
+/// [`analyse`] with the figures of the file the user marks `uncertain` drawn too, reporting its
+/// progress to `control` and stopping when it is cancelled. The draws are re-priced on the plan's
+/// surface (see [`crate::engine::risk_surface`]) when every figure drawn is a price and the
+/// surface agrees with the full evaluations it is checked against, and evaluated in full
+/// otherwise.
 pub fn analyse_with(
     catalog: &Catalog,
     file: &ScenarioFile,
     baseline: Option<&str>,
     sampling: &Sampling,
+    uncertain: &[Uncertain],
     control: &Control,
 ) -> Result<RiskOutcome, Stopped> {
     let problem = |path: &str, message: String| {
@@ -755,13 +818,22 @@ pub fn analyse_with(
             .position(|(s, _)| s == id)
             .ok_or_else(|| problem("baseline", format!("no scenario has id `{id}`")))?,
     };
+    let drivers = resolve(file, uncertain)?;
     let places = places(catalog, &point);
     let mut probe = catalog.clone();
     let (inputs, figures): (Vec<Input>, Vec<DrawnFigure>) = places
         .iter()
         .filter_map(|p| input_of(&mut probe, p, file.price_point, sampling.shape))
+        .chain(drivers.iter().map(|d| driver_input(d, sampling.shape)))
         .unzip();
     let n = inputs.len();
+    let model = Model {
+        catalog,
+        file,
+        places: &places,
+        drivers: &drivers,
+        json: (!drivers.is_empty()).then(|| serde_json::to_value(file).unwrap_or_default()),
+    };
     let draws = risk::draw(&inputs, sampling);
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
     let tails: Vec<(Decimal, Decimal)> = inputs
@@ -772,14 +844,11 @@ pub fn analyse_with(
     control.plan(1 + 2 * n);
     let singles = in_parallel(1 + 2 * n, control, |j| {
         let (k, tail) = (j.wrapping_sub(1) / 2, j % 2);
-        run_once(
-            &with_values(catalog, &places, |i| match (j, i == k, tail) {
-                (0, _, _) | (_, false, _) => modes[i],
-                (_, true, 1) => tails[i].0,
-                _ => tails[i].1,
-            }),
-            file,
-        )
+        model.run(|i| match (j, i == k, tail) {
+            (0, _, _) | (_, false, _) => modes[i],
+            (_, true, 1) => tails[i].0,
+            _ => tails[i].1,
+        })
     })?;
     let mut singles = singles.into_iter();
     let at_point = singles.next().unwrap_or_default();
@@ -791,13 +860,14 @@ pub fn analyse_with(
         &low_high.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
     );
     let pairs = fit.pairs();
-    let fitted = if control.full || sampling.draws <= 2 * (pairs.len() + CHECKED_DRAWS) {
+    // Drivers that move quantities (demand, growth, MFU, lead time, interruptions) change the
+    // dispatch: the surface's premise does not hold, every draw is evaluated in full.
+    let prices_only = drivers.iter().all(|d| d.candidate.price);
+    let fitted = if control.full || !prices_only || sampling.draws <= 2 * (pairs.len() + CHECKED_DRAWS) {
         None
     } else {
         surface(
-            catalog,
-            file,
-            &places,
+            &model,
             fit,
             &pairs,
             &low_high,
@@ -822,9 +892,7 @@ pub fn analyse_with(
         Some((surface, method)) => (summary.outcome(&surface, control)?, method),
         None => {
             control.plan(sampling.draws);
-            let outcomes = in_parallel(sampling.draws, control, |d| {
-                run_once(&with_values(catalog, &places, |k| draws[k][d]), file)
-            })?;
+            let outcomes = in_parallel(sampling.draws, control, |d| model.run(|k| draws[k][d]))?;
             (
                 summary.outcome(&Full(outcomes), control)?,
                 format!(
@@ -838,6 +906,7 @@ pub fn analyse_with(
     outcome.seed = sampling.seed.to_string();
     outcome.group_correlation = format!("{}", sampling.group_correlation);
     outcome.shape = sampling.shape;
+    outcome.uncertain = uncertain.to_vec();
     outcome.figures = figures;
     outcome.method = method;
     Ok(outcome)
@@ -849,9 +918,7 @@ pub fn analyse_with(
 /// not (the draws are then evaluated in full).
 #[allow(clippy::too_many_arguments)]
 fn surface(
-    catalog: &Catalog,
-    file: &ScenarioFile,
-    places: &[Place],
+    model: &Model<'_>,
     fit: Fit,
     pairs: &[(usize, usize)],
     low_high: &[(Outputs, Outputs)],
@@ -863,18 +930,9 @@ fn surface(
     control.plan(pairs.len() + checked.len());
     let at_pairs = in_parallel(pairs.len(), control, |j| {
         let (a, b) = pairs[j];
-        run_once(
-            &with_values(
-                catalog,
-                places,
-                |k| if k == a || k == b { tails[k].1 } else { fit.x0[k] },
-            ),
-            file,
-        )
+        model.run(|k| if k == a || k == b { tails[k].1 } else { fit.x0[k] })
     })?;
-    let full_checks = in_parallel(checked.len(), control, |j| {
-        run_once(&with_values(catalog, places, |k| draws[k][checked[j]]), file)
-    })?;
+    let full_checks = in_parallel(checked.len(), control, |j| model.run(|k| draws[k][checked[j]]))?;
     let x0 = fit.x0.clone();
     let mut surface = fit.surface(pairs, &at_pairs, draws, count);
     let mut gap = Decimal::ZERO;
@@ -989,6 +1047,7 @@ impl Summary<'_> {
             break_evens,
             method: String::new(),
             shape: Shape::Triangular,
+            uncertain: Vec::new(),
         })
     }
 }
