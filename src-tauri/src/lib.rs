@@ -41,7 +41,6 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::compare::compare,
         commands::compare::run_risk,
         commands::compare::risk,
-        commands::compare::risk_candidates,
         commands::compare::risk_progress,
         commands::compare::cancel_risk,
         commands::scenarios::scenario_detail,

@@ -91,9 +91,6 @@ describe("risk analysis", () => {
   it("marks a figure of the plan uncertain over a range that holds its value, and draws it", async () => {
     const { backend, host } = await enterpriseSession();
     await openCompare(backend);
-    const details = screen.getByTestId("risk-uncertain") as HTMLDetailsElement;
-    details.open = true;
-    await fireEvent(details, new Event("toggle"));
     const pick = (await screen.findByTestId("risk-uncertain-pick")) as HTMLSelectElement;
     await waitFor(() => expect(pick.options.length).toBeGreaterThan(0));
     const path = "workloads/quarterly-training/gpu_hours_per_day";

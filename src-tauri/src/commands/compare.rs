@@ -5,7 +5,6 @@ use std::path::Path;
 use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
-use planner_core::risk_drivers::Candidate;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 
@@ -32,13 +31,6 @@ pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, Plan
 #[specta::specta]
 pub async fn run_risk(host: Host<'_>, request: RiskRequest, theme: Theme) -> Result<RiskView, PlannerError> {
     compare::run_risk(&*host, &request, theme)
-}
-
-/// The figures of the compared scenarios the user may mark uncertain, with their values.
-#[tauri::command]
-#[specta::specta]
-pub async fn risk_candidates(host: Host<'_>) -> Result<Vec<Candidate>, PlannerError> {
-    compare::risk_candidates(&*host)
 }
 
 /// The last risk analysis kept in the workspace, and whether the plan changed since; `None`

@@ -7,7 +7,7 @@ use planner_core::calendar::YearMonth;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::plan::ViewState;
 use planner_core::risk::{Sampling, Shape};
-use planner_core::risk_drivers::{Candidate, Uncertain, candidates};
+use planner_core::risk_drivers::{Uncertain, candidates};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
@@ -105,14 +105,6 @@ pub struct RiskRequest {
     pub correlation: String,
     /// Figures of the plan the user marks uncertain, with their ranges.
     pub uncertain: Vec<Uncertain>,
-}
-
-/// The figures of the compared scenarios the user may mark uncertain, with the values they hold.
-pub fn risk_candidates(host: &impl Host) -> Result<Vec<Candidate>, PlannerError> {
-    with_workspace(host, |ws| {
-        let (file, _, _) = ws.compare_file()?;
-        Ok(candidates(&file))
-    })
 }
 
 fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
@@ -272,13 +264,14 @@ pub fn set_view(host: &impl Host, view: &ViewState) -> Result<ViewState, Planner
 /// the back end took.
 pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerError> {
     let started = Instant::now();
-    let (comparison, plan_digest) = with_workspace(host, |ws| {
+    let (comparison, plan_digest, risk_candidates) = with_workspace(host, |ws| {
         let (comparison, _, _) = ws.compare()?;
         let (file, _, _) = ws.compare_file()?;
-        Ok((comparison, digest(&file, ws.snapshot_version())))
+        Ok((comparison, digest(&file, ws.snapshot_version()), candidates(&file)))
     })?;
     let mut screen = planner_report::screen::compare_screen(comparison, theme);
     screen.plan_digest = plan_digest;
+    screen.risk_candidates = risk_candidates;
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(screen)
 }

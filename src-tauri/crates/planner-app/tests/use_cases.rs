@@ -448,7 +448,7 @@ fn figures_marked_uncertain_are_offered_from_the_compared_scenarios_drawn_and_ke
     use planner_core::risk_drivers::Uncertain;
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
-    let offered = compare::risk_candidates(&host).unwrap();
+    let offered = compare::screen(&host, Theme::Light).unwrap().risk_candidates;
     let demand = offered
         .iter()
         .find(|c| c.path.ends_with("/gpu_hours_per_day") || c.path.ends_with("/tokens_per_month"))

@@ -451,26 +451,18 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
         assert_eq!(a.bars, b.bars);
     }
     // A plan linear in its two rates: the surface has no product terms and agrees to the cent.
-    let (a, b) = (
+    let linear = |control: &Control| {
         analyse_with(
             &ranged_catalog(),
             &two_rates(),
             Some("split"),
             &sampling(1_000, 3),
             &[],
-            &Control::new(),
+            control,
         )
-        .unwrap(),
-        analyse_with(
-            &ranged_catalog(),
-            &two_rates(),
-            Some("split"),
-            &sampling(1_000, 3),
-            &[],
-            &Control::full(),
-        )
-        .unwrap(),
-    );
+        .unwrap()
+    };
+    let (a, b) = (linear(&Control::new()), linear(&Control::full()));
     assert!(a.method.contains("(2 figures, 0 products of two)"), "{}", a.method);
     assert_eq!(presented(&a), presented(&b));
 }

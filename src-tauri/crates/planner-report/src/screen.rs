@@ -50,6 +50,9 @@ pub struct CompareScreen {
     /// snapshot), set by the caller: a result computed on the plan (the risk analysis) is current
     /// while it carries the same digest.
     pub plan_digest: String,
+    /// The figures of the compared plan a risk analysis may draw beyond the catalog's ranges
+    /// (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
+    pub risk_candidates: Vec<planner_core::risk_drivers::Candidate>,
 }
 
 /// Draws the comparison's charts for `theme`.
@@ -79,6 +82,7 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
         chart_errors,
         backend_ms: String::new(),
         plan_digest: String::new(),
+        risk_candidates: Vec::new(),
     }
 }
 

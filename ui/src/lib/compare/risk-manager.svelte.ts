@@ -38,7 +38,7 @@ export class RiskManager {
   shape: Shape = $state("triangular");
   /** How strongly one provider's cloud rates move together, 0 to 1, as typed. */
   correlation = $state(DEFAULT_CORRELATION);
-  /** The figures of the compared scenarios that may be marked uncertain (loaded with the panel). */
+  /** The figures of the compared scenarios that may be marked uncertain (from the comparison). */
   candidates: Candidate[] = $state.raw([]);
   /** The figures marked uncertain, with their ranges: drawn in the next run. */
   uncertain: Uncertain[] = $state.raw([]);
@@ -48,7 +48,6 @@ export class RiskManager {
   pickHigh = $state("");
   /** Why the figure being marked cannot be added (null when it can, or nothing is typed). */
   pickProblem: string | null = $state(null);
-  private candidatesAsked = false;
   /** The last analysis kept in the workspace; null before the first. */
   view: RiskView | null = $state.raw(null);
   running = $state(false);
@@ -124,18 +123,10 @@ export class RiskManager {
     }
   }
 
-  /** Loads the figures of the compared scenarios that may be marked uncertain (once: the list
-   *  is asked again only after a failure). */
-  async loadCandidates(): Promise<void> {
-    if (this.candidatesAsked) return;
-    this.candidatesAsked = true;
-    try {
-      this.candidates = await this.store.backend.riskCandidates();
-      if (!this.pick && this.candidates[0]) this.choose(this.candidates[0].path);
-    } catch (error) {
-      this.candidatesAsked = false;
-      this.error = error;
-    }
+  /** Takes the figures the compared plan can vary (they come with each comparison). */
+  setCandidates(candidates: Candidate[]): void {
+    this.candidates = candidates;
+    if (!candidates.some((c) => c.path === this.pick) && candidates[0]) this.choose(candidates[0].path);
   }
 
   /** Chooses the figure to mark; its range starts at the value it holds. */

@@ -52,8 +52,6 @@ export const commands = {
 	 *  before the first.
 	 */
 	risk: (theme: Theme) => typedError<RiskView_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("risk", { theme })),
-	/**  The figures of the compared scenarios the user may mark uncertain, with their values. */
-	riskCandidates: () => typedError<Candidate[], PlannerError_Serialize>(__TAURI_INVOKE("risk_candidates")),
 	/**  How far the running risk analysis has come; `None` when none is running. */
 	riskProgress: () => typedError<RiskProgress | null, PlannerError_Serialize>(__TAURI_INVOKE("risk_progress")),
 	/**  Cancels the running risk analysis; `false` when none is running. */
@@ -641,6 +639,11 @@ export type CompareScreen_Deserialize = {
 	 *  while it carries the same digest.
 	 */
 	plan_digest: string,
+	/**
+	 *  The figures of the compared plan a risk analysis may draw beyond the catalog's ranges
+	 *  (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
+	 */
+	risk_candidates: Candidate[],
 };
 
 /**  The compare screen's content. */
@@ -663,6 +666,11 @@ export type CompareScreen_Serialize = {
 	 *  while it carries the same digest.
 	 */
 	plan_digest: string,
+	/**
+	 *  The figures of the compared plan a risk analysis may draw beyond the catalog's ranges
+	 *  (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
+	 */
+	risk_candidates: Candidate[],
 };
 
 /**
