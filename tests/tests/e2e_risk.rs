@@ -169,18 +169,17 @@ async fn cancel_a_long_run(app: &App) {
 async fn mark_demand_uncertain(app: &App) -> &'static str {
     app.click("[data-testid='risk-uncertain'] summary").await;
     let demand = "workloads/quarterly-training/gpu_hours_per_day";
-    app.wait_text(
-        "[data-testid='risk-uncertain-pick']",
-        "Quarterly domain fine-tuning: demand",
-    )
-    .await;
-    app.exec(
-        &format!(
-            "const s = document.querySelector(\"[data-testid='risk-uncertain-pick']\"); s.value = '{demand}'; s.dispatchEvent(new Event('change')); return true;"
-        ),
-        vec![],
-    )
-    .await;
+    // The figures offered come with the comparison: pick the training demand.
+    let picked = app
+        .exec(
+            &format!(
+                "const s = document.querySelector(\"[data-testid='risk-uncertain-pick']\"); s.value = '{demand}'; s.dispatchEvent(new Event('change')); return [s.options.length, s.options.length, s.value, document.querySelector(\"[data-testid='risk-uncertain']\").open];"
+            ),
+            vec![],
+        )
+        .await;
+    assert_eq!(picked[2], demand, "the training demand is offered: {picked}");
+    assert_eq!(picked[3], true, "the list of uncertain figures is open: {picked}");
     app.fill("[data-testid='risk-uncertain-low']", "80").await;
     app.fill("[data-testid='risk-uncertain-high']", "200").await;
     app.click("[data-testid='risk-uncertain-add']").await;

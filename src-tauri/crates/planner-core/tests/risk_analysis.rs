@@ -633,3 +633,47 @@ fn a_lead_time_marked_uncertain_is_drawn_in_whole_months() {
     let figure = out.figures.iter().find(|x| x.entry == lead.path).unwrap();
     assert_eq!((figure.low, figure.high), (m, m + dec!(3)));
 }
+
+/// A quoted price (an override) marked uncertain moves money only: the draws keep the surface,
+/// and it reports what evaluating each draw in full reports.
+#[test]
+fn a_quoted_price_marked_uncertain_is_re_priced_on_the_surface() {
+    use planner_core::risk_drivers::{Uncertain, candidates};
+    use planner_core::risk_run::{Control, analyse_with};
+    let mut file = two_rates();
+    file.scenarios[0].layers[0].price_per_gpu_hour = Some(planner_core::scenario_file::Override {
+        value: dec!(7),
+        currency: None,
+        reason: "quote Q-1".to_owned(),
+    });
+    let path = "scenarios/split/layers/aws/price_per_gpu_hour/value";
+    let offered = candidates(&file);
+    assert!(offered.iter().any(|c| c.path == path && c.price), "{offered:?}");
+    let quote = [Uncertain {
+        path: path.to_owned(),
+        low: dec!(6.5),
+        high: dec!(8),
+    }];
+    let run = |control: &Control| {
+        analyse_with(
+            &common::catalog(),
+            &file,
+            Some("split"),
+            &sampling(1_000, 2),
+            &quote,
+            control,
+        )
+        .unwrap()
+    };
+    let (fast, full) = (run(&Control::new()), run(&Control::full()));
+    assert!(
+        fast.method.contains("re-priced on the plan's surface (1 figure,"),
+        "{}",
+        fast.method
+    );
+    assert_eq!(presented(&fast), presented(&full));
+    // The quote moves the split scenario only (its AWS layer); aws-only pays the catalog rate.
+    let split = &fast.scenarios[0];
+    assert!(split.total.p10 < split.point_total && split.point_total < split.total.p90);
+    assert_eq!(fast.scenarios[1].total.p10, fast.scenarios[1].total.p90);
+}
