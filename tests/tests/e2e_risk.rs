@@ -93,12 +93,14 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
     let demand = mark_demand_uncertain(&app).await;
     app.fill("[data-testid='risk-draws']", "500").await;
     app.click("[data-testid='risk-run']").await;
-    app.wait_text("[data-testid='risk-run-info']", "500 draws, seed 42")
+    // Demand moves the dispatch: this run evaluates every draw in full (the one before it was
+    // re-priced on the surface), which tells the two apart.
+    app.wait_text("[data-testid='risk-method']", "Every one of the 500 draws")
         .await;
+    let info = app.text_of("[data-testid='risk-run-info']").await;
+    assert!(info.contains("500 draws, seed 42"), "{info}");
     let kept = app.invoke("risk", json!({ "theme": "light" })).await;
     assert_eq!(kept["outcome"]["uncertain"][0]["path"], demand);
-    let method = app.text_of("[data-testid='risk-method']").await;
-    assert!(method.contains("Every one of the 500 draws"), "{method}");
     app.exec(
         "document.querySelector(\"[data-testid='risk-uncertain']\").scrollIntoView(); return true;",
         vec![],
@@ -167,13 +169,19 @@ async fn cancel_a_long_run(app: &App) {
 /// Marks the training workload's demand uncertain, 80 to 200 GPU-hours a day around the plan's
 /// 120, on the Risk panel; its path.
 async fn mark_demand_uncertain(app: &App) -> &'static str {
-    app.click("[data-testid='risk-uncertain'] summary").await;
+    // The list opens from its summary; WebKit's WebDriver click does not toggle a <details>, so
+    // it is opened by script here.
+    app.exec(
+        "document.querySelector(\"[data-testid='risk-uncertain']\").open = true; return true;",
+        vec![],
+    )
+    .await;
     let demand = "workloads/quarterly-training/gpu_hours_per_day";
     // The figures offered come with the comparison: pick the training demand.
     let picked = app
         .exec(
             &format!(
-                "const s = document.querySelector(\"[data-testid='risk-uncertain-pick']\"); s.value = '{demand}'; s.dispatchEvent(new Event('change')); return [s.options.length, s.options.length, s.value, document.querySelector(\"[data-testid='risk-uncertain']\").open];"
+                "const s = document.querySelector(\"[data-testid='risk-uncertain-pick']\"); s.value = '{demand}'; s.dispatchEvent(new Event('change', {{ bubbles: true }})); return [s.options.length, s.options.length, s.value, document.querySelector(\"[data-testid='risk-uncertain']\").open];"
             ),
             vec![],
         )
