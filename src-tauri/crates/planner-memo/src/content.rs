@@ -298,8 +298,22 @@ fn risk(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
     let c = &view.currency;
     let name = |id: &str| name_of(view, id).unwrap_or(id).to_owned();
     let base = name(&r.baseline);
+    let shape = match r.shape {
+        planner_core::risk::Shape::Uniform => "uniform over its range".to_owned(),
+        s => format!("{} over its range with the mode at the price point", s.label()),
+    };
+    let marked = if r.uncertain.is_empty() {
+        String::new()
+    } else {
+        let each: Vec<String> = r
+            .uncertain
+            .iter()
+            .map(|u| format!("{} from {} to {}", u.path, u.low, u.high))
+            .collect();
+        format!(", and the figures of the plan marked uncertain ({})", each.join("; "))
+    };
     out.push(small(format!(
-        "{} draws of every ranged catalog figure the scenarios use (triangular over its range with the mode at the price point, Latin hypercube, the cloud rates of one provider moving together); one draw of a figure is shared by every scenario, so the chance that {base} is cheaper is counted on paired draws (ties count half). Decision totals in {c}.",
+        "{} draws of every ranged catalog figure the scenarios use{marked} ({shape}, Latin hypercube, the cloud rates of one provider moving together); one draw of a figure is shared by every scenario, so the chance that {base} is cheaper is counted on paired draws (ties count half). Decision totals in {c}.",
         r.draws
     )));
     let rows = r
