@@ -470,27 +470,13 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
 #[test]
 fn a_cancelled_analysis_stops_and_says_so() {
     use planner_core::risk_run::{Control, Stopped, analyse_with};
+    let run =
+        |control: &Control| analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &[], control);
     let control = Control::new();
     control.cancel();
-    let out = analyse_with(
-        &ranged_catalog(),
-        &two_rates(),
-        None,
-        &sampling(1_000, 3),
-        &[],
-        &control,
-    );
-    assert_eq!(out, Err(Stopped::Cancelled));
+    assert_eq!(run(&control), Err(Stopped::Cancelled));
     let control = Control::new();
-    analyse_with(
-        &ranged_catalog(),
-        &two_rates(),
-        None,
-        &sampling(1_000, 3),
-        &[],
-        &control,
-    )
-    .unwrap();
+    run(&control).unwrap();
     let (done, total) = control.progress();
     assert_eq!(done, total);
     // The point, two tails of each of the two rates, the pair of them (the scenario `split`
