@@ -135,16 +135,30 @@ impl App {
     }
 
     /// Starts tauri-driver (and so the app, which inherits its environment) with `env` set, and
-    /// the XDG folders pointed at the test's own ([`test_home`]).
+    /// the XDG folders pointed at the test's own ([`test_home`]). The local ports are picked free
+    /// but may be taken again before WebKitWebDriver binds them (it then exits with "Unable to
+    /// listen"): such a start is retried on new ports, three times at most.
     pub async fn launch_with_env(args: &[String], env: &[(&str, &Path)]) -> App {
         assert!(
             std::env::var_os("DISPLAY").is_some(),
             "no DISPLAY: run under Xvfb (`cargo xtask test` does)"
         );
+        let mut failures = Vec::new();
+        for _ in 0..3 {
+            match App::start(args, env).await {
+                Ok(app) => return app,
+                Err(e) => failures.push(e),
+            }
+        }
+        panic!("WebDriver session with the app, three starts: {failures:?}");
+    }
+
+    /// One start of tauri-driver and the app on fresh ports.
+    async fn start(args: &[String], env: &[(&str, &Path)]) -> Result<App, String> {
         let port = free_port();
         let native_port = free_port();
         let home = test_home();
-        let driver = Command::new(tauri_driver())
+        let mut driver = Command::new(tauri_driver())
             .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
             .env("XDG_CONFIG_HOME", home.join("config"))
             .env("XDG_DATA_HOME", home.join("data"))
@@ -157,10 +171,10 @@ impl App {
             .expect("tauri-driver could not start: `cargo install tauri-driver --version 2.1.0 --locked` and `apt-get install webkit2gtk-driver`");
         let deadline = Instant::now() + Duration::from_secs(20);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "tauri-driver did not listen on port {port} within 20 s"
-            );
+            if Instant::now() >= deadline {
+                stop_driver(&mut driver);
+                return Err(format!("tauri-driver did not listen on port {port} within 20 s"));
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         let mut caps = serde_json::Map::new();
@@ -168,14 +182,19 @@ impl App {
             "tauri:options".to_owned(),
             serde_json::json!({ "application": app_binary(), "args": args }),
         );
-        let client = ClientBuilder::native()
+        match ClientBuilder::native()
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
-            .expect("WebDriver session with the app");
-        App {
-            client,
-            driver: Some(driver),
+        {
+            Ok(client) => Ok(App {
+                client,
+                driver: Some(driver),
+            }),
+            Err(e) => {
+                stop_driver(&mut driver);
+                Err(e.to_string())
+            }
         }
     }
 
