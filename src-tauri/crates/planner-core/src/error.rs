@@ -34,6 +34,9 @@ pub enum ErrorCode {
     NoWorkspace,
     /// The action was cancelled before it finished; nothing was changed.
     Cancelled,
+    /// A catalog pack was refused whole (altered, signed by an unknown key, older than the
+    /// catalog in use, or damaged); nothing was changed. The message says why.
+    PackRefused,
 }
 
 /// One located problem.

@@ -13,6 +13,7 @@ mod cms;
 mod detached;
 mod error;
 mod identity;
+mod pack_sig;
 mod pdf;
 mod pkcs12;
 mod time;
@@ -20,5 +21,9 @@ mod time;
 pub use detached::{DetachedCheck, sign_detached, verify_detached};
 pub use error::{SignError, replay_random_for_recordings, shorten};
 pub use identity::{CertificateInfo, Identity};
+pub use pack_sig::{
+    PackKey, PackSigError, VerifiedSignature, generate_pack_key, pack_key_file, read_pack_key, sign_manifest,
+    verify_manifest,
+};
 pub use pdf::{Appearance, PageChoice, SignRequest, SignatureReport, Verification, sign, verify};
 pub use time::Timestamp;

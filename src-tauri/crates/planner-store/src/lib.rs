@@ -1,12 +1,13 @@
 //! Compute Planner persistence: everything that touches the disk.
 //!
 //! The core never reads files: this crate reads them and hands the text to `planner_core`.
-//! `catalog_dir` reads a catalog folder; `quotes` reads RFP quote files (CSV, XLSX); `workspace` is the SQLite workspace file (the source of
+//! `catalog_dir` reads a catalog folder; `quotes` reads RFP quote files (CSV, XLSX); `pack` reads, checks and writes signed catalog packs; `workspace` is the SQLite workspace file (the source of
 //! truth for a client's workloads, scenarios and catalog snapshot); `recent` is the list of
 //! recently opened workspaces.
 
 pub mod catalog_dir;
 pub mod files;
+pub mod pack;
 pub mod quotes;
 pub mod recent;
 pub mod workspace;

@@ -8,9 +8,11 @@
 //! May import: only [`crate::problem`] at the crate root, for the horizon and message limits.
 //! Everything else in the crate may build on it.
 
+pub mod diff;
 mod issue;
 mod load;
 mod model;
+pub mod pack;
 pub mod provenance;
 
 pub(crate) use issue::tagged;

@@ -33,6 +33,9 @@ pub struct Snapshot {
     pub version: String,
     pub taken_ms: i64,
     pub files: Vec<(String, String)>,
+    /// The signed pack the files came from; `None` for the catalog shipped with the app.
+    #[serde(default)]
+    pub origin: Option<crate::pack::PackOrigin>,
 }
 
 /// One item's change.
@@ -136,10 +139,16 @@ pub fn read_snapshot(conn: &Connection) -> rusqlite::Result<Snapshot> {
     let files = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
+    let origin: Option<String> = conn
+        .query_row("SELECT body FROM catalog_origin WHERE id = 1", [], |r| r.get(0))
+        .optional()?;
     Ok(Snapshot {
         version,
         taken_ms,
         files,
+        // A record that does not read is treated as no pack: the memo then says the signature
+        // could not be checked, rather than claiming one.
+        origin: origin.and_then(|o| serde_json::from_str(&o).ok()),
     })
 }
 
@@ -156,6 +165,11 @@ pub fn write_snapshot(tx: &Transaction<'_>, s: &Snapshot) -> rusqlite::Result<()
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, taken_ms = excluded.taken_ms",
         params![s.version, s.taken_ms],
     )?;
+    tx.execute("DELETE FROM catalog_origin", [])?;
+    if let Some(origin) = &s.origin {
+        let body = serde_json::to_string(origin).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        tx.execute("INSERT INTO catalog_origin (id, body) VALUES (1, ?1)", params![body])?;
+    }
     Ok(())
 }
 

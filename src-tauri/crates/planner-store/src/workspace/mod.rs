@@ -24,6 +24,7 @@
 
 mod checklists;
 mod history;
+mod packs;
 pub mod schema;
 mod signoff;
 mod types;
@@ -42,6 +43,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 
 pub use checklists::{AnswerInput, ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};
 pub use history::JOURNAL_LIMIT;
+pub use packs::{CatalogOrigin, PackPreview, ScenarioImpact, ScenarioOn, origin_of};
 pub use schema::SCHEMA_VERSION;
 pub use signoff::verify_signoff_signature;
 pub use types::{
@@ -285,21 +287,7 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
     Ok(())
 }
 
-/// The data version of a set of catalog files: the highest `version` among them.
-/// The data version of a catalog: the highest version among its files.
-pub fn catalog_version(c: &Catalog) -> String {
-    c.files
-        .iter()
-        .map(|f| f.version.clone())
-        .max_by(|a, b| compare_versions(a, b))
-        .unwrap_or_default()
-}
-
-/// Compares dotted versions ("2026.11.0") number by number.
-pub fn compare_versions(a: &str, b: &str) -> std::cmp::Ordering {
-    let parts = |s: &str| s.split('.').map(|p| p.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
-    parts(a).cmp(&parts(b))
-}
+pub use planner_core::catalog::pack::{compare_versions, version_of as catalog_version};
 
 /// Strips the folder from catalog file names, so the snapshot reads the same on any machine.
 fn snapshot_files(files: &[(String, String)]) -> Vec<(String, String)> {
@@ -627,6 +615,7 @@ impl Workspace {
                 version,
                 taken_ms: taken,
                 files: files.to_vec(),
+                origin: None,
             },
         )
         .map_err(e)?;
@@ -1167,6 +1156,7 @@ impl Workspace {
             version: catalog_version(&fresh),
             taken_ms: self.now(),
             files,
+            origin: None,
         };
         let label = format!("Update catalog {} → {}", before.version, after.version);
         self.commit(&label, None, vec![Change::Catalog { before, after }], self.now())

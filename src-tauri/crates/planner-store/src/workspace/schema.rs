@@ -17,10 +17,10 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: u32 = 0x4350_4C57;
 
 /// The schema this build writes. Each migration below takes a file from version `i` to `i + 1`.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -114,6 +114,15 @@ CREATE TABLE scorecard (
 -- and the catalog snapshot, to say when it is stale) and its outcome. Not an undo step: it
 -- changes no figure, and a rerun with the same seed reproduces it.
 CREATE TABLE risk_run (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL
+) STRICT;
+",
+    r"
+-- Where the catalog snapshot came from when it was applied from a signed pack (issue #18): the
+-- publisher, version, key, and the manifest and signature as signed, so the signature can be
+-- checked again. No row: the catalog shipped with the app. Written with the snapshot.
+CREATE TABLE catalog_origin (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL
 ) STRICT;
