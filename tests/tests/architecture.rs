@@ -17,8 +17,9 @@ use std::process::Command;
 const LAYERS: &[&[&str]] = &[
     // The domain: no IO, no clock, no Tauri; depends on no other package.
     &["planner-core"],
-    // Signatures (PDF and detached CMS): pure, and needs nothing of the domain.
-    &["planner-sign"],
+    // Signatures (PDF and detached CMS): pure, and needs nothing of the domain. The catalog pack
+    // download (the only network access): needs nothing of the domain either.
+    &["planner-sign", "planner-fetch"],
     // Building blocks on the domain: figures and charts; the workspace file, which verifies
     // signed sign-offs with planner-sign.
     &["planner-report", "planner-store"],
