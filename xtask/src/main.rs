@@ -24,7 +24,8 @@ mod measure;
 const APT_BUILD: &[&str] = &["libwebkit2gtk-4.1-dev", "build-essential", "pkg-config", "libssl-dev"];
 /// Packages for headless end-to-end tests and the independent PDF and font checks: poppler-utils
 /// (pdfsig, pdftotext, pdftoppm) and qpdf check the signed PDFs of planner-sign; openssl makes
-/// and reads PKCS#12 files there.
+/// and reads PKCS#12 files there; minisign (the reference implementation) checks that catalog
+/// packs are signed in its format, both ways.
 const APT_TEST: &[&str] = &[
     "xvfb",
     "xauth",
@@ -34,6 +35,7 @@ const APT_TEST: &[&str] = &[
     "poppler-utils",
     "qpdf",
     "openssl",
+    "minisign",
 ];
 /// tauri-driver bridges WebDriver clients to WebKitWebDriver; this version worked here.
 const TAURI_DRIVER_VERSION: &str = "2.1.0";

@@ -18,6 +18,7 @@ mod evaluate;
 mod exit_cmd;
 mod host;
 mod memo_cmd;
+mod pack_cmd;
 mod quotes_cmd;
 mod risk_cmd;
 mod scorecard_cmd;
@@ -247,6 +248,59 @@ enum CatalogCommand {
         /// The folder to check.
         dir: PathBuf,
     },
+    /// Make a publisher key pair (minisign format): PREFIX.pub to hand out, PREFIX.key to keep offline.
+    Keygen {
+        #[arg(long)]
+        out: PathBuf,
+        /// The environment variable holding a passphrase to encrypt the secret key with.
+        #[arg(long)]
+        passphrase_env: Option<String>,
+    },
+    /// Build a signed catalog pack (.cpack) from a catalog folder.
+    Pack {
+        dir: PathBuf,
+        /// The publisher's minisign secret key file.
+        #[arg(long)]
+        sign_with: PathBuf,
+        /// The environment variable holding the secret key's passphrase (for an encrypted key).
+        #[arg(long)]
+        passphrase_env: Option<String>,
+        /// The publisher's name, as users will see it.
+        #[arg(long)]
+        publisher: String,
+        /// The pack's date (YYYY-MM-DD; default: today, UTC).
+        #[arg(long)]
+        date: Option<String>,
+        /// What changed, in the publisher's words.
+        #[arg(long)]
+        note: Option<String>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check a pack: signature by a trusted key, every file's SHA-256, the catalog; exits 1 if refused.
+    Verify {
+        file: PathBuf,
+        /// A publisher's public key file to trust besides the shipped one (repeatable).
+        #[arg(long)]
+        trust: Vec<PathBuf>,
+    },
+    /// Every figure that differs between two catalogs (folders or packs), old → new with sources.
+    Diff {
+        old: PathBuf,
+        new: PathBuf,
+        #[arg(long)]
+        trust: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what a pack changes in a workspace, then apply it as one undo step.
+    Apply {
+        file: PathBuf,
+        #[arg(long)]
+        workspace: PathBuf,
+        #[arg(long)]
+        trust: Vec<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -394,6 +448,27 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
         Command::Catalog { command } => match command {
             CatalogCommand::List { kind, json } => catalog_cmd::list(catalog, kind.map(Into::into), json),
             CatalogCommand::Check { dir } => catalog_cmd::check(&dir),
+            CatalogCommand::Keygen { out, passphrase_env } => pack_cmd::keygen(&out, passphrase_env.as_deref()),
+            CatalogCommand::Pack {
+                dir,
+                sign_with,
+                passphrase_env,
+                publisher,
+                date,
+                note,
+                out,
+            } => pack_cmd::pack(&pack_cmd::PackArgs {
+                dir: &dir,
+                sign_with: &sign_with,
+                passphrase_env: passphrase_env.as_deref(),
+                publisher: &publisher,
+                date: date.as_deref(),
+                note: note.as_deref(),
+                out: &out,
+            }),
+            CatalogCommand::Verify { file, trust } => pack_cmd::verify(&file, &trust),
+            CatalogCommand::Diff { old, new, trust, json } => pack_cmd::diff_cmd(&old, &new, &trust, json),
+            CatalogCommand::Apply { file, workspace, trust } => pack_cmd::apply(&file, &workspace, &trust),
         },
         Command::Evaluate { file, json, horizon } => {
             planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))

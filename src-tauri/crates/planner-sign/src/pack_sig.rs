@@ -125,7 +125,7 @@ pub fn sign_manifest(
     }
     .map_err(|e| {
         malformed(
-            "cannot open the secret key (an encrypted key needs its passphrase; a wrong passphrase or a damaged key fails here)",
+            "cannot open the secret key (an encrypted key needs its passphrase; a wrong passphrase or a damaged key fails here; an unencrypted key made with `minisign -W` is not read: make the key with a passphrase, or with `planner catalog keygen`)",
             e,
         )
     })?;

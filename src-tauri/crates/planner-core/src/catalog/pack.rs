@@ -240,8 +240,9 @@ impl Manifest {
     }
 }
 
-/// Refuses a pack whose version is older than the catalog in use (a rollback), or the same
-/// version with different files (a publisher must raise the version when anything changes).
+/// Refuses a pack whose version is older than the catalog in use (a rollback), the same version
+/// with different files (a publisher must raise the version when anything changes), or the very
+/// catalog in use (nothing to apply).
 pub fn check_not_older(pack_version: &str, in_use: &str, same_files: bool) -> Result<(), PackRefusal> {
     match compare_versions(pack_version, in_use) {
         Ordering::Less => Err(refuse(format!(
@@ -249,6 +250,9 @@ pub fn check_not_older(pack_version: &str, in_use: &str, same_files: bool) -> Re
         ))),
         Ordering::Equal if !same_files => Err(refuse(format!(
             "the pack carries catalog {pack_version}, the version in use, but its files differ; a publisher raises the version whenever a figure changes, so it is refused"
+        ))),
+        Ordering::Equal => Err(refuse(format!(
+            "the pack carries catalog {pack_version}, which is already the catalog in use; there is nothing to apply"
         ))),
         _ => Ok(()),
     }
