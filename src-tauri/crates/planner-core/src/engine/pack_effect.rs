@@ -4,7 +4,10 @@
 //! Overrides live in the scenarios, not in the catalog, so replacing the catalog never replaces
 //! them; this module only says so beside each changed figure: "your quote stays".
 
-use crate::catalog::diff::{CatalogDiff, EntryChangeKind};
+use crate::assumption::{Assumption, Origin};
+use crate::catalog::Catalog;
+use crate::catalog::diff::{CatalogDiff, EntryChangeKind, Freshness};
+use crate::catalog::provenance::AsOf;
 use crate::scenario_file::{LayerKind, Override, ScenarioSpec};
 
 /// Whether a cloud layer of `kind` prices from the offer's `field`: on-demand from the on-demand
@@ -89,4 +92,23 @@ pub fn mark_kept(diff: &mut CatalogDiff, scenarios: &[ScenarioSpec]) {
             }
         }
     }
+}
+
+/// How stale a figure a scenario relies on is: its age and the threshold it passed, in months;
+/// `None` for an override (the user's own figure) or a figure within its threshold.
+pub fn stale_age(a: &Assumption, catalog: &Catalog, freshness: &Freshness, today: AsOf) -> Option<(u32, u32)> {
+    let Origin::Catalog { entry, as_of, .. } = &a.origin else {
+        return None;
+    };
+    let limit = freshness.limit_for_entry(catalog, entry);
+    Freshness::is_stale(as_of, today, limit).map(|age| (age, limit))
+}
+
+/// How many of `assumptions` are stale on `today`.
+pub fn stale_count(assumptions: &[Assumption], catalog: &Catalog, freshness: &Freshness, today: AsOf) -> u32 {
+    let n = assumptions
+        .iter()
+        .filter(|a| stale_age(a, catalog, freshness, today).is_some())
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -38,6 +38,9 @@ pub struct WorkspaceSettings {
     pub price_point: PricePoint,
     #[serde(default)]
     pub fx: Vec<FxRate>,
+    /// How old a catalog figure may be before it is marked stale: cloud prices, everything else.
+    #[serde(default)]
+    pub freshness: crate::catalog::diff::Freshness,
 }
 
 impl WorkspaceSettings {
@@ -52,6 +55,7 @@ impl WorkspaceSettings {
             discount_rate: dec!(0.08),
             price_point: PricePoint::Mid,
             fx: Vec::new(),
+            freshness: crate::catalog::diff::Freshness::default(),
         }
     }
 }
@@ -120,6 +124,7 @@ pub fn from_scenario_file(f: ScenarioFile) -> (WorkspaceSettings, Vec<WorkloadSp
             discount_rate: f.discount_rate,
             price_point: f.price_point,
             fx: f.fx,
+            freshness: crate::catalog::diff::Freshness::default(),
         },
         f.workloads,
         f.scenarios,

@@ -284,6 +284,17 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
     if !(1..=120).contains(&s.horizon_months) {
         return Err(invalid("settings.horizon_months", "the horizon is 1 to 120 months"));
     }
+    for (field, months) in [
+        ("settings.freshness.cloud_months", s.freshness.cloud_months),
+        ("settings.freshness.other_months", s.freshness.other_months),
+    ] {
+        if !(1..=120).contains(&months) {
+            return Err(invalid(
+                field,
+                "a figure may be 1 to 120 months old before it is marked stale",
+            ));
+        }
+    }
     Ok(())
 }
 
