@@ -27,6 +27,8 @@ pub enum FilePurpose {
     SaveEvidence,
     /// An RFP quote file (CSV or Excel) to preview and import.
     ImportQuotes,
+    /// A signed catalog pack to check and preview.
+    ImportPack,
 }
 
 impl FilePurpose {
@@ -46,6 +48,7 @@ impl FilePurpose {
             FilePurpose::AttachEvidence => "Attach evidence (any file)",
             FilePurpose::SaveEvidence => "Save the evidence file",
             FilePurpose::ImportQuotes => "Import RFP quotes (CSV or Excel)",
+            FilePurpose::ImportPack => "Open a catalog pack",
         }
     }
 
@@ -62,6 +65,7 @@ impl FilePurpose {
             FilePurpose::ImportIdentity => ("PKCS#12 identity", &["p12", "pfx"]),
             FilePurpose::ExportCertificate => ("Certificate (PEM)", &["pem", "crt"]),
             FilePurpose::ImportQuotes => ("RFP quotes (CSV or Excel)", &["csv", "xlsx"]),
+            FilePurpose::ImportPack => ("Catalog pack", &["cpack"]),
             FilePurpose::AttachEvidence | FilePurpose::SaveEvidence => return None,
         })
     }
@@ -75,6 +79,7 @@ impl FilePurpose {
                 | FilePurpose::ImportIdentity
                 | FilePurpose::AttachEvidence
                 | FilePurpose::ImportQuotes
+                | FilePurpose::ImportPack
         )
     }
 }

@@ -77,6 +77,16 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::vendors::preview_quotes,
         commands::vendors::import_quotes,
         commands::vendors::quote_template,
+        commands::catalog::catalog_freshness,
+        commands::catalog::pack_keys,
+        commands::catalog::add_pack_key,
+        commands::catalog::remove_pack_key,
+        commands::catalog::open_pack,
+        commands::catalog::download_pack,
+        commands::catalog::download_progress,
+        commands::catalog::cancel_download,
+        commands::catalog::apply_pack,
+        commands::catalog::discard_pack,
     ])
 }
 

@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Every target: its binary's name, and what it fuzzes.
-pub const TARGETS: [(&str, &str); 8] = [
+pub const TARGETS: [(&str, &str); 9] = [
     ("scenario_json", "scenario file: parse, validate, evaluate, compare"),
     (
         "catalog_toml",
@@ -34,6 +34,7 @@ pub const TARGETS: [(&str, &str); 8] = [
     ("workspace_file", "workspace file: open, show, export, check, audit"),
     ("pdf_verify", "PDF signature verification"),
     ("pkcs12", "PKCS#12 identity with a passphrase"),
+    ("catalog_pack", "signed catalog pack: zip, signature, manifest, files"),
 ];
 
 /// SanitizerCoverage as cargo-fuzz sets it up with `--sanitizer none`: 8-bit counters per edge,
@@ -317,6 +318,22 @@ fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
                 .arg(root.join(format!("catalogs/samples/{sample}.json"))),
         )?;
     }
+    // A pack of the engine tests' small catalog, signed by a key made for the seed (the target
+    // checks the manifest and files whatever the signature says).
+    crate::sh(
+        cli("catalogs")
+            .args(["catalog", "keygen", "--out"])
+            .arg(work.join("seed")),
+    )?;
+    crate::sh(
+        cli("catalogs")
+            .args(["catalog", "pack"])
+            .arg(root.join(ENGINE_CATALOG))
+            .arg("--sign-with")
+            .arg(work.join("seed.key"))
+            .args(["--publisher", "Fuzz Seed", "--date", "2026-12-01", "--out"])
+            .arg(seeds.join("catalog_pack/engine-catalog.cpack")),
+    )?;
     let identity = seeds.join("pkcs12/planner-identity.p12");
     crate::sh(
         cli("catalogs")

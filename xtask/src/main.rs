@@ -193,7 +193,7 @@ fn test() -> Step {
         ));
     }
     println!("xtask: the user's app folders are as they were before the tests");
-    // Coverage-guided fuzzing of every importer (issue #14), bounded for CI: each of the eight
+    // Coverage-guided fuzzing of every importer (issue #14), bounded for CI: each of the nine
     // targets for 40 s, two at a time (about 3 minutes); longer runs are `cargo xtask fuzz`.
     fuzz::fuzz(&root, &["--seconds".to_owned(), "40".to_owned()])?;
     println!("xtask: every test passed");

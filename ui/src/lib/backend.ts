@@ -62,6 +62,7 @@ const ERROR_CODES: readonly string[] = [
   "workspace-read-only",
   "no-workspace",
   "cancelled",
+  "pack-refused",
 ];
 
 /** True when `value` has the shape of a PlannerError (as it arrives over IPC). */

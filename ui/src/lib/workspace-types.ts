@@ -6,6 +6,15 @@
 // which the `_Deserialize` form (what Rust accepts) takes as it is.
 
 import type {
+  CatalogFreshness_Serialize,
+  CatalogOrigin_Serialize,
+  DownloadProgress_Serialize,
+  FigureSide,
+  Freshness,
+  PackPreview_Serialize,
+  StaleCount,
+  StaleFigure,
+  TrustedKey,
   AnswerInput_Serialize,
   Answer_Serialize,
   ChecklistSubject,
@@ -196,6 +205,13 @@ export type Applied = Applied_Serialize;
 export type Imported = Imported_Serialize;
 export type RecentFile = RecentFile_Serialize;
 export type Session = Session_Serialize;
+
+// Catalog packs and freshness (issue #18): read-only answers.
+export type CatalogFreshness = CatalogFreshness_Serialize;
+export type CatalogOrigin = CatalogOrigin_Serialize;
+export type DownloadProgress = DownloadProgress_Serialize;
+export type PackPreview = PackPreview_Serialize;
+export type { FigureSide, Freshness, StaleCount, StaleFigure, TrustedKey };
 
 // Read-only answers: as Rust sends them.
 export type Difference = Difference_Serialize;

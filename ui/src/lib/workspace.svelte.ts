@@ -180,6 +180,17 @@ export class WorkspaceStore {
     }
   }
 
+  /**
+   * Applies the catalog pack the back end holds after its preview (an undo step). A refusal is
+   * thrown for the pack dialog to show; nothing changed then.
+   */
+  async applyPack(): Promise<Applied> {
+    const applied = await this.queue.submit(null, () => this.backend.applyPack());
+    this.absorb(applied, "catalog");
+    this.notice = { kind: "info", text: `${applied.label}. Undo takes it back.` };
+    return applied;
+  }
+
   async importScenarios(path: string): Promise<Imported | null> {
     try {
       const imported = await this.queue.submit(null, () => this.backend.importScenarios(path));

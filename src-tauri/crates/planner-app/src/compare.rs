@@ -11,7 +11,7 @@ use planner_core::risk_drivers::{Uncertain, candidates};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
-use planner_report::screen::{CompareScreen, RiskCharts};
+use planner_report::screen::{CompareScreen, RiskCharts, StaleCount};
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, with_workspace};
@@ -264,14 +264,39 @@ pub fn set_view(host: &impl Host, view: &ViewState) -> Result<ViewState, Planner
 /// the back end took.
 pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerError> {
     let started = Instant::now();
-    let (comparison, plan_digest, risk_candidates) = with_workspace(host, |ws| {
-        let (comparison, _, _) = ws.compare()?;
+    let today = crate::packs::today(host);
+    let (comparison, plan_digest, risk_candidates, stale) = with_workspace(host, |ws| {
+        let (comparison, evaluation, _) = ws.compare()?;
         let (file, _, _) = ws.compare_file()?;
-        Ok((comparison, digest(&file, ws.snapshot_version()), candidates(&file)))
+        let freshness = ws.settings().freshness;
+        let stale = evaluation
+            .iter()
+            .flat_map(|e| &e.scenarios)
+            .map(|s| {
+                let ages: Vec<u32> = s
+                    .assumptions
+                    .iter()
+                    .filter_map(|a| planner_core::pack_effect::stale_age(a, ws.catalog(), &freshness, today))
+                    .map(|(age, _)| age)
+                    .collect();
+                StaleCount {
+                    scenario: s.id.clone(),
+                    figures: u32::try_from(ages.len()).unwrap_or(u32::MAX),
+                    oldest_months: ages.iter().copied().max().unwrap_or(0),
+                }
+            })
+            .collect();
+        Ok((
+            comparison,
+            digest(&file, ws.snapshot_version()),
+            candidates(&file),
+            stale,
+        ))
     })?;
     let mut screen = planner_report::screen::compare_screen(comparison, theme);
     screen.plan_digest = plan_digest;
     screen.risk_candidates = risk_candidates;
+    screen.stale = stale;
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(screen)
 }

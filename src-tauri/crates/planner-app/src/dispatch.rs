@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::{Host, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
+use crate::{Host, catalog, compare, compliance, identities, memo, packs, scenarios, session, vendors};
 
 /// Commands that need the window and so are answered by the caller, never by [`dispatch`]:
 /// the system file dialog is the user's input.
@@ -86,6 +86,8 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
         "scorecard_draft" | "scorecard_view" | "preview_quotes" | "import_quotes" | "quote_template" => {
             vendor_command(host, &a)
         }
+        "catalog_freshness" | "pack_keys" | "add_pack_key" | "remove_pack_key" | "open_pack" | "download_pack"
+        | "download_progress" | "cancel_download" | "apply_pack" | "discard_pack" => pack_command(host, &a),
         _ => Err(unknown(command)),
     }
 }
@@ -104,6 +106,28 @@ fn catalog_command<H: Host>(host: &H, a: &Args) -> Result<Value, PlannerError> {
         "get_catalog" => answer(catalog::shipped(host)),
         "workspace_catalog" => answer(catalog::snapshot(host)),
         _ => answer(catalog::update(host)),
+    }
+}
+
+fn pack_command<H: Host>(host: &H, a: &Args) -> Result<Value, PlannerError> {
+    match a.command {
+        "catalog_freshness" => answer(packs::freshness(host)),
+        "pack_keys" => answer(packs::keys(host)),
+        "add_pack_key" => answer(packs::add_key(
+            host,
+            &a.get::<String>("publicKey")?,
+            &a.get::<String>("label")?,
+        )),
+        "remove_pack_key" => answer(packs::remove_key(host, &a.get::<String>("id")?)),
+        "open_pack" => answer(packs::open_file(host, &a.path("path")?)),
+        "download_pack" => answer(packs::download(host, &a.get::<String>("url")?)),
+        "download_progress" => answer(Ok(packs::download_progress(host))),
+        "cancel_download" => answer(Ok(packs::cancel_download(host))),
+        "apply_pack" => answer(packs::apply(host)),
+        _ => {
+            packs::discard(host);
+            answer(Ok(()))
+        }
     }
 }
 

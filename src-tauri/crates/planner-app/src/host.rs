@@ -27,6 +27,9 @@ pub struct Slots {
     workspace: Mutex<Option<Workspace>>,
     launch_error: Mutex<Option<PlannerError>>,
     risk: Mutex<Option<Arc<Control>>>,
+    /// The catalog pack previewed and waiting for Apply.
+    pack: Mutex<Option<planner_store::pack::OpenedPack>>,
+    download: Mutex<Option<Arc<crate::packs::Download>>>,
 }
 
 impl Slots {
@@ -62,6 +65,33 @@ impl Slots {
 
     pub(crate) fn end_risk(&self) {
         *self.risk.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    pub(crate) fn set_pack(&self, pack: Option<planner_store::pack::OpenedPack>) {
+        *self.pack.lock().unwrap_or_else(PoisonError::into_inner) = pack;
+    }
+
+    pub(crate) fn take_pack(&self) -> Option<planner_store::pack::OpenedPack> {
+        self.pack.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    /// The pack download running now, if one is.
+    pub fn running_download(&self) -> Option<Arc<crate::packs::Download>> {
+        self.download.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Registers a download; `false` when one is running already.
+    pub(crate) fn start_download(&self, d: Arc<crate::packs::Download>) -> bool {
+        let mut slot = self.download.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_some() {
+            return false;
+        }
+        *slot = Some(d);
+        true
+    }
+
+    pub(crate) fn end_download(&self) {
+        *self.download.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 

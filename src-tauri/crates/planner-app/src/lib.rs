@@ -14,6 +14,8 @@
 //! - [`compliance`]: D-1 checklists: answers with evidence, sign-offs, the log.
 //! - [`vendors`]: RFP quotes and the vendor scorecard.
 //! - [`identities`]: the signing identities kept in the configuration folder.
+//! - [`packs`]: signed catalog packs: trusted publishers, a pack from a file or a URL, its
+//!   preview and applying it; the workspace catalog's origin and stale figures.
 //!
 //! Beside the rooms, [`dispatch`] maps every IPC command name to its use case (JSON in, JSON
 //! out) and [`recorded`] replays the UI tests' recorded calls on a [`TestHost`].
@@ -28,6 +30,7 @@ pub mod dispatch;
 pub mod host;
 pub mod identities;
 pub mod memo;
+pub mod packs;
 pub mod recorded;
 pub mod scenarios;
 pub mod session;

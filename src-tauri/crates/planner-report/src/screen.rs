@@ -53,6 +53,19 @@ pub struct CompareScreen {
     /// The figures of the compared plan a risk analysis may draw beyond the catalog's ranges
     /// (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
     pub risk_candidates: Vec<planner_core::risk_drivers::Candidate>,
+    /// Per compared scenario, how many catalog figures it relies on are older than the
+    /// workspace's thresholds today, set by the caller (it knows the date).
+    pub stale: Vec<StaleCount>,
+}
+
+/// How many stale catalog figures a scenario relies on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StaleCount {
+    pub scenario: String,
+    pub figures: u32,
+    /// The oldest of them, in months.
+    pub oldest_months: u32,
 }
 
 /// Draws the comparison's charts for `theme`.
@@ -83,6 +96,7 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
         backend_ms: String::new(),
         plan_digest: String::new(),
         risk_candidates: Vec::new(),
+        stale: Vec::new(),
     }
 }
 

@@ -152,6 +152,15 @@ pub fn verify_manifest(
             "the signature file is too large to be a minisign signature".into(),
         ));
     }
+    // The minisign crate indexes the global signature as 64 bytes without checking its length:
+    // a shorter one (a signature file edited by hand or by an attacker) must not reach it.
+    let global = signature_text.lines().nth(3).unwrap_or_default().trim();
+    let b64 = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+    if global.len() != 88 || !global.ends_with("==") || !global.bytes().take(86).all(b64) {
+        return Err(PackSigError::Malformed(
+            "the pack's signature cannot be read: its fourth line is not a 64-byte global signature".into(),
+        ));
+    }
     let sig =
         SignatureBox::from_string(signature_text).map_err(|e| malformed("the pack's signature cannot be read", e))?;
     let key_id = key_id_of(sig.keynum());
@@ -248,6 +257,21 @@ mod tests {
             assert!(
                 verify_manifest(text, b"m", std::slice::from_ref(&key)).is_err(),
                 "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_short_global_signature_by_a_trusted_key_is_refused_not_a_panic() {
+        let (public, secret) = generate_pack_key(None).unwrap();
+        let key = read_pack_key(&public).unwrap();
+        let sig = sign_manifest(&secret, None, b"m", "c").unwrap();
+        let lines: Vec<&str> = sig.lines().collect();
+        for global in ["AAAA", "", &lines[3][..40], &format!("{}A", lines[3])] {
+            let forged = format!("{}\n{}\n{}\n{global}\n", lines[0], lines[1], lines[2]);
+            assert!(
+                verify_manifest(&forged, b"m", std::slice::from_ref(&key)).is_err(),
+                "{global}"
             );
         }
     }

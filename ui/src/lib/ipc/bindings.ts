@@ -161,6 +161,29 @@ export const commands = {
 	importQuotes: (path: string, base: string) => typedError<QuotesImported_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("import_quotes", { path, base })),
 	/**  The RFP quote template shipped with the app (beside the catalog it reads). */
 	quoteTemplate: () => typedError<QuoteTemplate, PlannerError_Serialize>(__TAURI_INVOKE("quote_template")),
+	/**  The workspace catalog's origin (its pack signature checked again) and its stale figures today. */
+	catalogFreshness: () => typedError<CatalogFreshness_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("catalog_freshness")),
+	/**  The catalog publishers this computer trusts. */
+	packKeys: () => typedError<TrustedKey[], PlannerError_Serialize>(__TAURI_INVOKE("pack_keys")),
+	/**  Trusts a catalog publisher's public key (minisign format) under `label`. */
+	addPackKey: (publicKey: string, label: string) => typedError<TrustedKey[], PlannerError_Serialize>(__TAURI_INVOKE("add_pack_key", { publicKey, label })),
+	/**  Stops trusting a publisher key the user added. */
+	removePackKey: (id: string) => typedError<TrustedKey[], PlannerError_Serialize>(__TAURI_INVOKE("remove_pack_key", { id })),
+	/**  Opens and checks a catalog pack file and shows what it would change; nothing changes yet. */
+	openPack: (path: string) => typedError<PackPreview_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("open_pack", { path })),
+	/**
+	 *  Downloads a catalog pack from the address the user typed (the app's only network access),
+	 *  checks it and shows what it would change; nothing changes yet.
+	 */
+	downloadPack: (url: string) => typedError<PackPreview_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("download_pack", { url })),
+	/**  How far the running download has come; null when none runs. */
+	downloadProgress: () => typedError<DownloadProgress_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("download_progress")),
+	/**  Stops the running download; false when none runs. */
+	cancelDownload: () => typedError<boolean, PlannerError_Serialize>(__TAURI_INVOKE("cancel_download")),
+	/**  Applies the previewed pack to the workspace's catalog (one undo step). */
+	applyPack: () => typedError<Applied_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("apply_pack")),
+	/**  Drops the previewed pack. */
+	discardPack: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("discard_pack")),
 };
 
 /* Types */
@@ -368,6 +391,33 @@ export type Candidate = {
 /**  The whole catalog, every file loaded and cross-checked. */
 export type Catalog = Catalog_Serialize | Catalog_Deserialize;
 
+/**  Everything a new catalog changes. */
+export type CatalogDiff = CatalogDiff_Serialize | CatalogDiff_Deserialize;
+
+/**  Everything a new catalog changes. */
+export type CatalogDiff_Deserialize = {
+	old_version: string,
+	new_version: string,
+	entries: EntryChange_Deserialize[],
+	added: number,
+	removed: number,
+	changed: number,
+	/**  Figures that moved in entries present in both catalogs. */
+	figures_changed: number,
+};
+
+/**  Everything a new catalog changes. */
+export type CatalogDiff_Serialize = {
+	old_version: string,
+	new_version: string,
+	entries: EntryChange_Serialize[],
+	added: number,
+	removed: number,
+	changed: number,
+	/**  Figures that moved in entries present in both catalogs. */
+	figures_changed: number,
+};
+
 /**  What a catalog file says about itself. */
 export type CatalogFileInfo = {
 	file: string,
@@ -378,8 +428,67 @@ export type CatalogFileInfo = {
 	entries: number,
 };
 
+/**
+ *  The workspace's catalog: where it came from (signature checked again) and every figure older
+ *  than the workspace's thresholds today.
+ */
+export type CatalogFreshness = CatalogFreshness_Serialize | CatalogFreshness_Deserialize;
+
+/**
+ *  The workspace's catalog: where it came from (signature checked again) and every figure older
+ *  than the workspace's thresholds today.
+ */
+export type CatalogFreshness_Deserialize = {
+	origin: CatalogOrigin_Deserialize,
+	today: string,
+	cloud_months: number,
+	other_months: number,
+	stale: StaleFigure[],
+};
+
+/**
+ *  The workspace's catalog: where it came from (signature checked again) and every figure older
+ *  than the workspace's thresholds today.
+ */
+export type CatalogFreshness_Serialize = {
+	origin: CatalogOrigin_Serialize,
+	today: string,
+	cloud_months: number,
+	other_months: number,
+	stale: StaleFigure[],
+};
+
 /**  The kinds of catalog file. */
 export type CatalogKind = "accelerators" | "offers" | "facility" | "fabrics" | "regions";
+
+/**  Where the workspace's catalog came from, checked again now. */
+export type CatalogOrigin = CatalogOrigin_Serialize | CatalogOrigin_Deserialize;
+
+/**  Where the workspace's catalog came from, checked again now. */
+export type CatalogOrigin_Deserialize = {
+	version: string,
+	/**  The publisher, or "Compute Planner (shipped with the app)". */
+	publisher: string,
+	/**  The pack was signed and still verifies: signature, key and every file's digest. */
+	verified: boolean,
+	/**  The pack's signing key, when it came from a pack. */
+	key_id?: string | null,
+	/**  One sentence for the memo and the screen. */
+	statement: string,
+};
+
+/**  Where the workspace's catalog came from, checked again now. */
+export type CatalogOrigin_Serialize = {
+	version: string,
+	/**  The publisher, or "Compute Planner (shipped with the app)". */
+	publisher: string,
+	/**  The pack was signed and still verifies: signature, key and every file's digest. */
+	verified: boolean,
+	/**  The pack's signing key, when it came from a pack. */
+	key_id: string | null,
+	/**  One sentence for the memo and the screen. */
+	statement: string,
+};
 
 /**  The catalog snapshot a workspace computes with, and whether the app ships a newer one. */
 export type CatalogStatus = CatalogStatus_Serialize | CatalogStatus_Deserialize;
@@ -644,6 +753,11 @@ export type CompareScreen_Deserialize = {
 	 *  (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
 	 */
 	risk_candidates: Candidate[],
+	/**
+	 *  Per compared scenario, how many catalog figures it relies on are older than the
+	 *  workspace's thresholds today, set by the caller (it knows the date).
+	 */
+	stale: StaleCount[],
 };
 
 /**  The compare screen's content. */
@@ -671,6 +785,11 @@ export type CompareScreen_Serialize = {
 	 *  (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
 	 */
 	risk_candidates: Candidate[],
+	/**
+	 *  Per compared scenario, how many catalog figures it relies on are older than the
+	 *  workspace's thresholds today, set by the caller (it knows the date).
+	 */
+	stale: StaleCount[],
 };
 
 /**
@@ -818,6 +937,21 @@ export type Difference_Serialize = {
 	buy_vs_rent_words: string | null,
 };
 
+/**  How far the download has come. */
+export type DownloadProgress = DownloadProgress_Serialize | DownloadProgress_Deserialize;
+
+/**  How far the download has come. */
+export type DownloadProgress_Deserialize = {
+	received: number | null,
+	total?: number | null,
+};
+
+/**  How far the download has come. */
+export type DownloadProgress_Serialize = {
+	received: number | null,
+	total: number | null,
+};
+
 /**  A new scenario and what its draft could not choose. */
 export type Draft = Draft_Serialize | Draft_Deserialize;
 
@@ -923,6 +1057,36 @@ export type Edit_Serialize = { kind: "settings"; settings: WorkspaceSettings_Ser
 /**  Replaces the vendor scorecard (weights, vendors and their figures). */
 { kind: "scorecard"; scorecard: ScorecardDraft_Serialize };
 
+/**  One catalog entry that differs. */
+export type EntryChange = EntryChange_Serialize | EntryChange_Deserialize;
+
+/**  How an entry differs. */
+export type EntryChangeKind = "added" | "removed" | "changed";
+
+/**  One catalog entry that differs. */
+export type EntryChange_Deserialize = {
+	/**  The entry's kind, singular: `accelerator`, `offer`, `cooling`, `region`, ... */
+	kind: string,
+	id: string,
+	name: string,
+	change: EntryChangeKind,
+	/**  For a changed entry, each figure that moved; for an added or removed one, its figures. */
+	figures: FigureChange_Deserialize[],
+	texts: TextChange[],
+};
+
+/**  One catalog entry that differs. */
+export type EntryChange_Serialize = {
+	/**  The entry's kind, singular: `accelerator`, `offer`, `cooling`, `region`, ... */
+	kind: string,
+	id: string,
+	name: string,
+	change: EntryChangeKind,
+	/**  For a changed entry, each figure that moved; for an added or removed one, its figures. */
+	figures: FigureChange_Serialize[],
+	texts: TextChange[],
+};
+
 /**  What kind of failure, for code that reacts to it. */
 export type ErrorCode = 
 /**  The catalog files have errors; `details` lists each with file, line and field. */
@@ -947,7 +1111,12 @@ export type ErrorCode =
 /**  The action needs an open workspace and none is open. */
 "no-workspace" | 
 /**  The action was cancelled before it finished; nothing was changed. */
-"cancelled";
+"cancelled" | 
+/**
+ *  A catalog pack was refused whole (altered, signed by an unknown key, older than the
+ *  catalog in use, or damaged); nothing was changed. The message says why.
+ */
+"pack-refused";
 
 /**  One located problem. */
 export type ErrorDetail = ErrorDetail_Serialize | ErrorDetail_Deserialize;
@@ -1265,6 +1434,44 @@ export type Fan = {
 /**  A number with its provenance. A point value has `low == high`. */
 export type Figure = Figure_Serialize | Figure_Deserialize;
 
+/**  A figure that differs between the two catalogs. */
+export type FigureChange = FigureChange_Serialize | FigureChange_Deserialize;
+
+/**  A figure that differs between the two catalogs. */
+export type FigureChange_Deserialize = {
+	/**  The field inside the entry, e.g. `on_demand_per_gpu_hour` or `points[2].share`. */
+	field: string,
+	old?: FigureSide | null,
+	new?: FigureSide | null,
+	/**
+	 *  Scenarios of the open workspace that keep their own value for this figure (an override
+	 *  or an RFP quote), which the new catalog does not replace: "your quote stays".
+	 */
+	kept: string[],
+};
+
+/**  A figure that differs between the two catalogs. */
+export type FigureChange_Serialize = {
+	/**  The field inside the entry, e.g. `on_demand_per_gpu_hour` or `points[2].share`. */
+	field: string,
+	old: FigureSide | null,
+	new: FigureSide | null,
+	/**
+	 *  Scenarios of the open workspace that keep their own value for this figure (an override
+	 *  or an RFP quote), which the new catalog does not replace: "your quote stays".
+	 */
+	kept: string[],
+};
+
+/**  One figure's side of a change: its range, date and sources. */
+export type FigureSide = {
+	low: string,
+	high: string,
+	as_of: string,
+	/**  "title (date)" for each source. */
+	sources: string[],
+};
+
 /**  A number with its provenance. A point value has `low == high`. */
 export type Figure_Deserialize = {
 	low: string,
@@ -1290,7 +1497,9 @@ export type FilePurpose = "open-workspace" | "new-workspace" | "save-workspace-a
 /**  Where to write a certificate (PEM) for others to trust. */
 "export-certificate" | "attach-evidence" | "save-evidence" | 
 /**  An RFP quote file (CSV or Excel) to preview and import. */
-"import-quotes";
+"import-quotes" | 
+/**  A signed catalog pack to check and preview. */
+"import-pack";
 
 /**  How owned hardware is paid for. */
 export type FinancingMethod = "cash" | 
@@ -1339,6 +1548,17 @@ export type Flip = {
 	weights: PerAxis,
 	/**  `weights` − the current weights. */
 	change: PerAxis,
+};
+
+/**  How old a figure may be before it is marked stale, in months. */
+export type Freshness = {
+	/**
+	 *  Cloud prices (the offers catalog): 6 months by default, since rental prices moved by half
+	 *  within one year.
+	 */
+	cloud_months: number,
+	/**  Hardware prices, specifications and every other figure: 12 months by default. */
+	other_months: number,
 };
 
 /**
@@ -2139,6 +2359,41 @@ export type Override_Serialize = {
 	reason: string,
 };
 
+/**  What applying a pack would do to the open workspace, shown before it is applied. */
+export type PackPreview = PackPreview_Serialize | PackPreview_Deserialize;
+
+/**  What applying a pack would do to the open workspace, shown before it is applied. */
+export type PackPreview_Deserialize = {
+	publisher: string,
+	version: string,
+	date: string,
+	key_id: string,
+	note?: string | null,
+	diff: CatalogDiff_Deserialize,
+	scenarios: ScenarioImpact_Deserialize[],
+	/**
+	 *  Why it cannot be applied (older than the catalog in use, or the same version with other
+	 *  files); `None` when it can.
+	 */
+	refusal?: string | null,
+};
+
+/**  What applying a pack would do to the open workspace, shown before it is applied. */
+export type PackPreview_Serialize = {
+	publisher: string,
+	version: string,
+	date: string,
+	key_id: string,
+	note: string | null,
+	diff: CatalogDiff_Serialize,
+	scenarios: ScenarioImpact_Serialize[],
+	/**
+	 *  Why it cannot be applied (older than the catalog in use, or the same version with other
+	 *  files); `None` when it can.
+	 */
+	refusal: string | null,
+};
+
 /**  The paper a memo is laid out on. */
 export type Paper = 
 /**  210 × 297 mm. */
@@ -2884,6 +3139,44 @@ export type ScenarioFigures_Serialize = {
 	monthly: CategorySeries[],
 };
 
+/**  A scenario's figures before and after a catalog change. */
+export type ScenarioImpact = ScenarioImpact_Serialize | ScenarioImpact_Deserialize;
+
+/**  A scenario's figures before and after a catalog change. */
+export type ScenarioImpact_Deserialize = {
+	id: string,
+	name: string,
+	old: ScenarioOn_Deserialize,
+	new: ScenarioOn_Deserialize,
+};
+
+/**  A scenario's figures before and after a catalog change. */
+export type ScenarioImpact_Serialize = {
+	id: string,
+	name: string,
+	old: ScenarioOn_Serialize,
+	new: ScenarioOn_Serialize,
+};
+
+/**  One scenario's decision total and NPV on a catalog, or why it does not evaluate there. */
+export type ScenarioOn = ScenarioOn_Serialize | ScenarioOn_Deserialize;
+
+/**  One scenario's decision total and NPV on a catalog, or why it does not evaluate there. */
+export type ScenarioOn_Deserialize = {
+	total?: string | null,
+	npv?: string | null,
+	/**  The first problem, when the scenario does not evaluate on this catalog. */
+	problem?: string | null,
+};
+
+/**  One scenario's decision total and NPV on a catalog, or why it does not evaluate there. */
+export type ScenarioOn_Serialize = {
+	total: string | null,
+	npv: string | null,
+	/**  The first problem, when the scenario does not evaluate on this catalog. */
+	problem: string | null,
+};
+
 /**  One scenario's outcomes over the draws. */
 export type ScenarioRisk = ScenarioRisk_Serialize | ScenarioRisk_Deserialize;
 
@@ -3328,6 +3621,25 @@ export type Spread = {
 	mean: string,
 };
 
+/**  How many stale catalog figures a scenario relies on. */
+export type StaleCount = {
+	scenario: string,
+	figures: number,
+	/**  The oldest of them, in months. */
+	oldest_months: number,
+};
+
+/**  A figure older than its threshold. */
+export type StaleFigure = {
+	kind: string,
+	entry: string,
+	name: string,
+	field: string,
+	as_of: string,
+	age_months: number,
+	limit_months: number,
+};
+
 /**  A subject's clearance, for the badges shown wherever the subject appears. */
 export type SubjectStatus = SubjectStatus_Serialize | SubjectStatus_Deserialize;
 
@@ -3389,6 +3701,13 @@ export type TerminationFee =
 /**  A fraction (0 to 1) of the commitment still due after the notice period. */
 { kind: "share-of-remaining"; value: string };
 
+/**  A descriptive field (name, notes, interconnect) that differs. */
+export type TextChange = {
+	field: string,
+	old: string,
+	new: string,
+};
+
 /**  The colour scheme of a chart. */
 export type Theme = "light" | "dark";
 
@@ -3449,6 +3768,18 @@ export type Tornado_Serialize = {
 	 *  the bars alone do not explain the spread.
 	 */
 	interaction_note: string | null,
+};
+
+/**  A publisher key as Settings lists it. */
+export type TrustedKey = {
+	id: string,
+	public_key: string,
+	/**  Who the user says it belongs to. */
+	label: string,
+	/**  When it was added (UTC), or "shipped with the app". */
+	added: string,
+	/**  The key shipped with the app: always trusted, cannot be removed. */
+	shipped: boolean,
 };
 
 /**  How fine-tuning updates the model; it sets the memory per parameter and FLOPs per token. */
@@ -3767,6 +4098,8 @@ export type WorkspaceSettings_Deserialize = {
 	discount_rate: string,
 	price_point?: PricePoint,
 	fx?: FxRate_Deserialize[],
+	/**  How old a catalog figure may be before it is marked stale: cloud prices, everything else. */
+	freshness?: Freshness,
 };
 
 /**  Everything of a scenario file but its workloads and scenarios. */
@@ -3780,6 +4113,8 @@ export type WorkspaceSettings_Serialize = {
 	discount_rate: string,
 	price_point: PricePoint,
 	fx: FxRate_Serialize[],
+	/**  How old a catalog figure may be before it is marked stale: cloud prices, everything else. */
+	freshness: Freshness,
 };
 
 /* Tauri Specta runtime */

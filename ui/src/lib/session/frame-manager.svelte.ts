@@ -4,6 +4,7 @@
 
 import type { Backend } from "../backend";
 import { CatalogManager } from "../catalog/catalog-manager.svelte";
+import { PackManager } from "../catalog/pack-manager.svelte";
 import { CompareManager } from "../compare/compare-manager.svelte";
 import { ComplianceManager } from "../compliance/compliance-manager.svelte";
 import { errorText } from "../errors";
@@ -41,6 +42,8 @@ export class WorkspaceFrameManager {
   /** The settings panel while it is shown. */
   settings: SettingsManager | null = $state.raw(null);
   showHelp = $state(false);
+  /** The catalog pack dialog while it is shown. */
+  pack: PackManager | null = $state.raw(null);
   /** A file action (open, save as, import, export, close) is under way. */
   busy = $state(false);
 
@@ -78,7 +81,7 @@ export class WorkspaceFrameManager {
       case "vendors":
         return { tab, manager: new VendorsManager(this.store) };
       case "catalog":
-        return { tab, manager: new CatalogManager(this.backend) };
+        return { tab, manager: new CatalogManager(this.backend, this.store) };
     }
   }
 
@@ -141,6 +144,15 @@ export class WorkspaceFrameManager {
 
   updateCatalog(): void {
     void this.store.updateCatalog();
+  }
+
+  /** Opens the dialog that updates the catalog from a signed pack. */
+  openPack(): void {
+    if (!this.pack && !this.store.info.read_only) this.pack = new PackManager(this.store, () => this.closePack());
+  }
+
+  closePack(): void {
+    this.pack = null;
   }
 
   // ---- Dialogs ----

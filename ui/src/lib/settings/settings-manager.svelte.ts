@@ -20,6 +20,10 @@ export function marketForm(r: FxRate, currency: string): FxRate {
 export class SettingsManager {
   local: WorkspaceSettings;
   private readonly store: WorkspaceStore;
+  /** The back end, for what Settings keeps outside the workspace (trusted catalog publishers). */
+  get backend(): WorkspaceStore["backend"] {
+    return this.store.backend;
+  }
   /** Our own edits not answered yet. */
   private inFlight = 0;
 

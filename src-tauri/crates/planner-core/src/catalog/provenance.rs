@@ -63,6 +63,13 @@ pub struct AsOfError {
 }
 
 impl AsOf {
+    /// 1 January 1970, for a clock that reads nothing sensible.
+    pub const EPOCH: AsOf = AsOf {
+        year: 1970,
+        month: Some(1),
+        day: Some(1),
+    };
+
     /// A date with day precision; `None` when the day does not exist in that month.
     pub fn ymd(year: u16, month: u8, day: u8) -> Option<AsOf> {
         let valid = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
