@@ -526,8 +526,8 @@ describe("10,000 scenarios", () => {
 });
 
 describe("frame", () => {
-  it("switches tabs with Ctrl+1..4, lists the shortcuts on ?, and shows the shipped catalog", async () => {
-    const { host } = await openApp(await session());
+  it("switches tabs with Ctrl+1..4, lists the shortcuts on ?, and shows the workspace's catalog with its origin", async () => {
+    const { backend, host } = await openApp(await session());
     await fireEvent.keyDown(document.body, { key: "1", ctrlKey: true });
     expect(screen.getByTestId("tab-workloads").getAttribute("aria-selected")).toBe("true");
     await screen.findByTestId("workload-row-quarterly-training");
@@ -541,8 +541,20 @@ describe("frame", () => {
     await screen.findByTestId("acc-row-nvidia-h100-sxm");
     await settle(host);
     expect(screen.getByTestId("catalog-note").textContent).toContain("own snapshot");
-    // The shipped catalog is asked for once, when its tab first shows.
-    expect(host.sent("get_catalog")).toHaveLength(1);
+    // The workspace's snapshot (not the shipped catalog), as the workspace loaded it on opening,
+    // and where it came from, asked for once when the tab first shows.
+    expect(host.sent("get_catalog")).toHaveLength(0);
+    expect(host.sent("workspace_catalog")).toHaveLength(1);
+    expect(host.sent("catalog_freshness")).toHaveLength(1);
+    const freshness = await backend.catalogFreshness();
+    expect(screen.getByTestId("catalog-origin").textContent).toContain(freshness.origin.statement);
+    expect(screen.getByTestId("catalog-stale-count").textContent).toContain(`${freshness.stale.length} figures older than 6 months`);
+    // Each stale figure the accelerators tab shows is marked, and no other figure is.
+    const stale = new Set(freshness.stale.filter((s) => s.kind === "accelerator").map((s) => `fig-${s.entry}-${s.field}`));
+    const figures = [...document.querySelectorAll<HTMLElement>("[data-testid^='fig-']")].map((e) => e.dataset.testid!);
+    const marked = figures.filter((id) => screen.queryByTestId(`stale-${id}`) !== null);
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked).toEqual(figures.filter((id) => stale.has(id)));
   });
 
   it("adds a workload with an id made from its name", async () => {

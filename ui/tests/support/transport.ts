@@ -54,6 +54,14 @@ const ANSWERS = join(RECORDED, "answers");
 const STORED_ABOVE = 2048;
 export const RECORDING = process.env.RECORD_ANSWERS === "1";
 
+/**
+ * Timer-driven polls of a running job's progress (the risk analysis, a pack download). How many
+ * happen depends on how long the job takes where the test runs, so they are neither recorded nor
+ * required: a recording sends them to the host and keeps no entry, a replay answers "nothing
+ * running" (null). What the job answered is recorded as usual.
+ */
+const POLLS = new Set(["risk_progress", "download_progress"]);
+
 const storedAnswers = new Map<string, Answer>();
 
 /** The answer itself, read from the answer store when the recording names it. */
@@ -224,6 +232,8 @@ export class RecordedSession {
 
   private async answer(request: Request): Promise<Answer> {
     const byUser = "command" in request && request.command === "choose_file";
+    const poll = "command" in request && POLLS.has(request.command);
+    if (poll && !RECORDING) return { ok: null };
     if (RECORDING) {
       let answer: Answer;
       if (byUser) {
@@ -235,7 +245,7 @@ export class RecordedSession {
         answer = await asked;
         this.inFlight.delete(asked);
       }
-      this.entries.push({ ...request, answer, ...(byUser ? { by_user: true as const } : {}) });
+      if (!poll) this.entries.push({ ...request, answer, ...(byUser ? { by_user: true as const } : {}) });
       return answer;
     }
     const i = this.entries.findIndex((e, k) => !this.used[k] && sameRequest(e, request));

@@ -1,7 +1,8 @@
 // The catalog browser's data. On the start screen ("Browse the catalog"): the catalog the app
 // ships. In a workspace's Catalog tab: the workspace's own snapshot (what its numbers come from),
-// with where it came from (its pack signature checked again) and its stale figures, asked for
-// again whenever the snapshot changes (a pack applied, an update, their undo).
+// as the workspace store keeps it, with where it came from (its pack signature checked again) and
+// its stale figures, asked for again whenever the snapshot or the thresholds change (a pack
+// applied, an update, their undo, the Settings).
 
 import type { Backend } from "../backend";
 import type { Catalog } from "../catalog-types";
@@ -14,7 +15,9 @@ export type CatalogLoad =
   | { kind: "error"; error: unknown };
 
 export class CatalogManager {
-  load: CatalogLoad = $state({ kind: "loading" });
+  private shipped: CatalogLoad = $state.raw({ kind: "loading" });
+  private freshness: CatalogFreshness | null = $state.raw(null);
+  private freshnessError: unknown = $state.raw(null);
   private readonly backend: Backend;
   private readonly store: WorkspaceStore | null;
 
@@ -24,19 +27,32 @@ export class CatalogManager {
     this.store = store;
   }
 
-  /** Loads (again) the catalog. */
+  get load(): CatalogLoad {
+    if (this.store === null) return this.shipped;
+    const error = this.store.catalogError ?? this.freshnessError;
+    if (error !== null) return { kind: "error", error };
+    const catalog = this.store.catalog;
+    if (catalog === null || this.freshness === null) return { kind: "loading" };
+    return { kind: "ready", catalog, freshness: this.freshness };
+  }
+
+  /** Loads (again) the catalog: the shipped one, or the workspace snapshot's origin and stale figures. */
   async fetch(): Promise<void> {
-    this.load = { kind: "loading" };
-    try {
-      if (this.store === null) {
-        this.load = { kind: "ready", catalog: await this.backend.getCatalog(), freshness: null };
-      } else {
-        const catalog = await this.backend.workspaceCatalog();
-        const freshness = await this.backend.catalogFreshness();
-        this.load = { kind: "ready", catalog, freshness };
+    if (this.store === null) {
+      this.shipped = { kind: "loading" };
+      try {
+        this.shipped = { kind: "ready", catalog: await this.backend.getCatalog(), freshness: null };
+      } catch (error) {
+        this.shipped = { kind: "error", error };
       }
+      return;
+    }
+    try {
+      if (this.store.catalog === null) await this.store.loadCatalog();
+      this.freshness = await this.backend.catalogFreshness();
+      this.freshnessError = null;
     } catch (error) {
-      this.load = { kind: "error", error };
+      this.freshnessError = error;
     }
   }
 

@@ -2,6 +2,7 @@
 // "settings" edit (typing in one field is one undo step), and the engine's problems per field.
 // An undo or redo that changes the settings replaces the copy unless our own edits are pending.
 
+import { TrustedKeysManager } from "../catalog/trusted-keys-manager.svelte";
 import type { WorkspaceStore } from "../workspace.svelte";
 import type { FxRate, WorkspaceSettings } from "../workspace-types";
 
@@ -20,16 +21,15 @@ export function marketForm(r: FxRate, currency: string): FxRate {
 export class SettingsManager {
   local: WorkspaceSettings;
   private readonly store: WorkspaceStore;
-  /** The back end, for what Settings keeps outside the workspace (trusted catalog publishers). */
-  get backend(): WorkspaceStore["backend"] {
-    return this.store.backend;
-  }
+  /** The catalog publishers this computer trusts (kept outside the workspace). */
+  readonly keys: TrustedKeysManager;
   /** Our own edits not answered yet. */
   private inFlight = 0;
 
   constructor(store: WorkspaceStore) {
     this.store = store;
     this.local = $state(structuredClone(store.info.settings));
+    this.keys = new TrustedKeysManager(store.backend);
   }
 
   /** Follows changes of the settings made elsewhere (undo, redo); returns the way to stop. */
