@@ -153,6 +153,24 @@ async fn a_signed_pack_is_refused_untrusted_then_previewed_applied_and_undone() 
     let undone = app.invoke("compare", json!({ "theme": "light" })).await;
     assert_eq!(total(&undone), total(&before));
     app.screenshot("pack-6-undone").await;
+
+    // The compare screen counts each scenario's stale figures, as the back end weighs them today.
+    app.click("[data-testid='tab-compare']").await;
+    let badge = app.wait_text("[data-testid='compare-stale-hybrid']", "stale").await;
+    let screen = app.invoke("compare", json!({ "theme": "light" })).await;
+    let counted = screen["stale"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["scenario"] == "hybrid")
+        .unwrap()["figures"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        counted > 0 && badge.starts_with(&format!("{counted} stale")),
+        "{badge} / {counted}"
+    );
+    app.screenshot("pack-7-compare-stale").await;
     app.close().await;
 
     let ws = planner_tests::open_when_free(&ws_path).unwrap();
