@@ -2,7 +2,9 @@
 //!
 //! Making a memo from a workspace is one use case: the draft's scenarios are compared on the
 //! workspace's own catalog snapshot, the D-1 status of each is read from the checklist log, the
-//! PDF is laid out (and signed) by `planner-publish`, and every record is kept in the workspace.
+//! catalog's origin is checked again (a pack's signature and file digests) for the memo to state,
+//! the PDF is laid out (and signed) by `planner-publish`, and every record is kept in the
+//! workspace. The ledger marks figures older than the workspace's freshness thresholds.
 //! When the workspace keeps a risk analysis, the memo reruns it over its own scenarios (with the
 //! kept draws, seed and correlation, against the recommended scenario) for its Risk section.
 
@@ -124,13 +126,19 @@ pub fn publish(
     let compliance = memo_compliance(ws, view)?;
     let risk = memo_risk(ws, draft, &ids)?;
     let name = file_name(ws.path());
-    let version = ws.catalog_status(None).version;
+    // Where the catalog came from, its pack signature checked again now.
+    let origin = ws.catalog_origin()?;
+    let source = planner_publish::catalog_source(&origin);
     let sources = MemoSources {
         view,
         eval,
         scenarios: &specs,
         workspace: &name,
-        catalog_version: &version,
+        catalog: ws.catalog(),
+        catalog_version: &origin.version,
+        catalog_source: &source,
+        catalog_statement: &origin.statement,
+        freshness: ws.settings().freshness,
         compliance: Some(&compliance),
         risk: risk.as_ref(),
     };

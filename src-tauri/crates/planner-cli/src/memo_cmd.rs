@@ -8,7 +8,7 @@ use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, Paper};
 use planner_publish::PdfCheck;
 use planner_publish::identities::new_identity;
-use planner_publish::{Signer, publish_from_file, sign_file};
+use planner_publish::{FolderCatalog, Signer, publish_from_file, sign_file};
 use planner_sign::Identity;
 use planner_store::Workspace;
 use planner_store::workspace::now_ms;
@@ -100,8 +100,12 @@ pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, Pla
         let name = file
             .file_name()
             .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let dir = catalog_dir.display().to_string();
         publish_from_file(
-            &catalog,
+            &FolderCatalog {
+                catalog: &catalog,
+                dir: &dir,
+            },
             &parsed,
             &name,
             &draft(MemoDraft::default(), a),

@@ -668,3 +668,194 @@ fn a_chinese_memo_signs_and_verifies_and_an_arabic_decision_is_refused_in_words(
         "nothing is written when the memo is refused"
     );
 }
+
+/// The memo's text from pdftotext (reading order, cells' wrapped lines one after the other), its
+/// whitespace folded so that wrapped phrases read whole.
+fn memo_text(dir: &Path, pdf: &str) -> String {
+    let out = run("pdftotext", &[pdf, "-"], dir);
+    assert!(out.status.success(), "pdftotext: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Today in UTC, `YYYY-MM-DD`, from date(1) (an independent clock reader).
+fn today_utc() -> String {
+    let out = Command::new("date").args(["-u", "+%F"]).output().expect("date");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+fn days_in(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Whole months from the last day of `year`-`month` (a figure dated by its month) to `date`
+/// (`YYYY-MM-DD`): a month is whole when the same day comes round, or the month's last day when
+/// it is shorter (31 March to 30 April is one month).
+fn whole_months_since(year: u32, month: u32, date: &str) -> u32 {
+    let part = |i: usize| date.split('-').nth(i).unwrap().parse::<u32>().unwrap();
+    let (y, m, d) = (part(0), part(1), part(2));
+    let from_day = days_in(year, month);
+    let mut months = (y * 12 + m) - (year * 12 + month);
+    if d < from_day && d != days_in(y, m) {
+        months -= 1;
+    }
+    months
+}
+
+/// The memo's own date, as the ledger states it, checked against the clock around the run.
+fn memo_date(flat: &str, before: &str, after: &str) -> String {
+    let date = flat
+        .split("on the memo's date, ")
+        .nth(1)
+        .and_then(|rest| rest.get(..10))
+        .unwrap_or_else(|| panic!("the ledger states no date:\n{flat}"))
+        .to_owned();
+    assert!(
+        date == before || date == after,
+        "memo dated {date}, made between {before} and {after}"
+    );
+    date
+}
+
+/// The hybrid's spot price, aws-p5-h100.spot_per_gpu_hour, takes its date from its source: the
+/// `as_of` of `[sources.costnimbus]` in catalogs/offers.toml (year and month).
+fn spot_price_dated() -> (u32, u32) {
+    let toml = std::fs::read_to_string(root().join("catalogs/offers.toml")).unwrap();
+    let section = toml.split("[sources.costnimbus]").nth(1).unwrap();
+    let date = section
+        .lines()
+        .find(|l| l.starts_with("as_of"))
+        .and_then(|l| l.split('"').nth(1))
+        .unwrap();
+    assert_eq!(date.len(), 7, "a month: {date}");
+    (date[..4].parse().unwrap(), date[5..].parse().unwrap())
+}
+
+fn make_memo(dir: &Path, file: &str) {
+    ok(
+        &planner(
+            &[
+                "memo",
+                file,
+                "--scenarios",
+                "hybrid,all-cloud",
+                "--out",
+                "memo.pdf",
+                "--author",
+                "Ada Author",
+                "--decision",
+                "Adopt the hybrid.",
+                "--recommended",
+                "hybrid",
+            ],
+            dir,
+        ),
+        "memo",
+    );
+}
+
+#[test]
+fn a_workspace_memo_states_its_shipped_catalog_and_marks_a_stale_price_with_its_age() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    workspace(dir);
+    let before = today_utc();
+    make_memo(dir, "client.cpw");
+    let after = today_utc();
+    let flat = memo_text(dir, "memo.pdf");
+    assert!(
+        flat.contains("data version 2026.11.0, shipped with the app (not a signed pack)"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("Catalog 2026.11.0, shipped with the app: it is part of the installed program, not a signed pack, so there is no pack signature to verify."),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("Figures older than 6 months (cloud prices) or 12 months (everything else) on the memo's date"),
+        "{flat}"
+    );
+    let date = memo_date(&flat, &before, &after);
+    let (year, month) = spot_price_dated();
+    let age = whole_months_since(year, month, &date);
+    assert!(
+        age > 6,
+        "the spot price dated {year}-{month:02} is {age} months old on {date}"
+    );
+    assert!(
+        flat.contains(&format!("STALE: {age} months old (threshold 6)")),
+        "no stale mark of {age} months:\n{flat}"
+    );
+
+    // The same scenarios from the scenario file: the catalog is the folder given.
+    let tmp = tempfile::tempdir().unwrap();
+    make_memo(tmp.path(), &sample("enterprise-hybrid"));
+    let flat = memo_text(tmp.path(), "memo.pdf");
+    assert!(
+        flat.contains("data version 2026.11.0, read from the folder catalogs (not a signed pack)"),
+        "{flat}"
+    );
+    // The statement names the folder as given (`--catalog`, the repository's catalogs folder).
+    let given = root().join("catalogs").display().to_string();
+    assert!(
+        flat.contains(&format!(
+            "Catalog 2026.11.0, read from the folder {given} given when the memo was made: it is not a signed pack"
+        )),
+        "{flat}"
+    );
+    assert!(
+        flat.contains(&format!("STALE: {age} months old (threshold 6)")),
+        "{flat}"
+    );
+}
+
+#[test]
+fn a_memo_from_a_workspace_on_a_signed_pack_says_its_signature_verified() {
+    use planner_store::pack::{build_pack, check_pack};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let path = workspace(dir);
+    let (public, secret) = planner_sign::generate_pack_key(None).unwrap();
+    let key = planner_sign::read_pack_key(&public).unwrap();
+    let parts = build_pack(
+        &root().join("tests/fixtures/catalog-next"),
+        &secret,
+        None,
+        "Test Publisher",
+        "2026-12-01".parse().unwrap(),
+        None,
+    )
+    .unwrap();
+    let opened = check_pack(&parts, std::slice::from_ref(&key), "p").unwrap();
+    {
+        let mut ws = planner_store::Workspace::open(&path).unwrap();
+        ws.apply_pack(&opened).unwrap();
+    }
+    make_memo(dir, "client.cpw");
+    let flat = memo_text(dir, "memo.pdf");
+    assert!(
+        flat.contains(&format!(
+            "data version 2026.12.0 from Test Publisher; pack signature verified (key {})",
+            key.id
+        )),
+        "{flat}"
+    );
+    assert!(
+        flat.contains(&format!(
+            "Catalog 2026.12.0 from a pack published by Test Publisher on 2026-12-01; its signature (minisign key {}) and every file's SHA-256 verify.",
+            key.id
+        )),
+        "{flat}"
+    );
+    assert!(!flat.contains("shipped with the app"), "{flat}");
+    let artifacts = root().join("artifacts/memo");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    std::fs::copy(dir.join("memo.pdf"), artifacts.join("memo-signed-pack.pdf")).unwrap();
+}

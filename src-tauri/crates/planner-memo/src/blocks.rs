@@ -107,20 +107,38 @@ impl Column {
     }
 }
 
-/// A table row; `strong` rows (totals) are set in bold on a shaded band.
+/// A table row; `strong` rows (totals) are set in bold on a shaded band; the `marked` cell, if
+/// any, is set in bold in the warning colour (a stale figure's date and age).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub cells: Vec<String>,
     pub strong: bool,
+    pub marked: Option<usize>,
 }
 
 impl Row {
     pub fn new(cells: Vec<String>) -> Row {
-        Row { cells, strong: false }
+        Row {
+            cells,
+            strong: false,
+            marked: None,
+        }
     }
 
     pub fn strong(cells: Vec<String>) -> Row {
-        Row { cells, strong: true }
+        Row {
+            cells,
+            strong: true,
+            marked: None,
+        }
+    }
+
+    /// The row with its cell `index` marked.
+    pub fn marked(self, index: usize) -> Row {
+        Row {
+            marked: Some(index),
+            ..self
+        }
     }
 }
 

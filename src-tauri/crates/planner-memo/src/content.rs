@@ -1,7 +1,8 @@
 //! What the memo says, in reading order, as layout [`Block`]s: no PDF here, so the content can be
 //! tested on its own.
 //!
-//! 1. Decision (the author's words) and the memo's facts (client, author, date, horizon, catalog).
+//! 1. Decision (the author's words) and the memo's facts (client, author, date, horizon, catalog:
+//!    its version, publisher and whether its pack signature verified).
 //! 2. Rationale (the author's words).
 //! 3. Comparison: the decision figures side by side (the same rows as the XLSX export) and the
 //!    cumulative cost chart with its break-even points.
@@ -11,17 +12,21 @@
 //!    saying no analysis was run).
 //! 5. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
 //!    plan, exit terms and warnings.
-//! 6. Assumption ledger: every catalog figure and every override each scenario used, with its
-//!    range, sources, as-of date and confidence.
+//! 6. Assumption ledger: where the catalog came from (one sentence: version, publisher, whether
+//!    its signature verified), then every catalog figure and every override each scenario used,
+//!    with its range, sources, as-of date and confidence; a catalog figure older than its
+//!    threshold on the memo's date is marked stale with its age.
 //! 7. Appendix: the monthly cash ledger of each scenario.
 //!
 //! Figures are the decision view's presented values (money rounded half-even to cents once, in
 //! the core), printed with thousands separators; nothing is recomputed here.
 
+use planner_core::catalog::provenance::AsOf;
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::ScenarioResult;
 use planner_core::exit::{CommitmentKind, LayerExitCosts, TerminationFee};
 use planner_core::ledger::Category;
+use planner_core::pack_effect::stale_age;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario::Origin;
 use planner_core::scenario_file::PricePoint;
@@ -137,7 +142,13 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
     for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {
         scenario_section(input, s, r, &mut out)?;
     }
-    assumptions(input, &mut out);
+    let today = input
+        .date
+        .parse::<AsOf>()
+        .ok()
+        .filter(|d| d.day().is_some())
+        .ok_or_else(|| MemoError::Day(input.date.to_owned()))?;
+    assumptions(input, today, &mut out);
     appendix(input, &mut out);
     Ok(out)
 }
@@ -186,7 +197,14 @@ fn decision(input: &MemoInput<'_>, out: &mut Vec<Block>) {
                 grouped(input.evaluation.discount_rate * Decimal::ONE_HUNDRED, 2)
             ),
         ),
-        ("Catalog".to_owned(), format!("data version {}", input.catalog_version)),
+        (
+            "Catalog".to_owned(),
+            format!(
+                "data version {}{}",
+                input.catalog_version,
+                input.catalog_source.describe()
+            ),
+        ),
     ]);
     let reference = view
         .reference
@@ -802,13 +820,32 @@ fn exit_terms(input: &MemoInput<'_>, s: &ScenarioFigures, r: &ScenarioResult, ou
     }
 }
 
-fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {
+/// The ledger's opening: what it lists, where the catalog came from, and which figures it marks
+/// stale (the thresholds, the day they are judged on, and how many).
+fn ledger_intro(input: &MemoInput<'_>, stale: usize, figures: usize) -> String {
+    let months = |n: u32| format!("{n} month{}", if n == 1 { "" } else { "s" });
+    let f = input.freshness;
+    let count = match stale {
+        0 => format!("none of the {figures} catalog figures below is"),
+        1 => format!("1 of the {figures} catalog figures below is"),
+        n => format!("{n} of the {figures} catalog figures below are"),
+    };
+    format!(
+        "Every figure each scenario relies on: taken from the catalog at the chosen point of its range (with its sources, as-of date and confidence: primary, secondary or estimate), or set by the planner with a reason. {} Figures older than {} (cloud prices) or {} (everything else) on the memo's date, {}, are marked stale: {count}. Overrides are the planner's own figures and are never marked stale.",
+        input.catalog_statement.trim(),
+        months(f.cloud_months),
+        months(f.other_months),
+        input.date
+    )
+}
+
+/// Every catalog figure and override each scenario used, with its range, sources, date and
+/// confidence; a catalog figure older than its threshold on `today` has its date marked stale.
+fn assumptions(input: &MemoInput<'_>, today: AsOf, out: &mut Vec<Block>) {
     out.push(heading("Assumption ledger", true));
-    out.push(small(
-        "Every figure each scenario relies on: taken from the catalog at the chosen point of its range (with its sources, as-of date and confidence: primary, secondary or estimate), or set by the planner with a reason.",
-    ));
+    let mut tables = Vec::new();
+    let (mut stale, mut figures) = (0, 0);
     for r in &input.evaluation.scenarios {
-        out.push(Block::Subheading(r.name.clone()));
         let rows = r
             .assumptions
             .iter()
@@ -824,6 +861,7 @@ fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {
                     confidence,
                     sources,
                 } => {
+                    figures += 1;
                     let range = if low == high {
                         low.normalize().to_string()
                     } else {
@@ -833,14 +871,26 @@ fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {
                         Some(c) => format!("{range} {c}"),
                         None => range,
                     };
-                    Row::new(vec![
+                    let age = stale_age(a, input.catalog, &input.freshness, today);
+                    let row = Row::new(vec![
                         a.path.clone(),
                         a.value.normalize().to_string(),
                         format!("catalog {entry}.{field}: {range}"),
-                        as_of.clone(),
+                        match age {
+                            Some((age, limit)) => {
+                                format!("{as_of}\nSTALE: {age} months old (threshold {limit})")
+                            }
+                            None => as_of.clone(),
+                        },
                         format!("{confidence:?}").to_lowercase(),
                         sources.join("; "),
-                    ])
+                    ]);
+                    if age.is_some() {
+                        stale += 1;
+                        row.marked(3)
+                    } else {
+                        row
+                    }
                 }
                 Origin::Override { reason } => Row::strong(vec![
                     a.path.clone(),
@@ -852,14 +902,19 @@ fn assumptions(input: &MemoInput<'_>, out: &mut Vec<Block>) {
                 ]),
             })
             .collect();
+        tables.push((r.name.clone(), rows));
+    }
+    out.push(small(ledger_intro(input, stale, figures)));
+    for (name, rows) in tables {
+        out.push(Block::Subheading(name));
         out.push(Block::Table(Table {
             columns: vec![
                 Column::left("Field", 1.7),
                 Column::right("Value", 0.9),
-                Column::left("Origin", 2.0),
-                Column::left("As of", 0.7),
+                Column::left("Origin", 1.9),
+                Column::left("As of", 1.0),
                 Column::left("Confidence", 0.8),
-                Column::left("Sources", 2.2),
+                Column::left("Sources", 2.0),
             ],
             rows,
             size: 6.6,

@@ -385,49 +385,44 @@ impl Pager<'_> {
             ink: Ink::Muted,
         };
         let header: Vec<String> = t.columns.iter().map(|c| c.title.clone()).collect();
-        let header_h = self.row_height(&header, &widths, head_style, pad);
+        let head_styles = vec![head_style; header.len()];
+        let header_h = self.row_height(&header, &widths, &head_styles, pad);
         let first_h = t
             .rows
             .first()
-            .map_or(0.0, |r| self.row_height(&r.cells, &widths, style, pad));
+            .map_or(0.0, |r| self.row_height(&r.cells, &widths, &row_styles(r, style), pad));
         self.room(header_h + first_h);
-        self.draw_row(&t.columns, &header, &widths, head_style, pad, None);
+        self.draw_row(&t.columns, &header, &widths, &head_styles, pad, None);
         let y = self.y;
         self.rule(MARGIN_X, y, self.width - MARGIN_X, Ink::Muted, 0.6);
         for (i, row) in t.rows.iter().enumerate() {
-            let s = if row.strong {
-                Style {
-                    face: Face::Bold,
-                    ..style
-                }
-            } else {
-                style
-            };
-            let h = self.row_height(&row.cells, &widths, s, pad);
+            let styles = row_styles(row, style);
+            let h = self.row_height(&row.cells, &widths, &styles, pad);
             if self.y - h < MARGIN_BOTTOM && self.y < self.top() {
                 self.new_page();
-                self.draw_row(&t.columns, &header, &widths, head_style, pad, None);
+                self.draw_row(&t.columns, &header, &widths, &head_styles, pad, None);
                 let y = self.y;
                 self.rule(MARGIN_X, y, self.width - MARGIN_X, Ink::Muted, 0.6);
             }
             // Totals and every other row sit on a shaded band.
             let shade = (row.strong || i % 2 == 1).then_some(Ink::Shade);
-            self.draw_row(&t.columns, &row.cells, &widths, s, pad, shade);
+            self.draw_row(&t.columns, &row.cells, &widths, &styles, pad, shade);
         }
         let y = self.y;
         self.rule(MARGIN_X, y, self.width - MARGIN_X, Ink::Rule, 0.5);
         self.y -= 10.0;
     }
 
-    fn row_height(&self, cells: &[String], widths: &[f32], style: Style, pad: f32) -> f32 {
-        let lines = cells
+    /// A row's height: its tallest cell, each cell wrapped in its own style.
+    fn row_height(&self, cells: &[String], widths: &[f32], styles: &[Style], pad: f32) -> f32 {
+        cells
             .iter()
             .zip(widths)
-            .map(|(c, w)| self.fonts.wrap(c, style.face, style.size, w - 2.0 * pad).len())
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        lines as f32 * style.leading() + 2.0 * pad
+            .zip(styles)
+            .map(|((c, w), s)| self.fonts.wrap(c, s.face, s.size, w - 2.0 * pad).len().max(1) as f32 * s.leading())
+            .fold(0.0, f32::max)
+            .max(styles.first().map_or(0.0, |s| s.leading()))
+            + 2.0 * pad
     }
 
     fn draw_row(
@@ -435,17 +430,17 @@ impl Pager<'_> {
         columns: &[Column],
         cells: &[String],
         widths: &[f32],
-        style: Style,
+        styles: &[Style],
         pad: f32,
         shade: Option<Ink>,
     ) {
-        let h = self.row_height(cells, widths, style, pad);
+        let h = self.row_height(cells, widths, styles, pad);
         if let Some(ink) = shade {
             let y = self.y - h;
             self.band(MARGIN_X, y, self.content_width(), h, ink);
         }
         let mut x = MARGIN_X;
-        for ((cell, w), col) in cells.iter().zip(widths).zip(columns) {
+        for (((cell, w), col), &style) in cells.iter().zip(widths).zip(columns).zip(styles) {
             let lines = self.fonts.wrap(cell, style.face, style.size, w - 2.0 * pad);
             for (i, line) in lines.iter().enumerate() {
                 let lx = match col.align {
@@ -530,6 +525,32 @@ impl Pager<'_> {
         }
         self.y = MARGIN_BOTTOM;
     }
+}
+
+/// Each cell's style in a row set in `style`: bold for a strong row (totals), and a marked cell
+/// (a stale figure's date) in bold in the warning colour.
+fn row_styles(row: &Row, style: Style) -> Vec<Style> {
+    let base = if row.strong {
+        Style {
+            face: Face::Bold,
+            ..style
+        }
+    } else {
+        style
+    };
+    (0..row.cells.len())
+        .map(|i| {
+            if row.marked == Some(i) {
+                Style {
+                    face: Face::Bold,
+                    ink: Ink::Warning,
+                    ..style
+                }
+            } else {
+                base
+            }
+        })
+        .collect()
 }
 
 fn is_dropped_text(w: &PdfWarnMsg) -> bool {

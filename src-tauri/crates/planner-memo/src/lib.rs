@@ -27,6 +27,8 @@ pub mod fonts;
 pub mod layout;
 pub mod scripts;
 
+use planner_core::catalog::Catalog;
+use planner_core::catalog::diff::Freshness;
 use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::MemoDraft;
@@ -46,6 +48,8 @@ pub enum MemoError {
     Mismatch(String),
     #[error("the date `{0}` is not a UTC time; give YYYY-MM-DDTHH:MM:SSZ")]
     Date(String),
+    #[error("the memo's date `{0}` is not a day; give YYYY-MM-DD")]
+    Day(String),
     #[error("the PDF could not be written: {0}")]
     Write(String),
     /// Text the memo would drop or garble: each text named, with its characters.
@@ -64,9 +68,19 @@ pub struct MemoInput<'a> {
     pub scenarios: &'a [ScenarioSpec],
     /// The workspace as the memo names it (its file name).
     pub workspace: &'a str,
-    /// The data version of the catalog the numbers were computed with.
+    /// The catalog the numbers were computed with (it tells cloud prices from other figures).
+    pub catalog: &'a Catalog,
+    /// Its data version.
     pub catalog_version: &'a str,
-    /// The date printed on the memo, `YYYY-MM-DD`.
+    /// Where it came from, as the facts table says it.
+    pub catalog_source: &'a CatalogSource,
+    /// The same in one sentence (version, publisher, whether the signature verifies), as the
+    /// assumption ledger opens with it.
+    pub catalog_statement: &'a str,
+    /// How old a catalog figure may be on the memo's date before the ledger marks it stale.
+    pub freshness: Freshness,
+    /// The date printed on the memo, `YYYY-MM-DD`; also the day figures are judged stale on, so
+    /// that the same inputs give the same memo.
     pub date: &'a str,
     /// When the memo is made, UTC, as Unix seconds (written into the document information).
     pub created_unix: i64,
@@ -76,6 +90,41 @@ pub struct MemoInput<'a> {
     /// The risk analysis of the memo's scenarios against the recommended one (the kept analysis's
     /// draws, seed and correlation); `None` when none was run.
     pub risk: Option<&'a RiskOutcome>,
+}
+
+/// Where the catalog behind a memo came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogSource {
+    /// The catalog shipped with the app (not a signed pack).
+    Shipped,
+    /// A signed catalog pack: its publisher, its signing key, and whether the signature and every
+    /// file's digest verify when the memo is made.
+    Pack {
+        publisher: String,
+        key_id: Option<String>,
+        verified: bool,
+    },
+    /// A catalog folder given on the command line (its name), not a signed pack.
+    Folder(String),
+}
+
+impl CatalogSource {
+    /// The facts table's words after "data version X".
+    pub fn describe(&self) -> String {
+        match self {
+            CatalogSource::Shipped => ", shipped with the app (not a signed pack)".to_owned(),
+            CatalogSource::Pack {
+                publisher,
+                key_id,
+                verified,
+            } => format!(
+                " from {publisher}; pack signature {}{}",
+                if *verified { "verified" } else { "does NOT verify" },
+                key_id.as_deref().map_or_else(String::new, |k| format!(" (key {k})"))
+            ),
+            CatalogSource::Folder(dir) => format!(", read from the folder {dir} (not a signed pack)"),
+        }
+    }
 }
 
 /// What the memo states about the D-1 checklists.

@@ -152,8 +152,8 @@ fn short(s: &str) -> String {
 }
 
 /// Every text of the memo's input that it cannot print, named: the draft's fields, the plan's
-/// title, the workspace's name, and each scenario's name, warnings, workloads, layers and
-/// override reasons, and the checklist record.
+/// title, the workspace's name, where the catalog came from (a pack's publisher), and each
+/// scenario's name, warnings, workloads, layers and override reasons, and the checklist record.
 pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
     let mut out = Vec::new();
     let mut check = |field: Option<&str>, label: String, text: &str| {
@@ -168,6 +168,12 @@ pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
     check(Some("client"), "the client".to_owned(), &d.client);
     check(None, "the plan title".to_owned(), &input.view.title);
     check(None, "the workspace name".to_owned(), input.workspace);
+    check(None, "where the catalog came from".to_owned(), input.catalog_statement);
+    check(
+        None,
+        "where the catalog came from".to_owned(),
+        &input.catalog_source.describe(),
+    );
     for s in &input.view.scenarios {
         check(None, format!("the name of scenario `{}`", short(&s.id)), &s.name);
         check(None, format!("the id of scenario `{}`", short(&s.name)), &s.id);

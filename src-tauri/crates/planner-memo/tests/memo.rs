@@ -192,16 +192,9 @@ fn an_evaluation_of_other_scenarios_is_refused() {
     let b = case(&report::sample_text("student-lora-rtx4090"), None);
     let d = draft(&a, Paper::A4);
     let err = memo_pdf(&MemoInput {
-        draft: &d,
-        view: &a.view,
         evaluation: &b.eval,
-        scenarios: &a.file.scenarios,
         workspace: "x.cpw",
-        catalog_version: "2026.11.0",
-        date: "2026-11-22",
-        created_unix: common::CREATED,
-        compliance: None,
-        risk: None,
+        ..common::input(&a, &d)
     })
     .unwrap_err();
     assert!(matches!(err, MemoError::Mismatch(_)), "{err}");
@@ -251,16 +244,8 @@ fn the_risk_section_states_the_percentiles_the_odds_the_tornado_and_the_seed() {
     let outcome = common::report::sample_risk("enterprise-hybrid", 200, 7);
     let draft = common::draft(&case, Paper::A4);
     let input = MemoInput {
-        draft: &draft,
-        view: &case.view,
-        evaluation: &case.eval,
-        scenarios: &case.file.scenarios,
-        workspace: "example.cpw",
-        catalog_version: "2026.11.0",
-        date: "2026-11-22",
-        created_unix: common::CREATED,
-        compliance: None,
         risk: Some(&outcome),
+        ..common::input(&case, &draft)
     };
     let blocks = planner_memo::content::blocks(&input).unwrap();
     let start = blocks
@@ -336,4 +321,187 @@ fn the_risk_section_states_the_percentiles_the_odds_the_tornado_and_the_seed() {
         .unwrap();
     assert!(matches!(&none[at + 1], Block::Paragraph { text, .. } if text.starts_with("No risk analysis was run")));
     assert!(matches!(&none[at + 2], Block::Heading { .. }));
+}
+
+/// The `as_of` of `[sources.<id>]` in catalogs/offers.toml, read from the file's text.
+fn offers_source_date(id: &str) -> String {
+    let toml = std::fs::read_to_string(root().join("catalogs/offers.toml")).unwrap();
+    let section = toml.split(&format!("[sources.{id}]")).nth(1).unwrap();
+    let line = section.lines().find(|l| l.starts_with("as_of")).unwrap();
+    line.split('"').nth(1).unwrap().to_owned()
+}
+
+/// The hybrid's spot price, aws-p5-h100.spot_per_gpu_hour, is dated by its source (costnimbus,
+/// `as_of = "2026-03"` in catalogs/offers.toml): a month counts from its last day, 31 March 2026.
+/// Whole months from 2026-03-31 to the memo's date 2026-11-22: 31 October is 7 months on, and the
+/// 8th month would end on 30 November (November has no 31st), after the 22nd. A cloud price (6
+/// months) is then stale.
+fn spot_age_on_memo_date() -> u32 {
+    let dated = offers_source_date("costnimbus");
+    assert_eq!(dated, "2026-03");
+    let (y0, m0): (u32, u32) = (dated[..4].parse().unwrap(), dated[5..7].parse().unwrap());
+    let (y1, m1, d1): (u32, u32, u32) = (2026, 11, 22);
+    assert_eq!(common::DATE, "2026-11-22");
+    let calendar_months = (y1 * 12 + m1) - (y0 * 12 + m0);
+    // Counted from the 31st: the month ending in November ends on its last day, the 30th.
+    let whole = if d1 < 30 { calendar_months - 1 } else { calendar_months };
+    assert_eq!(whole, 7);
+    whole
+}
+
+fn ledger(blocks: &[Block]) -> &[Block] {
+    let start = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Heading { text, .. } if text == "Assumption ledger"))
+        .unwrap();
+    let end = start
+        + 1
+        + blocks[start + 1..]
+            .iter()
+            .position(|b| matches!(b, Block::Heading { .. }))
+            .unwrap();
+    &blocks[start..end]
+}
+
+fn catalog_fact(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Facts(f) => f.iter().find(|(k, _)| k == "Catalog").map(|(_, v)| v.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_ledger_states_the_catalogs_origin_and_marks_each_stale_figure_with_its_age() {
+    let c = case(&report::sample_text("enterprise-hybrid"), None);
+    let d = draft(&c, Paper::A4);
+    let blocks = planner_memo::content::blocks(&common::input(&c, &d)).unwrap();
+    assert_eq!(
+        catalog_fact(&blocks),
+        "data version 2026.11.0, shipped with the app (not a signed pack)"
+    );
+    let section = ledger(&blocks);
+    let Block::Paragraph { text: intro, .. } = &section[1] else {
+        panic!("the ledger opens with a paragraph: {:?}", section[1]);
+    };
+    assert!(intro.contains(common::SHIPPED_STATEMENT), "{intro}");
+    assert!(
+        intro.contains("Figures older than 6 months (cloud prices) or 12 months (everything else) on the memo's date, 2026-11-22, are marked stale"),
+        "{intro}"
+    );
+    let rows: Vec<&planner_memo::blocks::Row> = section
+        .iter()
+        .filter_map(|b| if let Block::Table(t) = b { Some(t) } else { None })
+        .flat_map(|t| &t.rows)
+        .collect();
+    // The spot price carries its age and threshold under its date, in the marked cell.
+    let age = spot_age_on_memo_date();
+    let spot = rows
+        .iter()
+        .find(|r| r.cells[2].starts_with("catalog aws-p5-h100.spot_per_gpu_hour"))
+        .unwrap();
+    assert_eq!(spot.cells[3], format!("2026-03\nSTALE: {age} months old (threshold 6)"));
+    assert_eq!(spot.marked, Some(3));
+    // The on-demand price (dated 2026-09-25, under 2 months) is not stale.
+    let on_demand = rows
+        .iter()
+        .find(|r| r.cells[2].starts_with("catalog aws-p5-h100.on_demand_per_gpu_hour"))
+        .unwrap();
+    assert_eq!((on_demand.cells[3].as_str(), on_demand.marked), ("2026-09-25", None));
+    // Overrides are never marked; the count the intro gives is the rows marked.
+    let overrides: Vec<_> = rows.iter().filter(|r| r.cells[2].starts_with("override:")).collect();
+    assert!(!overrides.is_empty());
+    assert!(
+        overrides
+            .iter()
+            .all(|r| r.marked.is_none() && !r.cells[3].contains("STALE"))
+    );
+    let marked = rows.iter().filter(|r| r.marked.is_some()).count();
+    let figures = rows.iter().filter(|r| r.cells[2].starts_with("catalog ")).count();
+    assert!(
+        intro.contains(&format!("{marked} of the {figures} catalog figures below are")),
+        "{marked} marked of {figures}: {intro}"
+    );
+    assert!(rows.iter().all(|r| r.marked.is_some() == r.cells[3].contains("STALE:")));
+
+    // The thresholds are the input's: with a year for cloud prices the spot price is not stale.
+    let lenient = planner_memo::content::blocks(&MemoInput {
+        freshness: planner_core::catalog::diff::Freshness {
+            cloud_months: 12,
+            other_months: 120,
+        },
+        ..common::input(&c, &d)
+    })
+    .unwrap();
+    let section = ledger(&lenient);
+    let Block::Paragraph { text: intro, .. } = &section[1] else {
+        panic!("no intro");
+    };
+    assert!(
+        intro.contains("older than 12 months (cloud prices) or 120 months (everything else)"),
+        "{intro}"
+    );
+    assert!(intro.contains("are marked stale: none of the"), "{intro}");
+
+    // The memo's date is a day.
+    let err = planner_memo::content::blocks(&MemoInput {
+        date: "2026-11",
+        ..common::input(&c, &d)
+    })
+    .unwrap_err();
+    assert!(matches!(err, MemoError::Day(_)), "{err}");
+}
+
+#[test]
+fn pdftotext_reads_the_catalog_statement_and_the_stale_marks_and_a_pack_origin() {
+    let c = case(&report::sample_text("enterprise-hybrid"), None);
+    let d = draft(&c, Paper::A4);
+    let m = memo(&c, &d);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "memo.pdf", &m.bytes);
+    let flat = |p: &std::path::Path| {
+        let out = tool("pdftotext", &[&p.to_string_lossy(), "-"]);
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let text = flat(&path);
+    assert!(text.contains(common::SHIPPED_STATEMENT), "{text}");
+    assert!(
+        text.contains("data version 2026.11.0, shipped with the app (not a signed pack)"),
+        "{text}"
+    );
+    let age = spot_age_on_memo_date();
+    assert!(
+        text.contains(&format!("STALE: {age} months old (threshold 6)")),
+        "{text}"
+    );
+    // The ledger page, kept for a person to look at.
+    let artifacts = root().join("artifacts/memo");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    std::fs::copy(&path, artifacts.join("memo-stale-ledger.pdf")).unwrap();
+
+    // A catalog from a verified pack is named with its publisher and key.
+    let pack = planner_memo::CatalogSource::Pack {
+        publisher: "Test Publisher".to_owned(),
+        key_id: Some("1FB83C5D2A9E7B40".to_owned()),
+        verified: true,
+    };
+    let statement = "Catalog 2026.12.0 from a pack published by Test Publisher on 2026-12-01; its signature (minisign key 1FB83C5D2A9E7B40) and every file's SHA-256 verify.";
+    let m = memo_pdf(&MemoInput {
+        catalog_version: "2026.12.0",
+        catalog_source: &pack,
+        catalog_statement: statement,
+        ..common::input(&c, &d)
+    })
+    .unwrap();
+    let text = flat(&write(dir.path(), "pack.pdf", &m.bytes));
+    assert!(
+        text.contains("data version 2026.12.0 from Test Publisher; pack signature verified (key 1FB83C5D2A9E7B40)"),
+        "{text}"
+    );
+    assert!(text.contains(statement), "{text}");
 }

@@ -11,7 +11,7 @@ use common::{Case, case, draft, memo, pdftotext, render_page, report, root, tool
 use planner_core::memo::{MemoDraft, Paper};
 use planner_memo::fonts::{Face, Fonts};
 use planner_memo::layout::MARGIN_X;
-use planner_memo::{MemoError, MemoInput, memo_pdf};
+use planner_memo::{MemoError, memo_pdf};
 
 const DECISION: &str = "采购决定：租用云端GPU，三十六个月";
 const RATIONALE: &str = "自有机房的电力不足以支撑新的集群，因此先租用云端算力三十六个月，期间评估自建机房的成本与风险。\
@@ -46,18 +46,7 @@ fn cjk_draft(c: &Case) -> MemoDraft {
 }
 
 fn try_memo(c: &Case, d: &MemoDraft) -> Result<planner_memo::Memo, MemoError> {
-    memo_pdf(&MemoInput {
-        draft: d,
-        view: &c.view,
-        evaluation: &c.eval,
-        scenarios: &c.file.scenarios,
-        workspace: "example.cpw",
-        catalog_version: "2026.11.0",
-        date: "2026-11-22",
-        created_unix: common::CREATED,
-        compliance: None,
-        risk: None,
-    })
+    memo_pdf(&common::input(c, d))
 }
 
 /// pdffonts' rows: (name, embedded, subset, has ToUnicode).

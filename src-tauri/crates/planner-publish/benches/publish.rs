@@ -9,7 +9,7 @@ mod report;
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::memo::{MemoDraft, Paper};
 use planner_core::scenario_file::ScenarioFile;
-use planner_publish::{Signer, publish_from_file};
+use planner_publish::{FolderCatalog, Signer, publish_from_file};
 use planner_sign::{Identity, Timestamp};
 
 fn bench(c: &mut Criterion) {
@@ -17,6 +17,10 @@ fn bench(c: &mut Criterion) {
     let file: ScenarioFile = serde_json::from_str(&text).unwrap();
     let catalog_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../catalogs");
     let catalog = planner_store::load_catalog_dir(&catalog_dir).unwrap();
+    let catalog = FolderCatalog {
+        catalog: &catalog,
+        dir: "catalogs",
+    };
     let draft = MemoDraft {
         author: "Ada Example".into(),
         decision: "Adopt the first scenario.".into(),

@@ -18,6 +18,7 @@ pub mod identities;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
+use planner_core::catalog::diff::Freshness;
 use planner_core::decision::DecisionView;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
@@ -25,11 +26,11 @@ use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::plan::{self as core_ws, Comparison, ViewState};
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
-use planner_memo::{MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
+use planner_memo::{CatalogSource, MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
 use planner_store::files::write_atomic;
-use planner_store::workspace::{UtcTime, catalog_version};
+use planner_store::workspace::{CatalogOrigin, UtcTime, catalog_version};
 use serde::Serialize;
 
 /// Who signs, and why.
@@ -197,10 +198,44 @@ pub struct MemoSources<'a> {
     pub scenarios: &'a [ScenarioSpec],
     /// The workspace (or scenario file) as the memo names it.
     pub workspace: &'a str,
+    /// The catalog the scenarios were evaluated with, and its data version.
+    pub catalog: &'a Catalog,
     pub catalog_version: &'a str,
+    /// Where that catalog came from, and the sentence saying so (see [`catalog_source`] for a
+    /// workspace's, [`folder_source`] for a catalog folder's).
+    pub catalog_source: &'a CatalogSource,
+    pub catalog_statement: &'a str,
+    /// The thresholds past which the memo marks a catalog figure stale (on the memo's date).
+    pub freshness: Freshness,
     pub compliance: Option<&'a MemoCompliance>,
     /// The risk analysis of the memo's scenarios, when one was run.
     pub risk: Option<&'a RiskOutcome>,
+}
+
+/// A workspace's catalog origin as the memo's facts table names it.
+pub fn catalog_source(origin: &CatalogOrigin) -> CatalogSource {
+    match &origin.key_id {
+        None => CatalogSource::Shipped,
+        Some(key) => CatalogSource::Pack {
+            publisher: origin.publisher.clone(),
+            key_id: Some(key.clone()),
+            verified: origin.verified,
+        },
+    }
+}
+
+/// A catalog read from the folder `dir` (as given on the command line): where it came from (the
+/// folder's name, for the facts table), and the sentence saying so (the path as given).
+pub fn folder_source(version: &str, dir: &str) -> (CatalogSource, String) {
+    let name = Path::new(dir)
+        .file_name()
+        .map_or_else(|| dir.to_owned(), |n| n.to_string_lossy().into_owned());
+    (
+        CatalogSource::Folder(name),
+        format!(
+            "Catalog {version}, read from the folder {dir} given when the memo was made: it is not a signed pack, so there is no pack signature to verify."
+        ),
+    )
 }
 
 /// Why the memo was not laid out, for the user. Text the memo cannot print is named field by
@@ -241,7 +276,12 @@ pub fn make(
         evaluation: src.eval,
         scenarios: src.scenarios,
         workspace: src.workspace,
+        catalog: src.catalog,
         catalog_version: src.catalog_version,
+        catalog_source: src.catalog_source,
+        catalog_statement: src.catalog_statement,
+        freshness: src.freshness,
+        // The memo's own date is also the day its figures are judged stale on.
         date: &at.date(),
         created_unix: now_ms.div_euclid(1000),
         compliance: src.compliance,
@@ -309,10 +349,18 @@ fn nothing_to_memo(problems: &[core_ws::PlacedProblem]) -> PlannerError {
     )
 }
 
+/// A catalog read from a folder, for a memo made from a scenario file.
+#[derive(Debug, Clone, Copy)]
+pub struct FolderCatalog<'a> {
+    pub catalog: &'a Catalog,
+    /// The folder as given (the memo names it as where the catalog came from).
+    pub dir: &'a str,
+}
+
 /// Makes the memo of a scenario file's scenarios (`draft.scenarios`, or all of them) with the
-/// given catalog, and writes it to `out`. There is no workspace to record it in.
+/// catalog read from a folder, and writes it to `out`. There is no workspace to record it in.
 pub fn publish_from_file(
-    catalog: &Catalog,
+    folder: &FolderCatalog<'_>,
     file: &ScenarioFile,
     file_name: &str,
     draft: &MemoDraft,
@@ -351,15 +399,21 @@ pub fn publish_from_file(
         baseline: draft.recommended.clone(),
         horizon_months: None,
     };
+    let catalog = folder.catalog;
     let (comparison, eval) = core_ws::compare_selection(catalog, &settings, &workloads, &specs, &view);
     let (dv, eval) = evaluated(&comparison, eval.as_ref())?;
     let version = catalog_version(catalog);
+    let (source, statement) = folder_source(&version, folder.dir);
     let sources = MemoSources {
         view: dv,
         eval,
         scenarios: &specs,
         workspace: file_name,
+        catalog,
         catalog_version: &version,
+        catalog_source: &source,
+        catalog_statement: &statement,
+        freshness: settings.freshness,
         compliance: None,
         risk: None,
     };

@@ -5,11 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use planner_core::catalog::Catalog;
+use planner_core::catalog::diff::Freshness;
 use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, Paper};
 use planner_core::scenario_file::ScenarioFile;
-use planner_memo::{Memo, MemoInput, memo_pdf};
+use planner_memo::{CatalogSource, Memo, MemoInput, memo_pdf};
 
 #[path = "../../../planner-report/tests/common/mod.rs"]
 pub mod report;
@@ -19,12 +21,36 @@ pub struct Case {
     pub eval: Evaluation,
     pub view: DecisionView,
     pub file: ScenarioFile,
+    /// The shipped catalog it was evaluated against.
+    pub catalog: Catalog,
+}
+
+/// The catalog the app ships (`catalogs/*.toml`), the one `report::evaluate_text` evaluates
+/// against: the memo tells cloud prices from other figures by it.
+pub fn shipped_catalog() -> Catalog {
+    let dir = root().join("catalogs");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p.display().to_string(), text)
+        })
+        .collect();
+    files.sort();
+    planner_core::catalog::load(&files).unwrap_or_else(|e| panic!("shipped catalog: {:#?}", e.issues))
 }
 
 pub fn case(text: &str, baseline: Option<&str>) -> Case {
     let (eval, view) = report::evaluate_text(text, baseline);
     let file: ScenarioFile = serde_json::from_str(text).unwrap_or_else(|e| panic!("scenario file: {e}"));
-    Case { eval, view, file }
+    Case {
+        eval,
+        view,
+        file,
+        catalog: shipped_catalog(),
+    }
 }
 
 pub fn draft(case: &Case, paper: Paper) -> MemoDraft {
@@ -43,20 +69,36 @@ pub fn draft(case: &Case, paper: Paper) -> MemoDraft {
 /// 2026-11-22 10:00:00 UTC.
 pub const CREATED: i64 = 1_795_341_600;
 
-pub fn memo(case: &Case, draft: &MemoDraft) -> Memo {
-    memo_pdf(&MemoInput {
+/// The memo's date, the day its figures are judged stale on.
+pub const DATE: &str = "2026-11-22";
+
+/// The catalog the app ships, as a workspace made on it states its origin.
+pub static SHIPPED: CatalogSource = CatalogSource::Shipped;
+pub const SHIPPED_STATEMENT: &str = "Catalog 2026.11.0, shipped with the app: it is part of the installed program, not a signed pack, so there is no pack signature to verify.";
+
+/// The memo's input for `case` and `draft`: the shipped catalog, the default freshness
+/// thresholds, dated [`DATE`].
+pub fn input<'a>(case: &'a Case, draft: &'a MemoDraft) -> MemoInput<'a> {
+    MemoInput {
         draft,
         view: &case.view,
         evaluation: &case.eval,
         scenarios: &case.file.scenarios,
         workspace: "example.cpw",
+        catalog: &case.catalog,
         catalog_version: "2026.11.0",
-        date: "2026-11-22",
+        catalog_source: &SHIPPED,
+        catalog_statement: SHIPPED_STATEMENT,
+        freshness: Freshness::default(),
+        date: DATE,
         created_unix: CREATED,
         compliance: None,
         risk: None,
-    })
-    .unwrap_or_else(|e| panic!("memo: {e}"))
+    }
+}
+
+pub fn memo(case: &Case, draft: &MemoDraft) -> Memo {
+    memo_pdf(&input(case, draft)).unwrap_or_else(|e| panic!("memo: {e}"))
 }
 
 /// The repository root.
