@@ -31,6 +31,26 @@ fn signed_pack(out: &std::path::Path) -> planner_sign::PackKey {
     planner_sign::read_pack_key(&public).unwrap()
 }
 
+/// Serves `body` once over HTTP on 127.0.0.1 (no other address); returns the pack's address.
+fn serve_once(body: Vec<u8>) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        if let Ok((mut stream, _)) = listener.accept() {
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
+    });
+    format!("http://127.0.0.1:{port}/december.cpack")
+}
+
 async fn open_pack_dialog(app: &App, pack: &std::path::Path) {
     app.click("[data-testid='tab-catalog']").await;
     app.click("[data-testid='catalog-pack-open']").await;
@@ -153,6 +173,20 @@ async fn a_signed_pack_is_refused_untrusted_then_previewed_applied_and_undone() 
     let undone = app.invoke("compare", json!({ "theme": "light" })).await;
     assert_eq!(total(&undone), total(&before));
     app.screenshot("pack-6-undone").await;
+
+    // The same pack from an address typed in the dialog, served on 127.0.0.1: downloaded, checked
+    // and previewed by the real app; closing the dialog drops it and nothing changes.
+    let url = serve_once(std::fs::read(&pack).unwrap());
+    app.click("[data-testid='catalog-pack-open']").await;
+    app.fill("[data-testid='pack-url']", &url).await;
+    app.click("[data-testid='pack-download']").await;
+    app.wait_text("[data-testid='pack-version']", "2026.11.0 → 2026.12.0")
+        .await;
+    app.screenshot("pack-8-downloaded").await;
+    app.press("Escape", false, false).await;
+    app.wait_text("[data-testid='catalog-origin']", "shipped with the app")
+        .await;
+    assert!(!app.exists("[data-testid='pack-dialog']").await);
 
     // The compare screen counts each scenario's stale figures, as the back end weighs them today.
     app.click("[data-testid='tab-compare']").await;
