@@ -63,6 +63,20 @@ fn header(len: usize) -> String {
     format!("HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n")
 }
 
+/// A workspace whose host trusts the pack's key, and the pack served on 127.0.0.1 with its full
+/// Content-Length but only its first `sent` bytes (all of them when `sent` is `None`).
+fn served(dir: &Path, sent: Option<usize>) -> (TestHost, String) {
+    let host = opened(dir);
+    let (public, body) = pack();
+    packs::add_key(&host, &public, "Test Publisher").unwrap();
+    let url = serve(move |s| {
+        s.write_all(header(body.len()).as_bytes()).unwrap();
+        s.write_all(&body[..sent.unwrap_or(body.len())]).unwrap();
+        // Then the connection closes.
+    });
+    (host, url)
+}
+
 fn version(host: &TestHost) -> String {
     packs::freshness(host).unwrap().origin.version
 }
@@ -131,14 +145,7 @@ fn a_pack_from_a_file_is_refused_untrusted_then_previewed_applied_and_undone() {
 #[test]
 fn a_pack_downloaded_from_127_0_0_1_is_previewed_and_applied() {
     let dir = tempfile::tempdir().unwrap();
-    let host = opened(dir.path());
-    let (public, bytes) = pack();
-    packs::add_key(&host, &public, "Test Publisher").unwrap();
-    let body = bytes.clone();
-    let url = serve(move |s| {
-        s.write_all(header(body.len()).as_bytes()).unwrap();
-        s.write_all(&body).unwrap();
-    });
+    let (host, url) = served(dir.path(), None);
     let preview = packs::download(&host, &url).unwrap();
     assert_eq!(preview.diff.changed, 1);
     assert!(
@@ -152,15 +159,7 @@ fn a_pack_downloaded_from_127_0_0_1_is_previewed_and_applied() {
 #[test]
 fn a_truncated_download_is_refused_and_nothing_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let host = opened(dir.path());
-    let (public, bytes) = pack();
-    packs::add_key(&host, &public, "Test Publisher").unwrap();
-    let body = bytes.clone();
-    let url = serve(move |s| {
-        s.write_all(header(body.len()).as_bytes()).unwrap();
-        s.write_all(&body[..body.len() / 2]).unwrap();
-        // Then the connection closes.
-    });
+    let (host, url) = served(dir.path(), Some(1000));
     let err = packs::download(&host, &url).unwrap_err();
     assert_eq!(err.code, ErrorCode::Io);
     assert!(err.message.contains("Nothing was changed"), "{}", err.message);

@@ -38,6 +38,14 @@ fn tool(cmd: &mut Command, what: &str) -> Output {
         .unwrap_or_else(|e| panic!("{what}: {e}; install it (apt-get install minisign python3)"))
 }
 
+/// `planner catalog apply FILE --workspace ws.cpw --trust pub1.pub` in `dir`.
+fn apply(file: &str, dir: &Path) -> Output {
+    planner(
+        &["catalog", "apply", file, "--workspace", "ws.cpw", "--trust", "pub1.pub"],
+        dir,
+    )
+}
+
 fn next() -> String {
     root().join("tests/fixtures/catalog-next").display().to_string()
 }
@@ -240,39 +248,14 @@ fn apply_shows_each_scenarios_totals_and_refuses_a_rollback() {
         &planner(&["workspace", "new", "ws.cpw", "--from", &sample], d),
         "workspace new",
     );
-    let out = ok(
-        &planner(
-            &[
-                "catalog",
-                "apply",
-                "next.cpack",
-                "--workspace",
-                "ws.cpw",
-                "--trust",
-                "pub1.pub",
-            ],
-            d,
-        ),
-        "apply",
-    );
+    let out = ok(&apply("next.cpack", d), "apply");
     assert!(
         out.contains("Applied to ws.cpw: \"Apply catalog pack 2026.12.0 from Test Publisher (was 2026.11.0)\""),
         "{out}"
     );
     assert!(out.contains("Scenarios (decision total and NPV, old → new):"), "{out}");
     // The same pack again: nothing to apply.
-    let again = planner(
-        &[
-            "catalog",
-            "apply",
-            "next.cpack",
-            "--workspace",
-            "ws.cpw",
-            "--trust",
-            "pub1.pub",
-        ],
-        d,
-    );
+    let again = apply("next.cpack", d);
     assert_eq!(again.status.code(), Some(1));
     assert!(text(&again).contains("already the catalog in use"), "{}", text(&again));
     // The shipped catalog as a pack (2026.11.0) onto a workspace on 2026.12.0: a rollback.
@@ -294,18 +277,7 @@ fn apply_shows_each_scenarios_totals_and_refuses_a_rollback() {
         ),
         "pack old",
     );
-    let rollback = planner(
-        &[
-            "catalog",
-            "apply",
-            "old.cpack",
-            "--workspace",
-            "ws.cpw",
-            "--trust",
-            "pub1.pub",
-        ],
-        d,
-    );
+    let rollback = apply("old.cpack", d);
     assert_eq!(rollback.status.code(), Some(1));
     assert!(text(&rollback).contains("roll prices back"), "{}", text(&rollback));
 }
