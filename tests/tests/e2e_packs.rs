@@ -27,7 +27,7 @@ fn signed_pack(out: &std::path::Path) -> planner_sign::PackKey {
         Some("December prices (test fixture)"),
     )
     .unwrap();
-    planner_store::pack::write_pack(&parts, out).unwrap();
+    planner_store::files::write_atomic(out, &planner_store::pack::pack_bytes(&parts).unwrap()).unwrap();
     planner_sign::read_pack_key(&public).unwrap()
 }
 

@@ -1,7 +1,7 @@
 //! What a use case may reach outside the domain: the folders, the clock and the open workspace.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use planner_core::error::{ErrorCode, PlannerError};
@@ -29,7 +29,7 @@ pub struct Slots {
     risk: Mutex<Option<Arc<Control>>>,
     /// The catalog pack previewed and waiting for Apply.
     pack: Mutex<Option<planner_store::pack::OpenedPack>>,
-    download: Mutex<Option<Arc<crate::packs::Download>>>,
+    download: Mutex<Option<Arc<Download>>>,
 }
 
 impl Slots {
@@ -76,12 +76,12 @@ impl Slots {
     }
 
     /// The pack download running now, if one is.
-    pub fn running_download(&self) -> Option<Arc<crate::packs::Download>> {
+    pub fn running_download(&self) -> Option<Arc<Download>> {
         self.download.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Registers a download; `false` when one is running already.
-    pub(crate) fn start_download(&self, d: Arc<crate::packs::Download>) -> bool {
+    pub(crate) fn start_download(&self, d: Arc<Download>) -> bool {
         let mut slot = self.download.lock().unwrap_or_else(PoisonError::into_inner);
         if slot.is_some() {
             return false;
@@ -93,6 +93,15 @@ impl Slots {
     pub(crate) fn end_download(&self) {
         *self.download.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
+}
+
+/// A catalog pack download under way: its cancel switch and how far it has come (`packs`).
+#[derive(Debug, Default)]
+pub struct Download {
+    pub(crate) cancel: AtomicBool,
+    pub(crate) received: AtomicU64,
+    /// The announced size plus one; 0 when unknown.
+    pub(crate) total: AtomicU64,
 }
 
 /// The refusal of a use case that needs an open workspace when none is.

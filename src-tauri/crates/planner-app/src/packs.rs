@@ -9,7 +9,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use planner_core::catalog::diff::StaleFigure;
 use planner_core::catalog::provenance::AsOf;
@@ -19,7 +19,7 @@ use planner_store::pack::{OpenedPack, check_pack, read_pack, read_pack_bytes, sh
 use planner_store::workspace::{Applied, CatalogOrigin, PackPreview, format_utc};
 use serde::{Deserialize, Serialize};
 
-use crate::host::{Host, with_workspace};
+use crate::host::{Download, Host, with_workspace};
 
 /// A publisher key as Settings lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,15 +33,6 @@ pub struct TrustedKey {
     pub added: String,
     /// The key shipped with the app: always trusted, cannot be removed.
     pub shipped: bool,
-}
-
-/// A download under way.
-#[derive(Debug, Default)]
-pub struct Download {
-    cancel: AtomicBool,
-    received: AtomicU64,
-    /// The announced size plus one; 0 when unknown.
-    total: AtomicU64,
 }
 
 /// How far the download has come.

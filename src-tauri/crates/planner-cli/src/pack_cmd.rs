@@ -13,7 +13,7 @@ use planner_core::catalog::provenance::AsOf;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_sign::{PackKey, generate_pack_key};
 use planner_store::Workspace;
-use planner_store::pack::{OpenedPack, build_pack, open_pack, read_key_file, shipped_key, write_pack};
+use planner_store::pack::{OpenedPack, build_pack, open_pack, pack_bytes, read_key_file, shipped_key};
 use planner_store::workspace::{PackPreview, format_utc};
 
 fn env_passphrase(var: Option<&str>) -> Result<Option<String>, PlannerError> {
@@ -116,7 +116,7 @@ pub fn pack(a: &PackArgs<'_>) -> Result<String, PlannerError> {
         .parse()
         .map_err(|e: planner_core::catalog::provenance::AsOfError| PlannerError::invalid("--date", e.to_string()))?;
     let parts = build_pack(a.dir, &secret, pass.as_deref(), a.publisher, date, a.note)?;
-    write_pack(&parts, a.out)?;
+    planner_store::files::write_atomic(a.out, &pack_bytes(&parts)?)?;
     let manifest = String::from_utf8_lossy(&parts.manifest).into_owned();
     let m = planner_core::catalog::pack::Manifest::parse(&manifest)
         .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, e.0))?;

@@ -285,7 +285,7 @@ pub fn build_pack(
     })
 }
 
-/// The `.cpack` zip of `parts`.
+/// The `.cpack` zip of `parts` (written with `files::write_atomic`).
 pub fn pack_bytes(parts: &PackParts) -> Result<Vec<u8>, PlannerError> {
     let fail = |e: &dyn std::fmt::Display| PlannerError::new(ErrorCode::Io, format!("cannot write the pack: {e}"));
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
@@ -301,11 +301,6 @@ pub fn pack_bytes(parts: &PackParts) -> Result<Vec<u8>, PlannerError> {
     }
     let out = zip.finish().map_err(|e| fail(&e))?;
     Ok(out.into_inner())
-}
-
-/// Writes `parts` as a `.cpack` file at `out` (atomically).
-pub fn write_pack(parts: &PackParts, out: &Path) -> Result<(), PlannerError> {
-    crate::files::write_atomic(out, &pack_bytes(parts)?)
 }
 
 /// The public keys in `text` (a `.pub` file or the bare key line), read.

@@ -10,7 +10,7 @@ use planner_core::error::ErrorCode;
 use planner_core::plan::{ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{self, Override, ScenarioFile};
 use planner_sign::{PackKey, generate_pack_key, read_pack_key};
-use planner_store::pack::{PackParts, build_pack, check_pack, open_pack, pack_bytes, read_pack_bytes, write_pack};
+use planner_store::pack::{PackParts, build_pack, check_pack, open_pack, pack_bytes, read_pack_bytes};
 use planner_store::workspace::{Edit, EditRequest, Workspace};
 use rust_decimal::{Decimal, dec};
 
@@ -74,7 +74,11 @@ fn a_pack_written_and_read_back_opens_with_its_publisher_and_version() {
     let (key, secret) = keys();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("december.cpack");
-    write_pack(&pack_of("tests/fixtures/catalog-next", &secret), &path).unwrap();
+    planner_store::files::write_atomic(
+        &path,
+        &pack_bytes(&pack_of("tests/fixtures/catalog-next", &secret)).unwrap(),
+    )
+    .unwrap();
     let pack = open_pack(&path, std::slice::from_ref(&key)).unwrap();
     assert_eq!(pack.origin.publisher, "Test Publisher");
     assert_eq!(pack.origin.version, "2026.12.0");
