@@ -318,8 +318,9 @@ fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
                 .arg(root.join(format!("catalogs/samples/{sample}.json"))),
         )?;
     }
-    // A pack of the engine tests' small catalog, signed by a key made for the seed (the target
-    // checks the manifest and files whatever the signature says).
+    // A pack of the shipped catalog (a pack's version must be dotted numbers, which the test
+    // catalogs' are not), signed by a key made for the seed; the target checks the manifest and
+    // files whatever the signature says.
     crate::sh(
         cli("catalogs")
             .args(["catalog", "keygen", "--out"])
@@ -328,11 +329,11 @@ fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
     crate::sh(
         cli("catalogs")
             .args(["catalog", "pack"])
-            .arg(root.join(ENGINE_CATALOG))
+            .arg(root.join("catalogs"))
             .arg("--sign-with")
             .arg(work.join("seed.key"))
             .args(["--publisher", "Fuzz Seed", "--date", "2026-12-01", "--out"])
-            .arg(seeds.join("catalog_pack/engine-catalog.cpack")),
+            .arg(seeds.join("catalog_pack/shipped-catalog.cpack")),
     )?;
     let identity = seeds.join("pkcs12/planner-identity.p12");
     crate::sh(
