@@ -53,7 +53,7 @@ pub use catalog::provenance;
 pub use compliance::{audit, checklist};
 pub use engine::{
     assumption, commitment, compare, decision, dispatch, draft, evaluate, exit, finance, fx, ids, layer_form, ledger,
-    limits, network, pack_effect, plan, rack, risk, risk_drivers, risk_run, risk_surface, scenario, scenario_file,
-    sizing, spot, validate, workload,
+    limits, network, operations, pack_effect, plan, rack, risk, risk_drivers, risk_run, risk_surface, scenario,
+    scenario_file, sizing, spot, validate, workload,
 };
 pub use rfp::{quote, scorecard, vendors};

@@ -54,6 +54,8 @@ pub struct Allocation {
     pub tokens_by_layer: Vec<Decimal>,
     /// Units each layer gave to workloads whose tokens are counted.
     pub token_units: Vec<Decimal>,
+    /// Every (workload, layer, units, useful PFLOP-hours) that served something, in visit order.
+    pub cells: Vec<(usize, usize, Decimal, Decimal)>,
 }
 
 /// Serves `demand` (per workload) from `capacity` (per layer, in its units; `None` = unlimited).
@@ -75,6 +77,7 @@ pub fn allocate(
     out.token_units.resize(routes.layers, Decimal::ZERO);
     out.served.clear();
     out.served.resize(routes.workloads, Decimal::ZERO);
+    out.cells.clear();
     out.unmet.clear();
     out.unmet.extend_from_slice(demand);
     for &(w, l, rate) in &routes.visits {
@@ -99,6 +102,9 @@ pub fn allocate(
         }
         out.served[w] += useful;
         out.unmet[w] = rem - useful;
+        if units > Decimal::ZERO || useful > Decimal::ZERO {
+            out.cells.push((w, l, units, useful));
+        }
     }
 }
 

@@ -114,6 +114,8 @@ pub struct ScenarioResult {
     pub exit_costs: Vec<crate::engine::commitment::LayerExitCosts>,
     /// What buying against renting needs from this scenario (the `compare` module).
     pub buy_rent: BuyRentBasis,
+    /// What the plan does month by month: dispatch, bridges, spot arithmetic, GPUs needed.
+    pub operations: crate::engine::operations::Operations,
 }
 
 /// A scenario's figures for the buy-versus-rent question, independent of the demand declared.
@@ -281,7 +283,18 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     let (layer_plans, owned) = owned_setups(plan, s, &mut warnings);
     let sizing = sizing_notes(plan, s, &routes, &mut warnings);
     let token_mfu = token_mfu(plan, s, &routes);
-    let run = run_months(plan, s, &routes, &token_mfu, owned);
+    let mut run = run_months(plan, s, &routes, &token_mfu, owned);
+    let dispatch = std::mem::take(&mut run.dispatch);
+    let spot = crate::engine::operations::spot_notes(s, &dispatch);
+    warnings.extend(spot.iter().filter_map(|n| n.notice_warning.clone()));
+    let operations = crate::engine::operations::Operations {
+        layers: crate::engine::operations::ops_layers(s),
+        workloads: plan.workloads.iter().map(|w| w.id.clone()).collect(),
+        bridges: crate::engine::operations::bridges(plan, s, &routes, &dispatch),
+        needs: crate::engine::operations::needs(plan, s, &routes, &dispatch),
+        spot,
+        months: dispatch,
+    };
     if run.unmet_total > Decimal::ZERO {
         warnings.push(format!(
             "{} useful PFLOP-hours of demand are not served: no layer had capacity left for them",
@@ -313,6 +326,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
             .filter_map(|l| crate::engine::commitment::layer_exit_costs(plan, l))
             .collect(),
         buy_rent,
+        operations,
     }
 }
 
@@ -599,6 +613,8 @@ struct Run {
     layer_units: Vec<Decimal>,
     layer_token_units: Vec<Decimal>,
     owned: OwnedSums,
+    /// Each month's dispatch, for the plan's own view ([`crate::engine::operations`]).
+    dispatch: Vec<crate::engine::operations::DispatchMonth>,
 }
 
 /// The owned side as fixed and variable costs (for buy versus rent).
@@ -649,6 +665,7 @@ fn run_months(plan: &Plan, s: &Scenario, routes: &Routes, token_mfu: &[Decimal],
             run.book_owned(os, &s.layers[os.layer], &month, &mut books, &mut usage);
         }
         book_scenario_costs(s, m, unserved, &mut books);
+        run.record_dispatch(s, &month, &demand);
         run.close_month(ym, books, usage, site.grid);
     }
     run
@@ -717,6 +734,7 @@ impl Run {
             layer_cost: vec![Decimal::ZERO; s.layers.len()],
             layer_units: vec![Decimal::ZERO; s.layers.len()],
             layer_token_units: vec![Decimal::ZERO; s.layers.len()],
+            dispatch: Vec::with_capacity(plan.horizon_months as usize),
             owned: OwnedSums {
                 variable: Decimal::ZERO,
                 layer_cash: Decimal::ZERO,
@@ -846,6 +864,39 @@ impl Run {
         self.owned.layer_cash += layer.cash.total();
         books.cash.add_all(&layer.cash);
         books.book.add_all(&layer.book);
+    }
+
+    /// Records what dispatch decided this month, for the plan's own view.
+    fn record_dispatch(&mut self, s: &Scenario, month: &Month<'_>, demand: &[Decimal]) {
+        use crate::engine::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price};
+        let alloc = month.alloc;
+        let served = alloc
+            .cells
+            .iter()
+            .map(|&(w, l, units, useful)| DispatchCell {
+                workload: u32::try_from(w).unwrap_or(u32::MAX),
+                layer: u32::try_from(l).unwrap_or(u32::MAX),
+                units,
+                useful_pflop_h: useful,
+                cost: units * unit_price(s, l),
+            })
+            .collect();
+        let idle_gpu_h = s
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(li, l)| match (&l.owned, month.capacity[li]) {
+                (Some(_), Some(available)) if active(l, month.m) => (available - alloc.units[li]).max(Decimal::ZERO),
+                _ => Decimal::ZERO,
+            })
+            .collect();
+        self.dispatch.push(DispatchMonth {
+            month: month.ym,
+            demand_pflop_h: demand.to_vec(),
+            unmet_pflop_h: clean_unmet(&alloc.unmet),
+            served,
+            idle_gpu_h,
+        });
     }
 
     /// Closes the month: emissions (owned energy metered at the facility's grid, rented energy

@@ -25,7 +25,7 @@ const CLOUD: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Spot, LayerKind::O
 
 /// The layer fields the editor shows (by their name in the scenario file), and the kinds each
 /// applies to. `id` and `kind` belong to every layer and are not listed.
-const FIELDS: [(&str, &[LayerKind]); 33] = [
+const FIELDS: [(&str, &[LayerKind]); 35] = [
     ("accelerator", ALL),
     ("offer", CLOUD),
     ("system", OWNED),
@@ -50,6 +50,8 @@ const FIELDS: [(&str, &[LayerKind]); 33] = [
     ("availability", ALL),
     ("start_month", ALL),
     ("lead_time_months", OWNED),
+    ("lead_time_reason", OWNED),
+    ("lead_time_source", OWNED),
     ("financing", OWNED),
     ("payment_milestones", OWNED),
     ("depreciation_life_months", OWNED),
@@ -146,6 +148,8 @@ pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
         availability: None,
         start_month: 0,
         lead_time_months: 0,
+        lead_time_reason: None,
+        lead_time_source: None,
         financing: None,
         payment_milestones: Vec::new(),
         depreciation_life_months: None,

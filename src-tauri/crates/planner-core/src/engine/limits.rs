@@ -57,7 +57,7 @@ pub const MIN_MFU: Decimal = dec!(0.01);
 pub const MIN_PEAK_TFLOPS: Decimal = dec!(1);
 
 /// Fields that hold text (ids, names, codes, reasons): a text that reads as a number is not one.
-const TEXT_KEYS: [&str; 28] = [
+const TEXT_KEYS: [&str; 30] = [
     "id",
     "name",
     "title",
@@ -79,6 +79,8 @@ const TEXT_KEYS: [&str; 28] = [
     "cooling_upgrade",
     "gpu_hours_on",
     "residual_reason",
+    "lead_time_reason",
+    "lead_time_source",
     "serves",
     "kind",
     "method",

@@ -32,6 +32,7 @@ pub mod layer_form;
 pub mod ledger;
 pub mod limits;
 pub mod network;
+pub mod operations;
 pub mod pack_effect;
 pub mod plan;
 pub mod rack;

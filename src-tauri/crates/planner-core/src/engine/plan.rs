@@ -268,6 +268,8 @@ pub struct ScenarioDetail {
     pub layer_plans: Vec<LayerPlan>,
     pub sizing: Vec<SizingNote>,
     pub assumptions: Vec<Assumption>,
+    /// What the plan does month by month (dispatch, bridges, spot arithmetic, GPUs needed).
+    pub operations: Option<crate::engine::operations::Operations>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -285,6 +287,7 @@ pub fn scenario_detail(
         figures: view.and_then(|v| v.scenarios.into_iter().next()),
         layer_plans: one.as_ref().map(|r| r.layer_plans.clone()).unwrap_or_default(),
         sizing: one.as_ref().map(|r| r.sizing.clone()).unwrap_or_default(),
+        operations: one.as_ref().map(|r| r.operations.clone()),
         assumptions: one.map(|r| r.assumptions).unwrap_or_default(),
         problems: result.problems,
     }

@@ -110,6 +110,8 @@ pub struct Layer {
     pub price_per_million_tokens: Decimal,
     /// Paid hours per useful hour on spot (Young/Daly), 1 elsewhere.
     pub overhead_factor: Decimal,
+    /// Spot layers: the checkpointing behind `overhead_factor` and the provider's notice.
+    pub spot: Option<crate::engine::spot::SpotTerms>,
     /// Indices of the workloads this layer may serve (`None`: all).
     pub serves: Option<Vec<usize>>,
     /// A fee paid in the month the layer is exited.

@@ -407,9 +407,19 @@ pub struct LayerSpec {
     /// Month (0-based) the layer starts: the order month for owned hardware.
     #[serde(default)]
     pub start_month: u32,
-    /// Owned: months from order to delivery and installation.
+    /// Owned: months from order to delivery and installation, typed (give `lead_time_reason`:
+    /// the supplier's quoted delivery, a framework agreement).
     #[serde(default)]
     pub lead_time_months: u32,
+    /// Owned: why the typed `lead_time_months` (a typed lead time is an override of the catalog's).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub lead_time_reason: Option<String>,
+    /// Owned: the catalog `lead_time` entry the lead time comes from, instead of a typed one
+    /// (weeks converted to whole months, rounded up).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub lead_time_source: Option<String>,
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub financing: Option<FinancingSpec>,

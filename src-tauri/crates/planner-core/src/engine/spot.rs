@@ -8,11 +8,12 @@
 //! which is accurate while the checkpoint write is short against the time between interruptions).
 
 use rust_decimal::Decimal;
+use serde::Serialize;
 
 use crate::engine::finance::sqrt;
 
 /// The checkpointing assumptions of a spot layer, in hours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Checkpointing {
     /// Interruptions per hour (λ).
     pub interruptions_per_hour: Decimal,
@@ -20,6 +21,17 @@ pub struct Checkpointing {
     pub checkpoint_write_h: Decimal,
     /// Time to restart after an interruption (r).
     pub restart_h: Decimal,
+}
+
+/// A spot layer's checkpointing and the notice its provider gives before reclaiming a machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpotTerms {
+    pub checkpointing: Checkpointing,
+    /// Seconds of warning before an instance is reclaimed (the offer's catalog figure); `None`
+    /// when the layer names no offer or the offer states none.
+    pub notice_s: Option<Decimal>,
+    /// The offer's provider, for the warning's wording.
+    pub provider: Option<String>,
 }
 
 /// Young/Daly's optimal checkpoint interval `√(2c/λ)`, in hours; `None` when nothing interrupts

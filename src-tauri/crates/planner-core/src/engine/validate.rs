@@ -1151,6 +1151,7 @@ impl Resolver<'_> {
             price_per_gpu_hour: terms.price_per_gpu_hour,
             price_per_million_tokens: terms.price_per_million_tokens,
             overhead_factor: terms.overhead,
+            spot: terms.spot,
             serves,
             exit_fee,
             exit_clause,
@@ -1359,6 +1360,7 @@ impl Resolver<'_> {
             price_per_gpu_hour: Decimal::ZERO,
             price_per_million_tokens: Decimal::ZERO,
             overhead: Decimal::ONE,
+            spot: None,
             until: exit_fee.map(|e| e.0),
             owned: None,
             region: offer.map(|o| o.region.clone()),
@@ -1373,7 +1375,18 @@ impl Resolver<'_> {
             LayerKind::Spot => {
                 let fig = offer.and_then(|o| o.spot_per_gpu_hour.clone());
                 terms.price_per_gpu_hour = self.offer_price(p, l, offer, "spot_per_gpu_hour", fig.as_ref(), point);
-                terms.overhead = self.spot_overhead(p, l);
+                let checkpointing = self.spot_checkpointing(p, l);
+                terms.overhead = overhead_factor(&checkpointing);
+                let notice_s = offer.and_then(|o| {
+                    o.spot_notice_s.as_ref().map(|f| {
+                        self.take_catalog(&format!("{p}.spot_notice_s"), &o.id, "spot_notice_s", f, None, point)
+                    })
+                });
+                terms.spot = Some(crate::engine::spot::SpotTerms {
+                    checkpointing,
+                    notice_s,
+                    provider: offer.map(|o| o.provider.clone()),
+                });
             }
             LayerKind::Pooled => match &l.price_per_gpu_hour {
                 Some(o) => terms.price_per_gpu_hour = self.take_override(&format!("{p}.price_per_gpu_hour"), o),
@@ -1463,8 +1476,9 @@ impl Resolver<'_> {
         terms.until = Some(terms.until.map_or(end, |u| u.min(end)));
     }
 
-    /// A spot layer's overhead factor from checkpointing (Young/Daly) at its interruption rate.
-    fn spot_overhead(&mut self, p: &str, l: &LayerSpec) -> Decimal {
+    /// A spot layer's checkpointing: its interruption rate, checkpoint write and restart times
+    /// (defaults 3 and 10 minutes), from which the overhead factor follows (Young/Daly).
+    fn spot_checkpointing(&mut self, p: &str, l: &LayerSpec) -> Checkpointing {
         let lambda = match l.interruptions_per_hour {
             Some(v) => {
                 self.non_negative(&format!("{p}.interruptions_per_hour"), v);
@@ -1482,11 +1496,11 @@ impl Resolver<'_> {
         let r = l.restart_minutes.unwrap_or(dec!(10));
         self.non_negative(&format!("{p}.checkpoint_write_minutes"), c);
         self.non_negative(&format!("{p}.restart_minutes"), r);
-        overhead_factor(&Checkpointing {
+        Checkpointing {
             interruptions_per_hour: lambda.max(Decimal::ZERO),
             checkpoint_write_h: c.max(Decimal::ZERO) / dec!(60),
             restart_h: r.max(Decimal::ZERO) / dec!(60),
-        })
+        }
     }
 
     /// A clause prices ending a commitment early, so only layers with a commitment schedule
@@ -1713,7 +1727,7 @@ impl Resolver<'_> {
         let idle = l.idle_power_share.unwrap_or(DEFAULT_IDLE_POWER_SHARE);
         self.fraction(&format!("{p}.idle_power_share"), idle);
         let financing = self.financing(p, l, life);
-        let delivery = l.start_month + l.lead_time_months;
+        let delivery = l.start_month + self.lead_time(p, l, point);
         let leased = matches!(financing, Financing::Lease { .. });
         let residual_share = self.residual(p, l, acc, delivery, leased, point);
         let milestones = self.milestones(p, l, delivery);
@@ -1735,6 +1749,62 @@ impl Resolver<'_> {
             running_cost_per_gpu_hour: l.running_cost_per_gpu_hour.unwrap_or_default(),
             idle_power_share: idle,
         })
+    }
+
+    /// An owned layer's lead time in months, recorded as an assumption: the catalog entry named by
+    /// `lead_time_source` (its weeks at the chosen point, rounded up to whole months of
+    /// 365.25 ÷ 12 days), or the typed `lead_time_months` as an override with its reason (a
+    /// warning when the reason is missing); 0 when neither is given.
+    fn lead_time(&mut self, p: &str, l: &LayerSpec, point: PricePoint) -> u32 {
+        let typed = l.lead_time_months;
+        let Some(id) = l.lead_time_source.as_deref() else {
+            if typed > 0 {
+                let reason = l.lead_time_reason.clone().filter(|r| !r.trim().is_empty());
+                if reason.is_none() {
+                    self.warnings.push(format!(
+                        "layer `{}`: lead_time_months {typed} has no lead_time_reason; say where the delivery time comes from (the supplier's quote), or take it from the catalog with lead_time_source",
+                        l.id
+                    ));
+                }
+                self.assumptions.push(Assumption {
+                    path: format!("{p}.lead_time_months"),
+                    value: Decimal::from(typed),
+                    origin: Origin::Override {
+                        reason: reason.unwrap_or_else(|| "given in the scenario file; no reason stated".to_owned()),
+                    },
+                });
+            }
+            return typed;
+        };
+        let path = format!("{p}.lead_time_source");
+        if typed > 0 {
+            self.push(
+                path,
+                "the lead time is given twice: take it from the catalog (`lead_time_source`) or type it with its reason (`lead_time_months`), not both",
+            );
+            return typed;
+        }
+        let catalog = self.catalog;
+        let Some(entry) = catalog.facility.lead_times.iter().find(|e| e.id == id) else {
+            let known: Vec<&str> = catalog.facility.lead_times.iter().map(|e| e.id.as_str()).collect();
+            self.push(
+                path,
+                format!(
+                    "`{id}` is not a lead time in the catalog; choose one of: {}",
+                    known.join(", ")
+                ),
+            );
+            return 0;
+        };
+        let weeks = self.take_catalog(
+            &format!("{p}.lead_time_weeks"),
+            &entry.id,
+            "weeks",
+            &entry.weeks,
+            None,
+            point,
+        );
+        crate::engine::sizing::ceil_u32(weeks * dec!(7) * dec!(12) / dec!(365.25))
     }
 
     /// The price of one owned GPU: an override, else the system's price per GPU, else the
@@ -1905,6 +1975,7 @@ struct KindTerms {
     price_per_gpu_hour: Decimal,
     price_per_million_tokens: Decimal,
     overhead: Decimal,
+    spot: Option<crate::engine::spot::SpotTerms>,
     until: Option<u32>,
     owned: Option<Owned>,
     region: Option<String>,
