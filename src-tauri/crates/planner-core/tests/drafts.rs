@@ -11,7 +11,7 @@ use planner_core::layer_form::{self, LAYER_KINDS};
 use planner_core::scenario_file::{CommitTerm, FinancingMethod, FinancingSpec, LayerKind, Override, parse};
 use planner_core::validate::validate;
 use planner_core::workload_kind::{TuningMethod, WorkloadClass, WorkloadKind};
-use rust_decimal::dec;
+use rust_decimal::{Decimal, dec};
 
 fn shipped() -> Catalog {
     common::shipped_catalog()
@@ -24,10 +24,18 @@ fn buy_takes_a_priced_training_accelerator_in_its_catalog_system_and_cooling_tha
     assert_eq!(d.notes, Vec::<String>::new());
     assert_eq!(d.scenario.name, "Buy 8 × NVIDIA H100 SXM5");
     assert_eq!(d.scenario.id, "buy-8-nvidia-h100-sxm5");
-    let [owned] = d.scenario.layers.as_slice() else {
-        panic!("one layer: {:?}", d.scenario.layers)
+    let [owned, bridge] = d.scenario.layers.as_slice() else {
+        panic!("an owned layer and its bridge: {:?}", d.scenario.layers)
     };
     assert_eq!((owned.id.as_str(), owned.kind), ("owned", LayerKind::Owned));
+    // Delivery follows the catalog's data-centre GPU lead time (26 weeks: 6 months, rounded
+    // up), and an on-demand layer for the same card bridges those months and stops at delivery.
+    assert_eq!(owned.lead_time_source.as_deref(), Some("datacenter-gpus"));
+    assert_eq!((owned.lead_time_months, owned.lead_time_reason.as_deref()), (0, None));
+    assert_eq!((bridge.id.as_str(), bridge.kind), ("bridge", LayerKind::OnDemand));
+    let bridge_offer = bridge.offer.as_deref().and_then(|o| catalog.offer(o)).unwrap();
+    assert_eq!(bridge_offer.accelerator, "nvidia-h100-sxm");
+    assert_eq!(bridge.exit.as_ref().map(|e| (e.month, e.fee)), Some((6, Decimal::ZERO)));
     assert_eq!(owned.accelerator.as_deref(), Some("nvidia-h100-sxm"));
     assert_eq!(owned.system.as_deref(), Some("dgx-h100"));
     assert_eq!(

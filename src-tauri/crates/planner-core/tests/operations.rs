@@ -369,3 +369,39 @@ fn inference_needs_gpus_for_its_tokens_per_month() {
     assert_eq!(need.on[0].time_to_train_h, None);
     assert_eq!(need.on[0].gpus_for_active_months, None);
 }
+
+/// The Buy template delivers after the catalog's GPU lead time and bridges the months until then
+/// on demand: the bridge serves all of it (nothing unmet) and stops at delivery.
+#[test]
+fn the_buy_template_bridges_its_lead_time() {
+    let catalog = common::shipped_catalog();
+    let d = planner_core::draft::from_template(planner_core::draft::TemplateKind::Buy, &catalog, "USD", &[]);
+    let text = serde_json::json!({
+        "format_version": 1, "title": "template", "currency": "USD", "start": "2026-01",
+        "horizon_months": 12, "discount_rate": "0",
+        "workloads": [{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+            "gpu_hours_per_day": "48", "gpu_hours_on": "nvidia-h100-sxm" }],
+        "scenarios": [d.scenario],
+    })
+    .to_string();
+    let e = common::run_with(&catalog, &text);
+    let s = &e.scenarios[0];
+    let b = &s.operations.bridges[0];
+    assert_eq!(
+        (b.lead_time_months, b.delivery_month.to_string()),
+        (6, "2026-07".to_owned())
+    );
+    assert_eq!(b.lines.len(), 1);
+    assert_eq!((b.lines[0].layer.as_str(), b.lines[0].months), ("bridge", 6));
+    // Six months of 48 GPU-hours a day on the same card: 181 days (January to June 2026).
+    assert_eq!(b.lines[0].units, dec!(48) * Decimal::from(181));
+    assert_eq!(b.unmet_pflop_h, Decimal::ZERO);
+    assert_eq!(s.totals.unmet_pflop_h, Decimal::ZERO);
+    // From delivery on, the bridge gives nothing.
+    let bridge = s.operations.layers.iter().position(|l| l.id == "bridge").unwrap();
+    assert!(
+        s.operations.months[6..]
+            .iter()
+            .all(|m| m.served.iter().all(|c| c.layer as usize != bridge))
+    );
+}

@@ -1,4 +1,5 @@
-//! Drafts: what a new scenario or workload starts as. The templates Buy (one owned layer), Rent (one
+//! Drafts: what a new scenario or workload starts as. The templates Buy (one owned layer, delivered
+//! after the catalog's GPU lead time, and an on-demand layer that bridges the months until then), Rent (one
 //! on-demand layer) and Hybrid (owned plus on-demand), a copy of a scenario, and a facility for
 //! owned hardware. Pure functions of the catalog: every default is a catalog entry (an
 //! accelerator with a purchase price, an offer that rents it, a cooling technology that carries
@@ -232,11 +233,9 @@ pub fn from_template(kind: TemplateKind, catalog: &Catalog, currency: &str, take
     } else {
         None
     };
-    let offer = if rent {
-        on_demand_offers(catalog, &accelerator.id, currency).first().copied()
-    } else {
-        None
-    };
+    // Buy looks for an offer too: it bridges the months before the hardware arrives.
+    let offer = on_demand_offers(catalog, &accelerator.id, currency).first().copied();
+    let offer = if rent || kind == TemplateKind::Buy { offer } else { None };
     if rent && offer.is_none() {
         notes.push(format!(
             "The catalog has no on-demand offer for {acc}: choose an offer or give a quoted price."
@@ -256,7 +255,24 @@ pub fn from_template(kind: TemplateKind, catalog: &Catalog, currency: &str, take
 
     let mut layers = Vec::new();
     if buy {
-        layers.push(owned_layer(accelerator, system));
+        let mut owned = owned_layer(accelerator, system);
+        let lead = gpu_lead_time(catalog);
+        if let Some((entry, _)) = lead {
+            owned.lead_time_source = Some(entry.id.clone());
+        }
+        layers.push(owned);
+        if kind == TemplateKind::Buy
+            && let (Some((_, months)), Some(o)) = (lead, offer)
+            && months > 0
+        {
+            let mut bridge = empty_layer("bridge", LayerKind::OnDemand);
+            bridge.offer = Some(o.id.clone());
+            bridge.exit = Some(crate::engine::scenario_file::ExitSpec {
+                month: months,
+                fee: Decimal::ZERO,
+            });
+            layers.push(bridge);
+        }
     }
     if rent {
         let mut layer = empty_layer("on-demand", LayerKind::OnDemand);
@@ -283,6 +299,19 @@ pub fn from_template(kind: TemplateKind, catalog: &Catalog, currency: &str, take
         });
     }
     Draft { scenario, notes }
+}
+
+/// The catalog's lead time for data-centre GPUs (the entry whose item names GPUs), and its
+/// weeks at the middle of the range in whole months, rounded up as `validate` rounds them.
+fn gpu_lead_time(catalog: &Catalog) -> Option<(&crate::catalog::LeadTime, u32)> {
+    let entry = catalog
+        .facility
+        .lead_times
+        .iter()
+        .find(|e| e.item.to_lowercase().contains("gpu"))?;
+    let months =
+        crate::engine::sizing::ceil_u32(entry.weeks.mid() * Decimal::from(7 * 12) / rust_decimal::dec!(365.25));
+    Some((entry, months))
 }
 
 /// A copy of `scenario` named "<name> (copy)", with an id not in `taken`.

@@ -1035,7 +1035,7 @@ impl Resolver<'_> {
     fn kind_fields(&mut self, p: &str, l: &LayerSpec) {
         let owned = l.kind == LayerKind::Owned;
         let cloud = matches!(l.kind, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand);
-        let checks: [(&str, bool, bool); 15] = [
+        let checks: [(&str, bool, bool); 17] = [
             ("offer", l.offer.is_some(), cloud),
             ("system", l.system.is_some(), owned),
             ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
@@ -1061,6 +1061,8 @@ impl Resolver<'_> {
             ("residual_share", l.residual_share.is_some(), owned),
             ("power_kw_per_gpu", l.power_kw_per_gpu.is_some(), owned),
             ("lead_time_months", l.lead_time_months > 0, owned),
+            ("lead_time_source", l.lead_time_source.is_some(), owned),
+            ("lead_time_reason", l.lead_time_reason.is_some(), owned),
             (
                 "non_server_maintenance_rate_per_year",
                 l.non_server_maintenance_rate_per_year.is_some(),
