@@ -81,7 +81,11 @@ describe("tab managers", () => {
     const made = edits(host).at(-1)!;
     expect(made).toMatchObject({ label: "New scenario Buy 8 × NVIDIA H100 SXM5", coalesce: null });
     const buy = (made.edit as { scenario: ScenarioSpec }).scenario;
-    expect(buy.layers).toEqual([expect.objectContaining({ id: "owned", kind: "owned", accelerator: "nvidia-h100-sxm", system: "dgx-h100", gpus: 8 })]);
+    // Delivered after the catalog's GPU lead time, bridged on demand until then (issue #20).
+    expect(buy.layers).toEqual([
+      expect.objectContaining({ id: "owned", kind: "owned", accelerator: "nvidia-h100-sxm", system: "dgx-h100", gpus: 8, lead_time_source: "datacenter-gpus" }),
+      expect.objectContaining({ id: "bridge", kind: "on-demand", exit: { month: 6, fee: "0" } }),
+    ]);
     expect(buy.facility).toMatchObject({ region: "us", cooling: "contained-air", kw_per_rack_limit: "20" });
     expect(host.sent("draft_scenario")).toEqual([{ from: { kind: "template", template: "buy" } }]);
 
@@ -97,6 +101,7 @@ describe("tab managers", () => {
     await settled(e);
     expect(e.spec?.layers.map((l) => [l.id, l.kind, l.offer])).toEqual([
       ["owned", "owned", null],
+      ["bridge", "on-demand", "aws-p5-h100"],
       ["spot", "spot", "aws-p5-h100"],
     ]);
     await e.changeLayerKind(0, "reserved");

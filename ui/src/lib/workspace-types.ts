@@ -32,6 +32,7 @@ import type {
   SubjectStatus_Serialize,
   Applied_Serialize,
   Assumption_Serialize,
+  Operations_Serialize,
   BreakEven,
   CatalogStatus_Serialize,
   Category,
@@ -221,6 +222,8 @@ export type Comparison = Comparison_Serialize;
 export type Origin = Origin_Serialize;
 export type Assumption = Assumption_Serialize;
 export type ScenarioDetail = ScenarioDetail_Serialize;
+/** What the plan does month by month (issue #20): dispatch, bridges, spot arithmetic, GPUs needed. */
+export type Operations = Operations_Serialize;
 export type ScenarioExits = ScenarioExits_Serialize;
 export type LayerExitCosts = LayerExitCosts_Serialize;
 export type ExitVariantOutcome = ExitVariantOutcome_Serialize;

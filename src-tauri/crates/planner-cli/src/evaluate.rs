@@ -16,7 +16,7 @@ use planner_core::scenario_file::{ScenarioFile, parse};
 use planner_core::validate::{to_error, validate};
 use rust_decimal::Decimal;
 
-fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluation, PlannerError> {
+pub(crate) fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluation, PlannerError> {
     Ok(run(&plan_of(catalog, file, horizon)?))
 }
 

@@ -19,6 +19,7 @@ mod exit_cmd;
 mod host;
 mod memo_cmd;
 mod pack_cmd;
+mod plan_cmd;
 mod quotes_cmd;
 mod risk_cmd;
 mod scorecard_cmd;
@@ -138,6 +139,19 @@ enum Command {
     Scorecard {
         /// The workspace (.cpw).
         file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What each scenario's plan does: who serves which workload each month (GPU-hours per
+    /// layer, unmet demand, idle owned hours), delivery and the bridge before it, spot checkpoint
+    /// arithmetic, and the GPUs and time the work needs.
+    Plan {
+        /// The scenario file (JSON).
+        file: PathBuf,
+        /// Only this scenario (by id).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Print each scenario's plan as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -518,6 +532,9 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             AuditCommand::Log { file } => audit_cmd::log(&file),
         },
         Command::Scorecard { file, json } => scorecard_cmd::scorecard(catalog, &file, json),
+        Command::Plan { file, scenario, json } => {
+            planner_store::load_catalog_dir(catalog).and_then(|c| plan_cmd::plan(&c, &file, scenario.as_deref(), json))
+        }
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
                 quotes_cmd::check(catalog, &file, workspace.as_deref(), json)

@@ -714,3 +714,53 @@ fn risk_draws_the_sample_reproducibly_and_refuses_zero_draws() {
         String::from_utf8_lossy(&none.stderr)
     );
 }
+
+/// `planner plan` prints delivery, the bridge and its cost, the spot arithmetic and the monthly
+/// dispatch, each figure the engine's own (read back through `--json`).
+#[test]
+fn plan_prints_delivery_the_bridge_spot_and_dispatch() {
+    let sample = root().join("catalogs/samples/enterprise-hybrid.json");
+    let sample = sample.to_str().unwrap();
+    let out = planner(&["plan", sample, "--scenario", "hybrid", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ops = &v["hybrid"];
+    let bridge = &ops["bridges"][0];
+    assert_eq!(bridge["layer"], "dgx");
+    assert_eq!(bridge["lead_time_months"], 3);
+    let line = &bridge["lines"][0];
+    let cost: rust_decimal::Decimal = line["cost"].as_str().unwrap().parse().unwrap();
+    assert!(cost > rust_decimal::Decimal::ZERO);
+    assert_eq!(ops["months"].as_array().unwrap().len(), 36);
+
+    let text = planner(&["plan", sample, "--scenario", "hybrid"]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(
+            "delivery  dgx: ordered 2027-01, delivered 2027-04 (lead time 3 months; typed: Sample assumption"
+        ),
+        "{text}"
+    );
+    let months = line["months"].as_u64().unwrap();
+    let expected = format!("bridge    {months} months of {}", line["layer"].as_str().unwrap());
+    assert!(text.contains(&expected), "{text}");
+    assert!(
+        text.contains(&planner_core::finance::present(cost).to_string()),
+        "{text}"
+    );
+    assert!(
+        text.contains("spot      spot:") && text.contains("120 s notice"),
+        "{text}"
+    );
+    // One dispatch row per month.
+    let rows = text
+        .lines()
+        .filter(|l| l.len() > 9 && l.starts_with("  20") && l.as_bytes()[6] == b'-')
+        .count();
+    assert_eq!(rows, 36, "{text}");
+
+    let wrong = planner(&["plan", sample, "--scenario", "nope"]);
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("hybrid, all-cloud"));
+}

@@ -371,6 +371,76 @@ export type BreakEvenRisk_Serialize = {
 	at_month: Spread | null,
 };
 
+/**  The months before an owned layer is delivered, and what serves its work meanwhile. */
+export type Bridge = Bridge_Serialize | Bridge_Deserialize;
+
+/**  One layer serving an owned layer's work before its delivery. */
+export type BridgeLine = BridgeLine_Serialize | BridgeLine_Deserialize;
+
+/**  One layer serving an owned layer's work before its delivery. */
+export type BridgeLine_Deserialize = {
+	layer: string,
+	kind: LayerKind,
+	accelerator?: string | null,
+	/**  Months in which it served. */
+	months: number,
+	units: string,
+	unit: DispatchUnit,
+	cost: string,
+};
+
+/**  One layer serving an owned layer's work before its delivery. */
+export type BridgeLine_Serialize = {
+	layer: string,
+	kind: LayerKind,
+	accelerator: string | null,
+	/**  Months in which it served. */
+	months: number,
+	units: string,
+	unit: DispatchUnit,
+	cost: string,
+};
+
+/**  The months before an owned layer is delivered, and what serves its work meanwhile. */
+export type Bridge_Deserialize = {
+	layer: string,
+	order_month: string,
+	delivery_month: string,
+	lead_time_months: number,
+	/**
+	 *  Where the lead time comes from: a catalog entry with its sources, or a typed value with
+	 *  its reason; `None` when no lead time was given (delivered in the order month).
+	 */
+	lead_time?: Assumption_Deserialize | null,
+	/**  False when delivery falls after the horizon. */
+	delivered_in_horizon: boolean,
+	lines: BridgeLine_Deserialize[],
+	/**  The lines' cost. */
+	cost: string,
+	/**  The layer's workloads' demand left unmet between order and delivery. */
+	unmet_pflop_h: string,
+};
+
+/**  The months before an owned layer is delivered, and what serves its work meanwhile. */
+export type Bridge_Serialize = {
+	layer: string,
+	order_month: string,
+	delivery_month: string,
+	lead_time_months: number,
+	/**
+	 *  Where the lead time comes from: a catalog entry with its sources, or a typed value with
+	 *  its reason; `None` when no lead time was given (delivered in the order month).
+	 */
+	lead_time: Assumption_Serialize | null,
+	/**  False when delivery falls after the horizon. */
+	delivered_in_horizon: boolean,
+	lines: BridgeLine_Serialize[],
+	/**  The lines' cost. */
+	cost: string,
+	/**  The layer's workloads' demand left unmet between order and delivery. */
+	unmet_pflop_h: string,
+};
+
 /**  A figure of the file a user may mark uncertain. */
 export type Candidate = {
 	path: string,
@@ -936,6 +1006,35 @@ export type Difference_Serialize = {
 	/**  Owning against renting in words, including when owning never pays off. */
 	buy_vs_rent_words: string | null,
 };
+
+/**  What one layer gave one workload in one month. */
+export type DispatchCell = {
+	workload: number,
+	layer: number,
+	/**  In the layer's unit (GPU-hours, or millions of tokens). */
+	units: string,
+	useful_pflop_h: string,
+	/**  Units × the layer's unit price (0 for owned hours). */
+	cost: string,
+};
+
+/**  One month of dispatch. */
+export type DispatchMonth = {
+	month: string,
+	/**
+	 *  Per workload: useful PFLOP-hours asked for, and not served (rounding dust below a
+	 *  millionth of a PFLOP-hour counts as served, as in the ledger).
+	 */
+	demand_pflop_h: string[],
+	unmet_pflop_h: string[],
+	/**  Every (workload, layer) pair that served something this month. */
+	served: DispatchCell[],
+	/**  Per layer: owned GPU-hours available and not used (0 for other layers). */
+	idle_gpu_h: string[],
+};
+
+/**  What a layer's units are. */
+export type DispatchUnit = "gpu-hours" | "million-tokens";
 
 /**  How far the download has come. */
 export type DownloadProgress = DownloadProgress_Serialize | DownloadProgress_Deserialize;
@@ -1871,8 +1970,18 @@ export type LayerSpec_Deserialize = {
 	availability?: string | null,
 	/**  Month (0-based) the layer starts: the order month for owned hardware. */
 	start_month?: number,
-	/**  Owned: months from order to delivery and installation. */
+	/**
+	 *  Owned: months from order to delivery and installation, typed (give `lead_time_reason`:
+	 *  the supplier's quoted delivery, a framework agreement).
+	 */
 	lead_time_months?: number,
+	/**  Owned: why the typed `lead_time_months` (a typed lead time is an override of the catalog's). */
+	lead_time_reason?: string | null,
+	/**
+	 *  Owned: the catalog `lead_time` entry the lead time comes from, instead of a typed one
+	 *  (weeks converted to whole months, rounded up).
+	 */
+	lead_time_source?: string | null,
 	financing?: FinancingSpec_Deserialize | null,
 	/**  Owned, cash or loan: when the price is paid (default: all on delivery). */
 	payment_milestones?: Milestone[],
@@ -1960,8 +2069,18 @@ export type LayerSpec_Serialize = {
 	availability: string | null,
 	/**  Month (0-based) the layer starts: the order month for owned hardware. */
 	start_month: number,
-	/**  Owned: months from order to delivery and installation. */
+	/**
+	 *  Owned: months from order to delivery and installation, typed (give `lead_time_reason`:
+	 *  the supplier's quoted delivery, a framework agreement).
+	 */
 	lead_time_months: number,
+	/**  Owned: why the typed `lead_time_months` (a typed lead time is an override of the catalog's). */
+	lead_time_reason: string | null,
+	/**
+	 *  Owned: the catalog `lead_time` entry the lead time comes from, instead of a typed one
+	 *  (weeks converted to whole months, rounded up).
+	 */
+	lead_time_source: string | null,
 	financing: FinancingSpec_Serialize | null,
 	/**  Owned, cash or loan: when the price is paid (default: all on delivery). */
 	payment_milestones: Milestone[],
@@ -2218,6 +2337,43 @@ export type ModelSpec_Serialize = {
 	batch: number | null,
 };
 
+/**  One workload's needs on one GPU layer. */
+export type NeedOnLayer = NeedOnLayer_Serialize | NeedOnLayer_Deserialize;
+
+/**  One workload's needs on one GPU layer. */
+export type NeedOnLayer_Deserialize = {
+	layer: string,
+	accelerator?: string | null,
+	/**  Useful PFLOP-hours one paid GPU-hour of this layer gives the workload. */
+	useful_pflop_per_gpu_h: string,
+	availability: string,
+	/**  The GPUs the layer holds or commits (`None`: unsized). */
+	layer_gpus?: number | null,
+	/**  GPUs that serve the busiest month on this layer alone. */
+	gpus_for_peak_month: number,
+	/**  Training and fine-tuning: GPUs that do the horizon's work within the active months. */
+	gpus_for_active_months?: number | null,
+	/**  Training and fine-tuning: hours the layer's GPUs take to do the horizon's work. */
+	time_to_train_h?: string | null,
+};
+
+/**  One workload's needs on one GPU layer. */
+export type NeedOnLayer_Serialize = {
+	layer: string,
+	accelerator: string | null,
+	/**  Useful PFLOP-hours one paid GPU-hour of this layer gives the workload. */
+	useful_pflop_per_gpu_h: string,
+	availability: string,
+	/**  The GPUs the layer holds or commits (`None`: unsized). */
+	layer_gpus: number | null,
+	/**  GPUs that serve the busiest month on this layer alone. */
+	gpus_for_peak_month: number,
+	/**  Training and fine-tuning: GPUs that do the horizon's work within the active months. */
+	gpus_for_active_months: number | null,
+	/**  Training and fine-tuning: hours the layer's GPUs take to do the horizon's work. */
+	time_to_train_h: string | null,
+};
+
 /**  The sized network. */
 export type NetworkPlan = {
 	ports: number,
@@ -2301,6 +2457,52 @@ export type Offer_Serialize = {
 	 */
 	grid_region: string | null,
 	notes: string | null,
+};
+
+/**  What one scenario's plan does, month by month. */
+export type Operations = Operations_Serialize | Operations_Deserialize;
+
+/**  What one scenario's plan does, month by month. */
+export type Operations_Deserialize = {
+	/**  The scenario's layers, in file order: what every `layer` index points to. */
+	layers: OpsLayer_Deserialize[],
+	/**  The workloads' ids, in file order: what every `workload` index points to. */
+	workloads: string[],
+	months: DispatchMonth[],
+	bridges: Bridge_Deserialize[],
+	spot: SpotNote_Deserialize[],
+	needs: WorkNeed_Deserialize[],
+};
+
+/**  What one scenario's plan does, month by month. */
+export type Operations_Serialize = {
+	/**  The scenario's layers, in file order: what every `layer` index points to. */
+	layers: OpsLayer_Serialize[],
+	/**  The workloads' ids, in file order: what every `workload` index points to. */
+	workloads: string[],
+	months: DispatchMonth[],
+	bridges: Bridge_Serialize[],
+	spot: SpotNote_Serialize[],
+	needs: WorkNeed_Serialize[],
+};
+
+/**  One layer as the dispatch view names it. */
+export type OpsLayer = OpsLayer_Serialize | OpsLayer_Deserialize;
+
+/**  One layer as the dispatch view names it. */
+export type OpsLayer_Deserialize = {
+	id: string,
+	kind: LayerKind,
+	accelerator?: string | null,
+	unit: DispatchUnit,
+};
+
+/**  One layer as the dispatch view names it. */
+export type OpsLayer_Serialize = {
+	id: string,
+	kind: LayerKind,
+	accelerator: string | null,
+	unit: DispatchUnit,
 };
 
 /**  Where a figure used by a scenario comes from. */
@@ -3011,6 +3213,8 @@ export type ScenarioDetail_Deserialize = {
 	layer_plans: LayerPlan[],
 	sizing: SizingNote[],
 	assumptions: Assumption_Deserialize[],
+	/**  What the plan does month by month (dispatch, bridges, spot arithmetic, GPUs needed). */
+	operations?: Operations_Deserialize | null,
 	problems: PlacedProblem[],
 };
 
@@ -3023,6 +3227,8 @@ export type ScenarioDetail_Serialize = {
 	layer_plans: LayerPlan[],
 	sizing: SizingNote[],
 	assumptions: Assumption_Serialize[],
+	/**  What the plan does month by month (dispatch, bridges, spot arithmetic, GPUs needed). */
+	operations: Operations_Serialize | null,
 	problems: PlacedProblem[],
 };
 
@@ -3613,6 +3819,57 @@ export type Source_Serialize = {
 	undated: boolean,
 };
 
+/**  A spot layer's checkpoint arithmetic and what interruptions cost. */
+export type SpotNote = SpotNote_Serialize | SpotNote_Deserialize;
+
+/**  A spot layer's checkpoint arithmetic and what interruptions cost. */
+export type SpotNote_Deserialize = {
+	layer: string,
+	provider?: string | null,
+	interruptions_per_hour: string,
+	checkpoint_write_minutes: string,
+	restart_minutes: string,
+	/**  Young/Daly's interval √(2c/λ), in minutes; `None` when nothing interrupts. */
+	interval_minutes?: string | null,
+	/**  Paid hours per useful hour. */
+	overhead_factor: string,
+	/**
+	 *  GPU-hours paid over the horizon, and the part lost to checkpoints, re-done work and
+	 *  restarts (paid × (1 − 1/factor)), with its cost at the layer's price.
+	 */
+	paid_gpu_h: string,
+	lost_gpu_h: string,
+	lost_cost: string,
+	/**  The provider's notice before it reclaims a machine, in seconds (catalog figure). */
+	notice_seconds?: string | null,
+	/**  Set when a checkpoint takes longer to write than the notice. */
+	notice_warning?: string | null,
+};
+
+/**  A spot layer's checkpoint arithmetic and what interruptions cost. */
+export type SpotNote_Serialize = {
+	layer: string,
+	provider: string | null,
+	interruptions_per_hour: string,
+	checkpoint_write_minutes: string,
+	restart_minutes: string,
+	/**  Young/Daly's interval √(2c/λ), in minutes; `None` when nothing interrupts. */
+	interval_minutes: string | null,
+	/**  Paid hours per useful hour. */
+	overhead_factor: string,
+	/**
+	 *  GPU-hours paid over the horizon, and the part lost to checkpoints, re-done work and
+	 *  restarts (paid × (1 − 1/factor)), with its cost at the layer's price.
+	 */
+	paid_gpu_h: string,
+	lost_gpu_h: string,
+	lost_cost: string,
+	/**  The provider's notice before it reclaims a machine, in seconds (catalog figure). */
+	notice_seconds: string | null,
+	/**  Set when a checkpoint takes longer to write than the notice. */
+	notice_warning: string | null,
+};
+
 /**  The spread of a set of outcomes: the 10th, 50th and 90th percentiles and the mean. */
 export type Spread = {
 	p10: string,
@@ -3961,6 +4218,55 @@ export type ViewState_Serialize = {
 	baseline: string | null,
 	/**  One of [`HORIZON_CHOICES`]; absent: the settings' horizon. */
 	horizon_months: number | null,
+};
+
+/**  What one workload needs, over the scenario's layers that may serve it. */
+export type WorkNeed = WorkNeed_Serialize | WorkNeed_Deserialize;
+
+/**  What one workload needs, over the scenario's layers that may serve it. */
+export type WorkNeed_Deserialize = {
+	workload: string,
+	kind: WorkloadKind,
+	/**  Model parameters, when the workload names a model. */
+	parameters?: string | null,
+	/**  Tokens over the horizon (trained or served), when the model is known. */
+	tokens?: string | null,
+	/**
+	 *  The work over the horizon: useful PFLOP-hours, and the same in FLOPs (`None` beyond
+	 *  what a decimal holds, about 7.9 × 10^28).
+	 */
+	demand_pflop_h: string,
+	flop?: string | null,
+	/**  Months of the horizon in which the workload asks for compute, and their hours. */
+	active_months: number,
+	active_hours: string,
+	/**  The busiest month and its demand. */
+	peak_month?: string | null,
+	peak_pflop_h: string,
+	on: NeedOnLayer_Deserialize[],
+};
+
+/**  What one workload needs, over the scenario's layers that may serve it. */
+export type WorkNeed_Serialize = {
+	workload: string,
+	kind: WorkloadKind,
+	/**  Model parameters, when the workload names a model. */
+	parameters: string | null,
+	/**  Tokens over the horizon (trained or served), when the model is known. */
+	tokens: string | null,
+	/**
+	 *  The work over the horizon: useful PFLOP-hours, and the same in FLOPs (`None` beyond
+	 *  what a decimal holds, about 7.9 × 10^28).
+	 */
+	demand_pflop_h: string,
+	flop: string | null,
+	/**  Months of the horizon in which the workload asks for compute, and their hours. */
+	active_months: number,
+	active_hours: string,
+	/**  The busiest month and its demand. */
+	peak_month: string | null,
+	peak_pflop_h: string,
+	on: NeedOnLayer_Serialize[],
 };
 
 /**  How the workload tolerates cost unpredictability, SLA misses and interruption. */

@@ -24,7 +24,7 @@ import type {
 } from "../workspace-types";
 import { ExitPricingManager } from "./exit-pricing-manager.svelte";
 
-const NO_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], problems: [] };
+const NO_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], operations: null, problems: [] };
 
 export class ScenarioEditorManager {
   readonly id: string;
