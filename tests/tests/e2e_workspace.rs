@@ -104,6 +104,9 @@ async fn create_edit_compare_undo_close_and_reopen() {
     app.fill("[data-testid='workload-tokens']", "30000000000").await;
     wait_saved(&app).await;
     app.text_of("[data-testid='sizing-result']").await;
+    // What the stated demand needs on the chosen accelerator (issue #20).
+    let gpus = app.text_of("[data-testid='sizing-gpus-throughput']").await;
+    assert!(gpus.trim().parse::<u32>().is_ok_and(|n| n >= 1), "{gpus}");
     app.screenshot("workspace-2-workload").await;
 
     // 3. Two scenarios from the templates: buy and rent.
@@ -119,8 +122,8 @@ async fn create_edit_compare_undo_close_and_reopen() {
     let (rent, _) = ids[1].clone();
     assert_eq!(
         session["workspace"]["scenarios"][0]["layers"],
-        json!(["owned"]),
-        "the buy template owns its GPUs"
+        json!(["owned", "bridge"]),
+        "the buy template owns its GPUs and bridges their lead time on demand"
     );
     assert_eq!(session["workspace"]["scenarios"][1]["layers"], json!(["on-demand"]));
     app.screenshot("workspace-3-scenarios").await;

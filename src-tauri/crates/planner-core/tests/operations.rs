@@ -405,3 +405,50 @@ fn the_buy_template_bridges_its_lead_time() {
             .all(|m| m.served.iter().all(|c| c.layer as usize != bridge))
     );
 }
+
+/// The sizing panel's throughput: the same 7B pre-training at 100 billion tokens a month for three
+/// months on the catalog's H100 (989 dense BF16 TFLOPS) at MFU 0.4: 1,166.67 PFLOP-hours a month
+/// need ⌈1,166.67 ÷ (730.5 × 0.3956)⌉ = ⌈4.04⌉ = 5 GPUs busy all month; the three months' 3,500
+/// PFLOP-hours take 3,500 ÷ (n × 0.3956) hours on the n GPUs its memory needs.
+#[test]
+fn the_sizing_panel_gives_the_gpus_the_stated_demand_needs() {
+    let catalog = common::shipped_catalog();
+    let w: planner_core::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
+        "id": "pt", "name": "pre-train 7B", "kind": "pre-training", "class": "variable",
+        "model": { "parameters_billion": "7" }, "tokens_per_month": "100000000000", "mfu": "0.4",
+        "active_months": 3
+    }))
+    .unwrap();
+    let peak = catalog
+        .accelerator("nvidia-h100-sxm")
+        .unwrap()
+        .bf16_tflops
+        .as_ref()
+        .unwrap()
+        .mid();
+    assert_eq!(peak, dec!(989));
+    let p = planner_core::plan::size_workload(&catalog, &w, "nvidia-h100-sxm", 8).unwrap();
+    let t = p.throughput.unwrap();
+    assert_eq!(t.useful_pflop_per_gpu_h, dec!(0.3956));
+    let month = dec!(6) * dec!(7000000000) * dec!(100000000000) / dec!(3600000000000000000);
+    assert_eq!(t.month_pflop_h, month);
+    assert_eq!(t.gpus_for_month, 5);
+    assert_eq!((t.work_pflop_h, t.work_months), (Some(month * dec!(3)), Some(3)));
+    let n = Decimal::from(p.gpus_for_memory);
+    assert!(n >= Decimal::ONE);
+    let hours = t.hours_on_memory_gpus.unwrap();
+    assert!((hours - month * dec!(3) / (n * dec!(0.3956))).abs() < dec!(0.000001));
+    // Inference has no time to train; a day-based demand converts on its own accelerator.
+    let serve: planner_core::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
+        "id": "s", "name": "serve", "kind": "inference", "class": "steady",
+        "model": { "parameters_billion": "7" }, "gpu_hours_per_day": "48", "gpu_hours_on": "nvidia-h100-sxm"
+    }))
+    .unwrap();
+    let t = planner_core::plan::size_workload(&catalog, &serve, "nvidia-h100-sxm", 8)
+        .unwrap()
+        .throughput
+        .unwrap();
+    // 48 GPU-hours a day on the same card: 48 × 30.4375 GPU-hours a month = 2 GPUs busy all month.
+    assert_eq!(t.gpus_for_month, 2);
+    assert_eq!(t.hours_on_memory_gpus, None);
+}

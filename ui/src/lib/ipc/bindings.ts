@@ -84,7 +84,7 @@ export const commands = {
 	 */
 	reshapeScenario: (scenario: ScenarioSpec_Deserialize, change: Reshape) => typedError<ScenarioSpec_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("reshape_scenario", { scenario, change })),
 	/**  A workload's memory fit on an accelerator of the workspace's catalog. */
-	sizeWorkload: (workload: WorkloadSpec_Deserialize, accelerator: string, gpusPerServer: number) => typedError<SizingPreview | null, PlannerError_Serialize>(__TAURI_INVOKE("size_workload", { workload, accelerator, gpusPerServer })),
+	sizeWorkload: (workload: WorkloadSpec_Deserialize, accelerator: string, gpusPerServer: number) => typedError<SizingPreview_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("size_workload", { workload, accelerator, gpusPerServer })),
 	/**  Replaces the workspace's catalog snapshot with the catalog the app ships (an undo step). */
 	updateCatalog: () => typedError<Applied_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("update_catalog")),
 	/**  Adds the workloads and scenarios of a scenario JSON file (one undo step). */
@@ -3783,7 +3783,10 @@ export type SizingNote = {
 };
 
 /**  A workload's memory fit on one accelerator, for the workloads screen. */
-export type SizingPreview = {
+export type SizingPreview = SizingPreview_Serialize | SizingPreview_Deserialize;
+
+/**  A workload's memory fit on one accelerator, for the workloads screen. */
+export type SizingPreview_Deserialize = {
 	workload: string,
 	accelerator: string,
 	accelerator_name: string,
@@ -3791,6 +3794,28 @@ export type SizingPreview = {
 	need: MemoryNeed,
 	gpus_for_memory: number,
 	parallelism: Parallelism,
+	/**
+	 *  What the stated demand needs on this accelerator (`None` when the accelerator states no
+	 *  peak at the workload's precision, or the demand is not given).
+	 */
+	throughput?: ThroughputNeed_Deserialize | null,
+	warnings: string[],
+};
+
+/**  A workload's memory fit on one accelerator, for the workloads screen. */
+export type SizingPreview_Serialize = {
+	workload: string,
+	accelerator: string,
+	accelerator_name: string,
+	gpu_memory_gb: string,
+	need: MemoryNeed,
+	gpus_for_memory: number,
+	parallelism: Parallelism,
+	/**
+	 *  What the stated demand needs on this accelerator (`None` when the accelerator states no
+	 *  peak at the workload's precision, or the demand is not given).
+	 */
+	throughput: ThroughputNeed_Serialize | null,
 	warnings: string[],
 };
 
@@ -3967,6 +3992,52 @@ export type TextChange = {
 
 /**  The colour scheme of a chart. */
 export type Theme = "light" | "dark";
+
+/**
+ *  The GPUs a workload's stated demand needs on one accelerator, at its own MFU. A month here is
+ *  the average month (730.5 hours, 30.44 days); the scenario detail counts calendar months.
+ */
+export type ThroughputNeed = ThroughputNeed_Serialize | ThroughputNeed_Deserialize;
+
+/**
+ *  The GPUs a workload's stated demand needs on one accelerator, at its own MFU. A month here is
+ *  the average month (730.5 hours, 30.44 days); the scenario detail counts calendar months.
+ */
+export type ThroughputNeed_Deserialize = {
+	/**  Peak dense TFLOPS at the workload's precision (catalog midpoint) × MFU ÷ 1000. */
+	useful_pflop_per_gpu_h: string,
+	/**  The first month's demand (before growth), in useful PFLOP-hours. */
+	month_pflop_h: string,
+	/**  GPUs busy every hour of a month to serve it. */
+	gpus_for_month: number,
+	/**
+	 *  Training and fine-tuning: the work of the workload's active months (one month when it
+	 *  runs to the horizon), and the hours the GPUs its memory needs take to do it.
+	 */
+	work_pflop_h?: string | null,
+	work_months?: number | null,
+	hours_on_memory_gpus?: string | null,
+};
+
+/**
+ *  The GPUs a workload's stated demand needs on one accelerator, at its own MFU. A month here is
+ *  the average month (730.5 hours, 30.44 days); the scenario detail counts calendar months.
+ */
+export type ThroughputNeed_Serialize = {
+	/**  Peak dense TFLOPS at the workload's precision (catalog midpoint) × MFU ÷ 1000. */
+	useful_pflop_per_gpu_h: string,
+	/**  The first month's demand (before growth), in useful PFLOP-hours. */
+	month_pflop_h: string,
+	/**  GPUs busy every hour of a month to serve it. */
+	gpus_for_month: number,
+	/**
+	 *  Training and fine-tuning: the work of the workload's active months (one month when it
+	 *  runs to the horizon), and the hours the GPUs its memory needs take to do it.
+	 */
+	work_pflop_h: string | null,
+	work_months: number | null,
+	hours_on_memory_gpus: string | null,
+};
 
 /**  What drives one scenario's difference from the baseline. */
 export type Tornado = Tornado_Serialize | Tornado_Deserialize;

@@ -304,7 +304,72 @@ pub struct SizingPreview {
     pub need: MemoryNeed,
     pub gpus_for_memory: u32,
     pub parallelism: Parallelism,
+    /// What the stated demand needs on this accelerator (`None` when the accelerator states no
+    /// peak at the workload's precision, or the demand is not given).
+    pub throughput: Option<ThroughputNeed>,
     pub warnings: Vec<String>,
+}
+
+/// The GPUs a workload's stated demand needs on one accelerator, at its own MFU. A month here is
+/// the average month (730.5 hours, 30.44 days); the scenario detail counts calendar months.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ThroughputNeed {
+    /// Peak dense TFLOPS at the workload's precision (catalog midpoint) × MFU ÷ 1000.
+    pub useful_pflop_per_gpu_h: Decimal,
+    /// The first month's demand (before growth), in useful PFLOP-hours.
+    pub month_pflop_h: Decimal,
+    /// GPUs busy every hour of a month to serve it.
+    pub gpus_for_month: u32,
+    /// Training and fine-tuning: the work of the workload's active months (one month when it
+    /// runs to the horizon), and the hours the GPUs its memory needs take to do it.
+    pub work_pflop_h: Option<Decimal>,
+    pub work_months: Option<u32>,
+    pub hours_on_memory_gpus: Option<Decimal>,
+}
+
+/// Hours in the average month (365.25 × 24 ÷ 12).
+const AVERAGE_MONTH_HOURS: Decimal = dec!(730.5);
+
+fn throughput_need(
+    w: &WorkloadSpec,
+    acc: &crate::catalog::Accelerator,
+    catalog: &Catalog,
+    parameters: Decimal,
+    memory_gpus: u32,
+) -> Option<ThroughputNeed> {
+    let peak = |a: &crate::catalog::Accelerator| {
+        let p16 = a.bf16_tflops.as_ref().map(crate::catalog::provenance::Figure::mid);
+        let p8 = a.fp8_tflops.as_ref().map(crate::catalog::provenance::Figure::mid);
+        if w.precision.uses_8bit_peak() { p8.or(p16) } else { p16 }
+    };
+    let useful = crate::engine::workload::useful_pflop_per_gpu_hour(peak(acc)?, w.mfu);
+    if useful <= Decimal::ZERO {
+        return None;
+    }
+    let month = match (w.tokens_per_month, w.gpu_hours_per_day, w.gpu_hours_on.as_deref()) {
+        (Some(tokens), _, _) => {
+            let per_token = crate::engine::workload::flops_per_token(w.kind, w.method, parameters);
+            tokens.checked_mul(per_token)? / crate::engine::workload::FLOP_PER_PFLOP_HOUR
+        }
+        (None, Some(per_day), Some(on)) => {
+            let on = catalog.accelerators.iter().find(|a| a.id == on)?;
+            let days = AVERAGE_MONTH_HOURS / dec!(24);
+            per_day * days * crate::engine::workload::useful_pflop_per_gpu_hour(peak(on)?, w.mfu)
+        }
+        _ => return None,
+    };
+    let training = w.kind != WorkloadKind::Inference;
+    let months = w.active_months.unwrap_or(1).max(1);
+    let work = month * Decimal::from(months);
+    Some(ThroughputNeed {
+        useful_pflop_per_gpu_h: useful,
+        month_pflop_h: month,
+        gpus_for_month: crate::engine::sizing::gpus_for_throughput(month, AVERAGE_MONTH_HOURS, useful, Decimal::ONE),
+        work_pflop_h: training.then_some(work),
+        work_months: training.then_some(months),
+        hours_on_memory_gpus: (training && memory_gpus > 0).then(|| work / (Decimal::from(memory_gpus) * useful)),
+    })
 }
 
 /// Sizes `w` on the catalog accelerator `accelerator` in a server of `gpus_per_server`, with a
@@ -340,7 +405,9 @@ pub fn size_workload(
         }),
         w.kind != WorkloadKind::Inference,
     );
+    let throughput = throughput_need(w, acc, catalog, shape.parameters, advice.gpus_for_memory);
     Some(SizingPreview {
+        throughput,
         workload: w.id.clone(),
         accelerator: acc.id.clone(),
         accelerator_name: acc.name.clone(),
