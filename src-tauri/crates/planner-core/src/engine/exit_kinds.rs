@@ -412,6 +412,15 @@ fn scale_down(
     kept: u32,
 ) -> Result<(Scenario, ExitBooking), Vec<Problem>> {
     let layer = &plan.scenarios[si].layers[li];
+    if !matches!(layer.kind, LayerKind::Reserved | LayerKind::Owned) {
+        return Err(problem(
+            "request.layer",
+            format!(
+                "layer `{}` is paid as used: it commits to no GPUs to give up (cap its GPUs in the scenario instead)",
+                layer.id
+            ),
+        ));
+    }
     let had = layer.gpus.unwrap_or(0);
     if kept == 0 {
         return Err(problem(
@@ -430,7 +439,6 @@ fn scale_down(
         ));
     }
     match layer.kind {
-        LayerKind::Reserved => scale_down_reserved(plan, si, li, m, kept),
         LayerKind::Owned => {
             let o = owned_to_sell(layer, m, "scale down")?;
             let gpus = o.gpus - kept;
@@ -458,13 +466,7 @@ fn scale_down(
             };
             Ok((variant, booking))
         }
-        _ => Err(problem(
-            "request.layer",
-            format!(
-                "layer `{}` is paid as used: it commits to no GPUs to give up (cap its GPUs in the scenario instead)",
-                layer.id
-            ),
-        )),
+        _ => scale_down_reserved(plan, si, li, m, kept),
     }
 }
 
