@@ -385,7 +385,20 @@ fn leave_reservation(plan: &Plan, si: usize, li: usize, m: u32) -> Result<(Scena
     }
     let clause = clause_of(layer)?;
     let scenario_id = &plan.scenarios[si].id;
-    let (with, cost) = crate::engine::exit::exit_variant(plan, scenario_id, &layer.id, &clause, m)?;
+    let (with, cost) =
+        crate::engine::exit::exit_variant(plan, scenario_id, &layer.id, &clause, m).map_err(|problems| {
+            problems
+                .into_iter()
+                .map(|p| Problem {
+                    path: match p.path.as_str() {
+                        "notice_month" => "request.month".to_owned(),
+                        "layer" => "request.layer".to_owned(),
+                        _ => p.path,
+                    },
+                    message: p.message,
+                })
+                .collect::<Vec<_>>()
+        })?;
     let variant = with.scenarios[si + 1].clone();
     let gpus = layer.gpus.unwrap_or(0);
     let booking = ExitBooking {
