@@ -274,8 +274,9 @@ pub struct LayerExitCosts {
     /// The plan month of the contract's first payment, and the month after its last.
     pub start_month: u32,
     pub end_month: u32,
-    /// True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
-    /// layers; a lease's exit is priced by its curve only.
+    /// True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
+    /// lease's exit is a variant too, through the `leave-lease` request of
+    /// [`crate::engine::exit_kinds`].
     pub variant_available: bool,
     /// `curve[m]` is notice given in plan month `m`, for every month of the horizon.
     pub curve: Vec<ExitCost>,

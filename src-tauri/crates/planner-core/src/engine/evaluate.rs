@@ -67,7 +67,8 @@ pub struct Totals {
     /// provider PUE and grid intensity (see each scenario's assumptions).
     pub cloud_energy_kwh: Decimal,
     pub cloud_emissions_kg: Decimal,
-    /// Resale of owned hardware at the horizon (already in the ledger, as a negative cost).
+    /// Resale of owned hardware at the horizon, and of hardware a plan variant sells earlier
+    /// (already in the ledger, as a negative cost).
     pub residual_value: Decimal,
     /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
     pub commitments_after_horizon: Decimal,
@@ -187,6 +188,11 @@ struct OwnedSetup {
     // Running sums for the book view's disposal line.
     capital_paid: Decimal,
     depreciated: Decimal,
+    /// The share of the depreciable capital that GPUs retired before the horizon carry (their
+    /// hardware over the whole capital); 0 without a partial retirement.
+    retired_capital_share: Decimal,
+    /// Book value already written off by an early disposal, left out of the horizon's line.
+    disposed: Decimal,
 }
 
 fn workload_priority(w: &Workload) -> u8 {
@@ -418,6 +424,12 @@ fn owned_setup(s: &Scenario, layer: usize, o: &Owned, racks: &RackPlan, network:
     let extras_sum: Decimal = extras.iter().map(|e| e.1).sum();
     let leased = matches!(o.financing, Financing::Lease { .. });
     let capital = if leased { extras_sum } else { hardware + extras_sum };
+    let retired_capital_share = match o.retired {
+        Some(r) if !leased && capital > Decimal::ZERO => {
+            hardware * Decimal::from(r.gpus.min(o.gpus)) / Decimal::from(o.gpus.max(1)) / capital
+        }
+        _ => Decimal::ZERO,
+    };
     let (loan, loan_principal) = match o.financing {
         Financing::Loan {
             monthly_rate,
@@ -442,6 +454,8 @@ fn owned_setup(s: &Scenario, layer: usize, o: &Owned, racks: &RackPlan, network:
         non_server_capital: extras_sum,
         capital_paid: Decimal::ZERO,
         depreciated: Decimal::ZERO,
+        retired_capital_share,
+        disposed: Decimal::ZERO,
     }
 }
 
@@ -691,7 +705,12 @@ fn month_capacity(s: &Scenario, m: u32, hours: Decimal, capacity: &mut [Option<D
         } else if l.kind == LayerKind::TokenMetered {
             None
         } else {
-            l.gpus.map(|g| Decimal::from(g) * hours * l.availability)
+            // Owned GPUs retired in a plan variant leave the layer's capacity from their month.
+            let gpus = match &l.owned {
+                Some(o) if o.retired.is_some() => Some(o.gpus_at(m)),
+                _ => l.gpus,
+            };
+            gpus.map(|g| Decimal::from(g) * hours * l.availability)
         };
     }
 }
@@ -825,7 +844,7 @@ impl Run {
     fn book_owned(&mut self, os: &mut OwnedSetup, l: &Layer, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
         let Some(o) = &l.owned else { return };
         let mut layer = Books::default();
-        book_owned_capital(os, o, month, &mut layer);
+        self.residual_value += book_owned_capital(os, o, month, &mut layer);
         let busy = month.alloc.units[os.layer];
         let available = if active(l, month.m) {
             self.owned.book_in_service(os, o, month, busy, &mut layer, usage)
@@ -839,15 +858,20 @@ impl Run {
             let delivered = month.m >= o.delivery_month;
             let leased = matches!(o.financing, Financing::Lease { .. });
             let resale = if delivered && !leased {
-                os.hardware * o.residual_share
+                // Only the GPUs still held are sold here (those retired earlier were disposed of).
+                match o.kept_share(month.m) {
+                    Some(kept) => os.hardware * kept * o.residual_share,
+                    None => os.hardware * o.residual_share,
+                }
             } else {
                 Decimal::ZERO
             };
             self.residual_value += resale;
             layer.cash.add(Category::Residual, -resale);
-            layer
-                .book
-                .add(Category::Residual, os.capital_paid - os.depreciated - resale);
+            layer.book.add(
+                Category::Residual,
+                os.capital_paid - os.depreciated - os.disposed - resale,
+            );
         }
         usage.owned_available_gpu_h += available;
         usage.owned_busy_gpu_h += busy;
@@ -932,8 +956,9 @@ impl Run {
 /// An owned layer's capital and financing in one month: hardware milestones (the share not
 /// financed), the other capital on delivery, loan payments and the balance settled at the
 /// horizon (so that horizons compare fairly), lease payments over the term, depreciation over
-/// the hardware's life.
-fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: &mut Books) {
+/// the hardware's life; and, in a variant that retires GPUs early ([`Owned::retired`]), their
+/// disposal in their month. Returns the resale booked this month before the horizon's.
+fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: &mut Books) -> Decimal {
     let m = month.m;
     let hw_share = match o.financing {
         Financing::Cash => Decimal::ONE,
@@ -954,8 +979,12 @@ fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: 
             os.capital_paid += amount;
         }
     }
+    // A layer retired whole in month `ended` pays no financing from then on: a loan's balance is
+    // paid off in that month, a lease's payments stop.
+    let ended = o.retired_whole().map(|r| r.month);
+    let running = ended.is_none_or(|e| m < e);
     if let Financing::Loan { .. } = o.financing {
-        if m > o.delivery_month {
+        if m > o.delivery_month && running {
             let k = (m - o.delivery_month - 1) as usize;
             if let Some(p) = os.loan.get(k) {
                 layer.cash.add(Category::Financing, p.interest + p.principal);
@@ -963,13 +992,16 @@ fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: 
                 os.capital_paid += p.principal;
             }
         }
-        if m + 1 == month.horizon && delivered {
-            let paid_periods = (m - o.delivery_month) as usize;
-            let owed = if paid_periods == 0 {
-                os.loan_principal
-            } else {
-                os.loan.get(paid_periods - 1).map_or(Decimal::ZERO, |p| p.balance)
-            };
+        if ended == Some(m) && delivered {
+            // Sold at the start of month `m`: the balance after the payments of months before it.
+            let owed = loan_balance(os, (m - o.delivery_month).saturating_sub(1) as usize);
+            if owed > Decimal::ZERO {
+                layer.cash.add(Category::Financing, owed);
+                os.capital_paid += owed;
+            }
+        }
+        if m + 1 == month.horizon && delivered && running {
+            let owed = loan_balance(os, (m - o.delivery_month) as usize);
             if owed > Decimal::ZERO {
                 layer.cash.add(Category::Financing, owed);
                 os.capital_paid += owed;
@@ -979,13 +1011,62 @@ fn book_owned_capital(os: &mut OwnedSetup, o: &Owned, month: &Month<'_>, layer: 
     if let Financing::Lease { term_months, .. } = o.financing
         && delivered
         && m < o.delivery_month + term_months
+        && running
     {
         layer.add(Category::Financing, os.lease_payment);
     }
-    if delivered && m - o.delivery_month < o.life_months {
-        layer.book.add(Category::Depreciation, os.dep_monthly);
-        os.depreciated += os.dep_monthly;
+    let resale = match o.retired {
+        Some(r) if r.month == m && delivered => book_retirement(os, o, r, layer),
+        _ => Decimal::ZERO,
+    };
+    if delivered && m - o.delivery_month < o.life_months && running {
+        // After a partial retirement only the capital of the GPUs kept depreciates.
+        let dep = match o.retired {
+            Some(r) if m >= r.month => os.dep_monthly * (Decimal::ONE - os.retired_capital_share),
+            _ => os.dep_monthly,
+        };
+        layer.book.add(Category::Depreciation, dep);
+        os.depreciated += dep;
     }
+    resale
+}
+
+/// The loan's outstanding balance after `paid` payments (the principal before any).
+fn loan_balance(os: &OwnedSetup, paid: usize) -> Decimal {
+    if paid == 0 {
+        os.loan_principal
+    } else {
+        os.loan.get(paid - 1).map_or(Decimal::ZERO, |p| p.balance)
+    }
+}
+
+/// The disposal of GPUs retired in month `r.month` (see [`Owned::retired`]): their resale as a
+/// negative cost in the cash view, and in the book view the book value written off less the
+/// resale: the whole remaining book value when the layer ends, else the retired GPUs' share of
+/// it (their hardware over the capital). Returns the resale.
+fn book_retirement(
+    os: &mut OwnedSetup,
+    o: &Owned,
+    r: crate::engine::scenario::Retirement,
+    layer: &mut Books,
+) -> Decimal {
+    let leased = matches!(o.financing, Financing::Lease { .. });
+    let gpus = r.gpus.min(o.gpus);
+    let resale = if leased {
+        Decimal::ZERO
+    } else {
+        os.hardware * Decimal::from(gpus) / Decimal::from(o.gpus.max(1)) * r.resale_share
+    };
+    let written_off = if gpus >= o.gpus {
+        os.capital_paid - os.depreciated - os.disposed
+    } else {
+        let capital: Decimal = os.non_server_capital + if leased { Decimal::ZERO } else { os.hardware };
+        os.retired_capital_share * (capital - os.depreciated)
+    };
+    os.disposed += written_off;
+    layer.cash.add(Category::Residual, -resale);
+    layer.book.add(Category::Residual, written_off - resale);
+    resale
 }
 
 impl OwnedSums {
@@ -1002,11 +1083,16 @@ impl OwnedSums {
         usage: &mut Usage,
     ) -> Decimal {
         let Site { pue, tariff, colo, .. } = month.site;
-        let support = os.hardware * o.support_rate_per_year / dec!(12);
+        let mut support = os.hardware * o.support_rate_per_year / dec!(12);
+        let mut colocation = os.it_kw * colo;
+        // GPUs retired in a plan variant no longer need support or rack space.
+        if let Some(kept) = o.kept_share(month.m) {
+            support *= kept;
+            colocation *= kept;
+        }
         layer.add(Category::Support, support);
-        let colocation = os.it_kw * colo;
         layer.add(Category::Colocation, colocation);
-        let all_hours = Decimal::from(o.gpus) * month.hours;
+        let all_hours = Decimal::from(o.gpus_at(month.m)) * month.hours;
         let idle_hours = all_hours - busy;
         let kwh = (busy + idle_hours * o.idle_power_share) * os.kw_per_gpu * pue;
         let power = kwh * tariff;

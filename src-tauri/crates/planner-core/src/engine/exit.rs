@@ -37,9 +37,12 @@
 //! resolved plan has one exit slot per layer, the same one a scenario file's `exit` fills; egress
 //! and offboarding are booked there too because they are caused by the termination). Demand the
 //! layer served moves to the scenario's other layers, so the variant also shows the cost of the
-//! replacement capacity. Only reserved layers have variants for now: `evaluate` keeps booking a
-//! lease's payments to the end of the lease whatever the layer's service end, so a lease's exit is
-//! priced by [`exit_cost`] and [`exit_curve`] but cannot yet be a ledger variant.
+//! replacement capacity. [`exit_variant`] and [`scenario_exit_variant`] leave reserved layers; the
+//! other kinds of exit — scaling down, downgrading, leaving a lease, selling owned hardware early —
+//! are variants built by [`crate::engine::exit_kinds`] (which also takes "leave a reservation" as
+//! one of its requests). A lease's exit there marks the hardware as returned
+//! ([`crate::engine::scenario::Owned::retired`]), which is what makes `evaluate` stop booking its
+//! payments when the exit takes effect; a lease without one is booked to the end of its term.
 //!
 //! A clause is also part of the scenario: a reserved or leased layer's `exit_clause` in the
 //! scenario file is carried on the resolved [`Layer`]. [`layer_exit_costs`] gives its cost of
@@ -103,7 +106,7 @@ pub fn exit_variant(
         problems.push(Problem {
             path: "layer".to_owned(),
             message: format!(
-                "layer `{layer_id}` is not reserved capacity: only reserved layers can be left in a plan variant for now (a lease's exit cost is given by its exit curve)"
+                "layer `{layer_id}` is not reserved capacity: this variant leaves reserved layers; price a lease's exit with the `leave-lease` request of `exit_kinds`"
             ),
         });
     }

@@ -7,7 +7,8 @@
 //! figure comes from) → [`evaluate`] (cannot fail: a ledger and totals per scenario) →
 //! [`compare`] → [`decision`] (what the screen, the exports and the memo show). [`plan`]
 //! evaluates a selection of a workspace's scenarios and places each problem on its item.
-//! [`commitment`] and [`exit`] price leaving a contract. [`draft`], [`layer_form`] and [`ids`] are
+//! [`commitment`] and [`exit`] price leaving a contract; [`exit_kinds`] prices every kind of exit
+//! (leaving, scaling down, downgrading, leaving a lease, selling early) as a variant against staying. [`draft`], [`layer_form`] and [`ids`] are
 //! what the editor starts from (templates, layer forms, ids); [`risk`] draws the ranged figures
 //! for the spread of outcomes (Latin hypercube, common random numbers, rank correlation). The building blocks ([`workload`],
 //! [`sizing`], [`rack`], [`network`], [`dispatch`], [`spot`], [`ledger`], [`finance`]) take plain
@@ -25,6 +26,7 @@ pub mod dispatch;
 pub mod draft;
 pub mod evaluate;
 pub mod exit;
+pub mod exit_kinds;
 pub mod finance;
 pub mod fx;
 pub mod ids;

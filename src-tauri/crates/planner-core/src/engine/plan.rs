@@ -532,3 +532,43 @@ pub fn scenario_exit_variant(
         Err(problems) => ExitVariantOutcome { price: None, problems },
     }
 }
+
+/// An exit of any kind priced against staying, or why it cannot be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ExitRequestOutcome {
+    pub price: Option<crate::engine::exit_kinds::ExitRequestPrice>,
+    pub problems: Vec<PlacedProblem>,
+}
+
+/// `request` (leave a reservation, scale down, downgrade, leave a lease, sell early) on `scenario`,
+/// priced as a variant of it ([`crate::engine::exit_kinds::price_exit_request`]). The scenario's
+/// own problems are placed as `validate` finds them; the request's (`request.month`,
+/// `request.layer`, `request.to.offer`, …) on the scenario.
+pub fn scenario_exit_request(
+    catalog: &Catalog,
+    settings: &WorkspaceSettings,
+    workloads: &[WorkloadSpec],
+    scenario: &ScenarioSpec,
+    request: &crate::engine::exit_kinds::ExitRequest,
+) -> ExitRequestOutcome {
+    let scenarios = std::slice::from_ref(scenario);
+    let file = to_scenario_file(settings, workloads, scenarios);
+    match crate::engine::exit_kinds::price_exit_request(catalog, &file, &scenario.id, request) {
+        Ok(price) => ExitRequestOutcome {
+            price: Some(price),
+            problems: Vec::new(),
+        },
+        Err(problems) => {
+            let (from_request, from_file): (Vec<Problem>, Vec<Problem>) = problems.into_iter().partition(|p| {
+                p.path.starts_with("request") || ["scenario", "layer", "notice_month"].contains(&p.path.as_str())
+            });
+            let mut placed: Vec<PlacedProblem> = from_file.iter().map(|p| place(p, workloads, scenarios)).collect();
+            placed.extend(on_scenario(scenario, from_request));
+            ExitRequestOutcome {
+                price: None,
+                problems: placed,
+            }
+        }
+    }
+}

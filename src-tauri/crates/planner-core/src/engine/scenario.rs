@@ -183,6 +183,53 @@ pub struct Owned {
     /// Running cost per GPU-hour of use that is not energy.
     pub running_cost_per_gpu_hour: Decimal,
     pub idle_power_share: Decimal,
+    /// GPUs taken out before the horizon: set only in a plan variant (`exit_kinds`) that sells
+    /// the hardware early, returns it to its lessor or scales the layer down; `validate` leaves it
+    /// `None`, and a layer without it is booked exactly as before.
+    pub retired: Option<Retirement>,
+}
+
+/// GPUs of an owned layer taken out of service before the horizon, in a plan variant.
+///
+/// From `month` on, `gpus` of the layer's GPUs no longer serve or run (their electricity,
+/// support and colocation stop), and in `month` they are disposed of: sold for `resale_share` of
+/// their hardware price, or, for leased hardware (`resale_share` 0), returned to the lessor, whose
+/// payments stop in `month`. When `gpus` is all of the layer's GPUs the layer ends (its
+/// `until_month` is `month`): its depreciation stops, a loan's outstanding balance is paid off in
+/// `month` and nothing is resold at the horizon. When fewer are taken out the layer runs on with
+/// the rest, a loan runs on unchanged, and the depreciation and the resale at the horizon are
+/// those of the GPUs kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Retirement {
+    /// The first month (0-based) the retired GPUs do not serve; the month they are disposed of.
+    pub month: u32,
+    /// How many of the layer's GPUs leave.
+    pub gpus: u32,
+    /// The share of their hardware price they sell for in `month` (0: returned, not sold).
+    pub resale_share: Decimal,
+}
+
+impl Owned {
+    /// The retirement that ends the whole layer, if any.
+    pub fn retired_whole(&self) -> Option<Retirement> {
+        self.retired.filter(|r| r.gpus >= self.gpus)
+    }
+
+    /// The share of the layer's GPUs still in service in month `m` when some were retired before
+    /// or in it; `None` when all of them are (no retirement yet), so the untouched path multiplies
+    /// by nothing.
+    pub fn kept_share(&self, m: u32) -> Option<Decimal> {
+        let r = self.retired.filter(|r| m >= r.month)?;
+        Some(Decimal::from(self.gpus.saturating_sub(r.gpus)) / Decimal::from(self.gpus.max(1)))
+    }
+
+    /// GPUs in service in month `m` (before retirement: all of them).
+    pub fn gpus_at(&self, m: u32) -> u32 {
+        match self.retired.filter(|r| m >= r.month) {
+            Some(r) => self.gpus.saturating_sub(r.gpus),
+            None => self.gpus,
+        }
+    }
 }
 
 /// The room, resolved.

@@ -135,6 +135,35 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     })
 }
 
+/// The catalog's sourced resale share for owned hardware of accelerator `accelerator` (a catalog
+/// id) at `age` months old, at price point `point`: the rule `validate` applies at the horizon,
+/// for any other age (an early sale in a plan variant). Returns the share, the assumption it is
+/// recorded as (at `path`), and the warnings; without an estimate covering the accelerator at that
+/// age the share is 0, no assumption is made and a warning says so.
+pub fn catalog_resale_share(
+    catalog: &Catalog,
+    accelerator: Option<&str>,
+    layer_id: &str,
+    age: u32,
+    point: PricePoint,
+    path: &str,
+) -> (Decimal, Option<Assumption>, Vec<String>) {
+    let mut v = Resolver {
+        catalog,
+        problems: Vec::new(),
+        currency: String::new(),
+        fx: HashMap::new(),
+        fx_warnings: Vec::new(),
+        point,
+        assumptions: Vec::new(),
+        horizon: MAX_HORIZON_MONTHS,
+        warnings: Vec::new(),
+    };
+    let acc = accelerator.and_then(|a| catalog.accelerator(a));
+    let share = v.catalog_resale(path, layer_id, acc, age, point);
+    (share, v.assumptions.pop(), v.warnings)
+}
+
 struct Resolver<'c> {
     catalog: &'c Catalog,
     problems: Vec<Problem>,
@@ -1647,10 +1676,22 @@ impl Resolver<'_> {
             return Decimal::ZERO;
         }
         let age = self.horizon - delivery;
+        self.catalog_resale(&path, &l.id, acc, age, point)
+    }
+
+    /// The catalog's sourced resale estimate for accelerator `acc` at `age` months, at `point`,
+    /// recorded as an assumption at `path`; 0 with a warning when no estimate covers it.
+    fn catalog_resale(
+        &mut self,
+        path: &str,
+        layer_id: &str,
+        acc: Option<&Accelerator>,
+        age: u32,
+        point: PricePoint,
+    ) -> Decimal {
         let Some(acc) = acc else {
             self.warnings.push(format!(
-                "layer `{}`: no accelerator is known, so no sourced resale estimate: resale counted as 0; give residual_share with a reason to use a quote",
-                l.id
+                "layer `{layer_id}`: no accelerator is known, so no sourced resale estimate: resale counted as 0; give residual_share with a reason to use a quote"
             ));
             return Decimal::ZERO;
         };
@@ -1665,7 +1706,7 @@ impl Resolver<'_> {
             Some(fig) => {
                 let field = format!("resale share at {age} months");
                 let (id, fig) = (curve.id.clone(), fig);
-                self.take_catalog(&path, &id, &field, &fig, None, point)
+                self.take_catalog(path, &id, &field, &fig, None, point)
             }
             None => {
                 self.warnings.push(format!(
@@ -1750,6 +1791,7 @@ impl Resolver<'_> {
             non_server_maintenance_rate_per_year: l.non_server_maintenance_rate_per_year.unwrap_or_default(),
             running_cost_per_gpu_hour: l.running_cost_per_gpu_hour.unwrap_or_default(),
             idle_power_share: idle,
+            retired: None,
         })
     }
 
