@@ -127,3 +127,161 @@ pub fn curve(
     }
     Ok(out)
 }
+
+/// Which way out `planner exit --variant` prices (the engine's `ExitRequest`).
+#[derive(Debug, Clone)]
+pub struct VariantArgs {
+    /// `leave-reservation`, `scale-down`, `downgrade`, `leave-lease` or `sell-early`.
+    pub kind: String,
+    pub month: Option<u32>,
+    /// Scale down: the GPUs kept.
+    pub gpus: Option<u32>,
+    /// Downgrade: the new layer's offer, kind (`on-demand`, `reserved`, `spot`) and reserved term.
+    pub to_offer: Option<String>,
+    pub to_kind: Option<String>,
+    pub to_term: Option<String>,
+    /// Early sale: a quoted resale share, with its reason.
+    pub residual_share: Option<String>,
+    pub reason: Option<String>,
+}
+
+fn request(layer: &str, v: &VariantArgs) -> Result<planner_core::exit_kinds::ExitRequest, PlannerError> {
+    let month = v.month.ok_or_else(|| {
+        PlannerError::invalid(
+            "--month",
+            "give the plan month (0 = the first) notice is given or the hardware leaves",
+        )
+    })?;
+    let mut body = serde_json::json!({ "kind": v.kind, "layer": layer, "month": month });
+    match v.kind.as_str() {
+        "scale-down" => {
+            let gpus = v
+                .gpus
+                .ok_or_else(|| PlannerError::invalid("--gpus", "a scale-down needs the GPUs kept, e.g. --gpus 4"))?;
+            body["gpus"] = gpus.into();
+        }
+        "downgrade" => {
+            let offer = v.to_offer.as_deref().ok_or_else(|| {
+                PlannerError::invalid(
+                    "--to-offer",
+                    "a downgrade needs the catalog offer that takes over, e.g. --to-offer aws-p5-h100",
+                )
+            })?;
+            let kind = v.to_kind.as_deref().unwrap_or("on-demand");
+            let mut to = serde_json::json!({ "id": format!("{layer}-{kind}"), "kind": kind, "offer": offer });
+            if let Some(term) = &v.to_term {
+                to["term"] = term.as_str().into();
+            } else if kind == "reserved" {
+                return Err(PlannerError::invalid(
+                    "--to-term",
+                    "a reserved layer needs its term, e.g. --to-term 1y",
+                ));
+            }
+            body["to"] = to;
+        }
+        "sell-early" => {
+            if let Some(share) = &v.residual_share {
+                let reason = v.reason.as_deref().filter(|r| !r.trim().is_empty()).ok_or_else(|| {
+                    PlannerError::invalid("--reason", "a typed resale share needs its reason (a buy-back quote), e.g. --reason \"buy-back offer B-12\"")
+                })?;
+                body["residual_share"] = serde_json::json!({ "value": share, "reason": reason });
+            }
+        }
+        "leave-reservation" | "leave-lease" => {}
+        other => {
+            return Err(PlannerError::invalid(
+                "--variant",
+                format!(
+                    "`{other}` is not a way out; choose leave-reservation, scale-down, downgrade, leave-lease or sell-early"
+                ),
+            ));
+        }
+    }
+    serde_json::from_value(body)
+        .map_err(|e| PlannerError::invalid("--variant", format!("the request is not valid: {e}")))
+}
+
+/// One way out priced against staying, as text or JSON.
+pub fn variant(
+    catalog: &Catalog,
+    file: &Path,
+    scenario: &str,
+    layer: &str,
+    v: &VariantArgs,
+    json: bool,
+) -> Result<String, PlannerError> {
+    let parsed = crate::evaluate::read(file)?;
+    let name = file.display().to_string();
+    let req = request(layer, v)?;
+    let price = planner_core::exit_kinds::price_exit_request(catalog, &parsed, scenario, &req)
+        .map_err(|p| to_error(&p, Some(&name)))?;
+    if json {
+        return serde_json::to_string_pretty(&price)
+            .map(|s| s + "\n")
+            .map_err(|e| PlannerError::new(ErrorCode::Io, format!("could not write JSON: {e}")));
+    }
+    let start = parsed.start;
+    let money = |d: Decimal| format!("{:.2}", present(d));
+    let b = &price.booking;
+    let mut out = format!(
+        "{name}: {} ({}), against staying, in {}\n\n",
+        price.variant_name, price.variant_id, parsed.currency
+    );
+    let _ = writeln!(out, "  notice / leaves     {} (month {})", start.plus(b.month), b.month);
+    let _ = writeln!(
+        out,
+        "  takes effect        {} (month {})",
+        start.plus(b.effective_month),
+        b.effective_month
+    );
+    let _ = writeln!(out, "  GPUs                {} → {}", b.gpus_before, b.gpus_after);
+    if let Some(c) = &b.clause {
+        let _ = writeln!(out, "  due during notice   {}", money(c.due_during_notice));
+        let _ = writeln!(out, "  termination fee     {}", money(c.termination_fee));
+        let _ = writeln!(out, "  egress + offboard   {}", money(c.egress + c.offboarding));
+        let _ = writeln!(out, "  avoided             {}", money(c.avoided));
+    }
+    if let Some(r) = &b.resale {
+        let _ = writeln!(
+            out,
+            "  resale              {} GPUs at {} months × share {} = {}",
+            r.gpus,
+            r.age_months,
+            r.share.round_dp(4).normalize(),
+            money(r.amount)
+        );
+    }
+    if !b.loan_payoff.is_zero() {
+        let _ = writeln!(out, "  loan paid off       {}", money(b.loan_payoff));
+    }
+    if let Some(r) = &b.replacement {
+        let _ = writeln!(out, "  taken over by       {r}");
+    }
+    let _ = writeln!(out, "  total, staying      {}", money(price.base_total));
+    let _ = writeln!(out, "  total, leaving      {}", money(price.variant_total));
+    let _ = writeln!(
+        out,
+        "  difference          {} (negative: leaving costs less)",
+        money(price.difference)
+    );
+    if price.variant_after_horizon != price.base_after_horizon {
+        let _ = writeln!(
+            out,
+            "  owed after horizon  {} staying, {} leaving",
+            money(price.base_after_horizon),
+            money(price.variant_after_horizon)
+        );
+    }
+    if price.variant_unmet_pflop_h != price.base_unmet_pflop_h {
+        let _ = writeln!(
+            out,
+            "  unmet demand        {} PFLOP-h staying, {} leaving",
+            price.base_unmet_pflop_h.round_dp(1).normalize(),
+            price.variant_unmet_pflop_h.round_dp(1).normalize()
+        );
+    }
+    for w in &price.warnings {
+        let _ = writeln!(out, "  warning: {w}");
+    }
+    Ok(out)
+}

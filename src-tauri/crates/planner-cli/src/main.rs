@@ -127,7 +127,9 @@ enum Command {
         #[command(subcommand)]
         command: IdentityCommand,
     },
-    /// What leaving a reserved contract or a lease costs if notice is given in each month of its term.
+    /// What leaving a reserved contract or a lease costs if notice is given in each month of its
+    /// term; with --variant, one way out (leave a reservation, scale down, downgrade, leave a
+    /// lease, sell early) priced against staying.
     Exit(ExitCli),
     /// The tamper-evident checklist log of a workspace.
     Audit {
@@ -400,6 +402,28 @@ struct ExitCli {
     /// One-off offboarding cost.
     #[arg(long)]
     offboarding: Option<String>,
+    /// Price one way out against staying instead of the curve: leave-reservation, scale-down,
+    /// downgrade, leave-lease or sell-early (with --month and the flags below).
+    #[arg(long)]
+    variant: Option<String>,
+    /// The plan month (0 = the first) notice is given or the hardware leaves.
+    #[arg(long)]
+    month: Option<u32>,
+    /// scale-down: the GPUs kept.
+    #[arg(long)]
+    gpus: Option<u32>,
+    /// downgrade: the catalog offer that takes over, its kind (default on-demand) and reserved term.
+    #[arg(long)]
+    to_offer: Option<String>,
+    #[arg(long)]
+    to_kind: Option<String>,
+    #[arg(long)]
+    to_term: Option<String>,
+    /// sell-early: a quoted resale share (default: the layer's or the catalog's at that age) and why.
+    #[arg(long)]
+    residual_share: Option<String>,
+    #[arg(long)]
+    reason: Option<String>,
     #[arg(long)]
     json: bool,
 }
@@ -442,9 +466,23 @@ fn memo(catalog: &Path, m: MemoCli) -> Result<String, PlannerError> {
     )
 }
 
-/// The exit command: the clause from the flags, then the curve.
+/// The exit command: one way out priced against staying (`--variant`), or the clause from the
+/// flags, then the curve.
 fn exit(catalog: &Path, e: ExitCli) -> Result<String, PlannerError> {
     let c = planner_store::load_catalog_dir(catalog)?;
+    if let Some(kind) = e.variant {
+        let v = exit_cmd::VariantArgs {
+            kind,
+            month: e.month,
+            gpus: e.gpus,
+            to_offer: e.to_offer,
+            to_kind: e.to_kind,
+            to_term: e.to_term,
+            residual_share: e.residual_share,
+            reason: e.reason,
+        };
+        return exit_cmd::variant(&c, &e.file, &e.scenario, &e.layer, &v, e.json);
+    }
     let args = exit_cmd::ClauseArgs {
         notice_months: e.notice,
         fee: e.fee,

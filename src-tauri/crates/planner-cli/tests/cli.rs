@@ -764,3 +764,103 @@ fn plan_prints_delivery_the_bridge_spot_and_dispatch() {
     assert!(!wrong.status.success());
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("hybrid, all-cloud"));
 }
+
+/// `planner exit --variant` prices one way out against staying, as the engine does: the text
+/// shows the JSON's own figures, and a request the engine refuses is a clear error.
+#[test]
+fn exit_variants_are_priced_against_staying() {
+    let sample = root().join("catalogs/samples/enterprise-hybrid.json");
+    let sample = sample.to_str().unwrap();
+    let json = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--variant",
+        "scale-down",
+        "--month",
+        "6",
+        "--gpus",
+        "8",
+        "--json",
+    ]);
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let d = |k: &str| v[k].as_str().unwrap().parse::<rust_decimal::Decimal>().unwrap();
+    assert_eq!(d("difference"), d("variant_total") - d("base_total"));
+    assert_eq!(
+        (
+            v["booking"]["gpus_before"].as_u64(),
+            v["booking"]["gpus_after"].as_u64()
+        ),
+        (Some(16), Some(8))
+    );
+    let text = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--variant",
+        "scale-down",
+        "--month",
+        "6",
+        "--gpus",
+        "8",
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("{:.2}", planner_core::finance::present(d("difference")))),
+        "{text}"
+    );
+    assert!(text.contains("GPUs                16 → 8"), "{text}");
+
+    let sold = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "hybrid",
+        "--layer",
+        "dgx",
+        "--variant",
+        "sell-early",
+        "--month",
+        "24",
+        "--json",
+    ]);
+    assert!(sold.status.success(), "{}", String::from_utf8_lossy(&sold.stderr));
+    let v: Value = serde_json::from_slice(&sold.stdout).unwrap();
+    assert_eq!(v["booking"]["resale"]["gpus"].as_u64(), Some(16));
+
+    let refused = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "hybrid",
+        "--layer",
+        "dgx",
+        "--variant",
+        "scale-down",
+        "--month",
+        "6",
+        "--gpus",
+        "0",
+    ]);
+    assert!(!refused.status.success());
+    let wrong = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "hybrid",
+        "--layer",
+        "dgx",
+        "--variant",
+        "teleport",
+        "--month",
+        "6",
+    ]);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("scale-down"));
+}
