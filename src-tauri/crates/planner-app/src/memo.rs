@@ -133,6 +133,7 @@ pub fn publish(
         view,
         eval,
         scenarios: &specs,
+        workloads: ws.workloads(),
         workspace: &name,
         catalog: ws.catalog(),
         catalog_version: &origin.version,

@@ -5,18 +5,22 @@
 //!    its version, publisher and whether its pack signature verified).
 //! 2. Rationale (the author's words).
 //! 3. Comparison: the decision figures side by side (the same rows as the XLSX export) and the
-//!    cumulative cost chart with its break-even points.
+//!    cumulative cost chart with its break-even points; then the workloads as declared (kind,
+//!    class, model size, demand, growth, MFU, active months).
 //! 4. Risk: the spread of each scenario's decision total over the draws of the kept analysis,
 //!    the chance the recommended scenario is cheaper than each alternative, the tornado of the
 //!    closest alternative, the fan chart, and the seed and draws to rerun it (or one sentence
 //!    saying no analysis was run).
 //! 5. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
-//!    plan, exit terms and warnings.
+//!    plan, each owned layer's delivery and bridge, spot checkpoint arithmetic, what the work
+//!    needs (GPUs, time to train), exit terms and warnings.
 //! 6. Assumption ledger: where the catalog came from (one sentence: version, publisher, whether
 //!    its signature verified), then every catalog figure and every override each scenario used,
 //!    with its range, sources, as-of date and confidence; a catalog figure older than its
-//!    threshold on the memo's date is marked stale with its age.
-//! 7. Appendix: the monthly cash ledger of each scenario.
+//!    threshold on the memo's date is marked stale with its age; the workloads' declared demand
+//!    is listed first, as the planner's own figures.
+//! 7. Appendix: the monthly cash ledger of each scenario, then its month-by-month dispatch
+//!    (what each layer gave, owned idle hours, unmet demand).
 //!
 //! Figures are the decision view's presented values (money rounded half-even to cents once, in
 //! the core), printed with thousands separators; nothing is recomputed here.
@@ -54,6 +58,8 @@ const SCENARIOS_PER_TABLE: usize = 4;
 const CATEGORIES_PER_TABLE: usize = 7;
 
 pub use planner_report::grouped;
+
+pub mod operations;
 
 /// Money as printed in the memo: to the cent, with thousands separators.
 pub fn money(d: Decimal) -> String {
@@ -137,6 +143,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
     });
     decision(input, &mut out);
     comparison(view, &mut out)?;
+    operations::workloads_section(input, &mut out);
     risk(input, &mut out)?;
     compliance(input, &mut out);
     for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {
@@ -150,6 +157,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
         .ok_or_else(|| MemoError::Day(input.date.to_owned()))?;
     assumptions(input, today, &mut out);
     appendix(input, &mut out);
+    operations::dispatch_appendix(input, &mut out);
     Ok(out)
 }
 
@@ -696,6 +704,7 @@ fn scenario_section(
         out.push(Block::Subheading("Rack, power and network plan".to_owned()));
         out.push(rack_plan_table(view.currency.as_str(), r));
     }
+    operations::scenario_operations(input, r, out);
     exit_terms(input, s, r, out);
     out.push(Block::Subheading("Warnings".to_owned()));
     if s.warnings.is_empty() {
@@ -905,6 +914,10 @@ fn assumptions(input: &MemoInput<'_>, today: AsOf, out: &mut Vec<Block>) {
         tables.push((r.name.clone(), rows));
     }
     out.push(small(ledger_intro(input, stale, figures)));
+    let demand = operations::demand_ledger_rows(input.workloads);
+    if !demand.is_empty() {
+        tables.insert(0, ("Workloads: declared demand".to_owned(), demand));
+    }
     for (name, rows) in tables {
         out.push(Block::Subheading(name));
         out.push(Block::Table(Table {

@@ -4,9 +4,10 @@
 //! [`memo_pdf`] takes the author's [`MemoDraft`], the [`DecisionView`] of the chosen scenarios
 //! and the [`Evaluation`] behind it, and returns the PDF bytes: the decision and rationale, the
 //! comparison table and charts (the same SVG the compare screen shows, embedded as vectors),
-//! each scenario's key figures, sizing, rack plan, exit terms and warnings, the assumption
-//! ledger with every figure's sources, date and confidence, and the monthly ledger as an
-//! appendix; page numbers on every page; DejaVu Sans embedded (and WenQuanYi Micro Hei for CJK
+//! the workloads as declared, each scenario's key figures, sizing, rack plan, delivery and
+//! bridge of its owned hardware, spot checkpoint arithmetic, the GPUs its work needs, exit terms
+//! and warnings, the assumption ledger with every figure's sources, date and confidence (and the
+//! declared demand), and the monthly ledger and the month-by-month dispatch as appendices; page numbers on every page; DejaVu Sans embedded (and WenQuanYi Micro Hei for CJK
 //! text, when there is some), so the text can be searched and copied. Text the memo cannot print
 //! as written (a script written right to left or needing shaping, a character no embedded font
 //! has) is refused with [`MemoError::Unset`], naming the field and the characters.
@@ -17,6 +18,8 @@
 //! printed and written into the document information come in with the input.
 //!
 //! - [`content`]: what the memo says, as blocks (testable without a PDF);
+//! - [`content::operations`]: what each plan does beside its cost (workloads, bridges, spot,
+//!   needs, dispatch), as blocks for [`content`];
 //! - [`layout`]: pagination and drawing with printpdf;
 //! - [`fonts`]: the embedded faces, text measuring and wrapping;
 //! - [`scripts`]: what the memo cannot print, found before layout.
@@ -33,7 +36,7 @@ use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::MemoDraft;
 use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario_file::ScenarioSpec;
+use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 
 pub use layout::{SIGNATURE_ROLES, SlotRect, signature_slots};
 
@@ -66,6 +69,10 @@ pub struct MemoInput<'a> {
     pub evaluation: &'a Evaluation,
     /// The scenario files, for the terms they state (exits).
     pub scenarios: &'a [ScenarioSpec],
+    /// The workloads the scenarios were evaluated for, as the scenario file (or workspace)
+    /// declares them, in file order: the Workloads table and the declared demand in the
+    /// assumption ledger.
+    pub workloads: &'a [WorkloadSpec],
     /// The workspace as the memo names it (its file name).
     pub workspace: &'a str,
     /// The catalog the numbers were computed with (it tells cloud prices from other figures).

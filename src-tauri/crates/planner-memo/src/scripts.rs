@@ -152,8 +152,9 @@ fn short(s: &str) -> String {
 }
 
 /// Every text of the memo's input that it cannot print, named: the draft's fields, the plan's
-/// title, the workspace's name, where the catalog came from (a pack's publisher), and each
-/// scenario's name, warnings, workloads, layers and override reasons, and the checklist record.
+/// title, the workspace's name, where the catalog came from (a pack's publisher), each
+/// workload's name and id, and each scenario's name, warnings, workloads, layers and override
+/// reasons, and the checklist record.
 pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
     let mut out = Vec::new();
     let mut check = |field: Option<&str>, label: String, text: &str| {
@@ -202,6 +203,13 @@ pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
                     reason,
                 );
             }
+        }
+    }
+    for w in input.workloads {
+        check(None, format!("the name of workload `{}`", short(&w.id)), &w.name);
+        check(None, format!("the id of workload `{}`", short(&w.name)), &w.id);
+        if let Some(a) = &w.gpu_hours_on {
+            check(None, format!("the accelerator of workload `{}`", short(&w.id)), a);
         }
     }
     for spec in input.scenarios {

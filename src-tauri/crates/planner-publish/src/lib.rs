@@ -25,7 +25,7 @@ use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::plan::{self as core_ws, Comparison, ViewState};
 use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario_file::{ScenarioFile, ScenarioSpec};
+use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_memo::{CatalogSource, MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
@@ -196,6 +196,8 @@ pub struct MemoSources<'a> {
     pub view: &'a DecisionView,
     pub eval: &'a Evaluation,
     pub scenarios: &'a [ScenarioSpec],
+    /// The workloads the scenarios serve, in file order (the memo's Workloads table).
+    pub workloads: &'a [WorkloadSpec],
     /// The workspace (or scenario file) as the memo names it.
     pub workspace: &'a str,
     /// The catalog the scenarios were evaluated with, and its data version.
@@ -275,6 +277,7 @@ pub fn make(
         view,
         evaluation: src.eval,
         scenarios: src.scenarios,
+        workloads: src.workloads,
         workspace: src.workspace,
         catalog: src.catalog,
         catalog_version: src.catalog_version,
@@ -408,6 +411,7 @@ pub fn publish_from_file(
         view: dv,
         eval,
         scenarios: &specs,
+        workloads: &workloads,
         workspace: file_name,
         catalog,
         catalog_version: &version,

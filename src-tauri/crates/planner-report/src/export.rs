@@ -23,6 +23,23 @@
 //! - one row per month, column A the month as text `YYYY-MM`;
 //! - a last row `Total` with the engine's totals per category and overall (cumulative empty).
 //!
+//! Sheet **`Dispatch`**, what each plan does month by month (from the evaluation's `operations`),
+//! one table from `A1` for every scenario in view order:
+//! - row 1: `Scenario`, `Month`, `Workload`, `Layer`, `Units`, `Unit`, `Useful PFLOP-h`,
+//!   `Cost (USD)`, `Owned idle GPU-h`, `Demand PFLOP-h`, `Unmet PFLOP-h`;
+//! - per scenario and month, three kinds of row, told apart by the columns they fill: one per
+//!   (workload, layer) pair that served (workload and layer ids, units, `GPU-hours` or
+//!   `million tokens`, useful PFLOP-hours, cost to the cent), one per owned layer (its idle
+//!   GPU-hours), one per workload (its demand and unmet demand). A month's served `GPU-hours` add
+//!   up to the ledger's delivered GPU-hours;
+//! - then one empty row and notes.
+//!
+//! Sheet **`Bridge`**, for every owned layer of every scenario: `Scenario`, `Owned layer`,
+//! `Ordered`, `Delivered` (months as text), `Lead time (months)`, `Lead time source` (the typed
+//! reason, or the catalog entry with its value, date and sources), then one row per layer serving
+//! its workloads before delivery (`Serving layer`, `Kind`, `Months`, `Units`, `Unit`, `Cost`) and a
+//! `Total` row with the bridge's cost and the PFLOP-hours left unmet meanwhile; then notes.
+//!
 //! Sheet **`Risk`**, when a risk analysis of the same plan is passed: row 1 heads, then one row
 //! per scenario (the decision total at the price point, P10, P50, P90 and mean over the draws, and
 //! the share of draws cheaper than the baseline, `baseline` for the baseline itself); then, per
@@ -30,7 +47,7 @@
 //! at its P10 and at its P90, the swing); then the seed, draws, correlation and the CLI command
 //! that reruns it.
 //!
-//! Header rows and the first column are frozen. Money cells are formatted `#,##0.00` (ledger cells
+//! Header rows and the first column (Dispatch and Bridge: the first two) are frozen. Money cells are formatted `#,##0.00` (ledger cells
 //! show a zero as `-`).
 //!
 //! # CSV
@@ -40,11 +57,14 @@
 //! decimals. [`comparison_csv`] is the Comparison table alone (no notes); [`ledger_csv`] is a
 //! ledger sheet without its `Total` row, so every data row is a month.
 
+use planner_core::assumption::{Assumption, Origin};
 use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::{Evaluation, ScenarioResult};
 use planner_core::finance::present;
 use planner_core::ledger::Category;
+use planner_core::operations::{Bridge, DispatchUnit, Operations};
 use planner_core::risk_run::RiskOutcome;
+use planner_core::scenario_file::LayerKind;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::{DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 
@@ -299,6 +319,7 @@ struct Formats {
     whole: Format,
     tenths: Format,
     month: Format,
+    quantity: Format,
     total_label: Format,
     total_money: Format,
     title: Format,
@@ -320,6 +341,7 @@ fn formats() -> Formats {
         whole: Format::new().set_num_format("#,##0"),
         tenths: Format::new().set_num_format("#,##0.0"),
         month: Format::new().set_num_format("0"),
+        quantity: Format::new().set_num_format("#,##0.000"),
         total_label: Format::new().set_bold().set_border_top(FormatBorder::Thin),
         total_money: Format::new()
             .set_bold()
@@ -601,9 +623,246 @@ fn risk_sheet(sheet: &mut Worksheet, currency: &str, outcome: &RiskOutcome, f: &
     Ok(())
 }
 
-/// The comparison as an XLSX workbook: the `Comparison` sheet, one ledger sheet per scenario and,
-/// when `risk` is given, the `Risk` sheet (see the module documentation for the layout). `eval` is
-/// the evaluation `view` was made from.
+/// The units a layer's dispatch cells count, as the sheets name them.
+fn unit_name(unit: DispatchUnit) -> &'static str {
+    match unit {
+        DispatchUnit::GpuHours => "GPU-hours",
+        DispatchUnit::MillionTokens => "million tokens",
+    }
+}
+
+fn layer_kind_name(kind: LayerKind) -> &'static str {
+    match kind {
+        LayerKind::Owned => "owned",
+        LayerKind::Reserved => "reserved",
+        LayerKind::Spot => "spot",
+        LayerKind::OnDemand => "on-demand",
+        LayerKind::Pooled => "pooled",
+        LayerKind::TokenMetered => "token-metered",
+    }
+}
+
+/// Writes `text` at (`row`, `col`) unless it is empty.
+fn text_cell(sheet: &mut Worksheet, row: u32, col: u16, text: &str) -> Result<(), ExportError> {
+    if !text.is_empty() {
+        sheet.write_string(row, col, text)?;
+    }
+    Ok(())
+}
+
+/// The heads of a sheet's table in row 1, with column widths.
+fn heads(sheet: &mut Worksheet, heads: &[(String, f64)], f: &Formats) -> Result<(), ExportError> {
+    for (c, (h, width)) in heads.iter().enumerate() {
+        let col = u16::try_from(c).map_err(|_| ExportError::Xlsx("too many columns".into()))?;
+        let format = if c < 2 { &f.header_label } else { &f.header };
+        sheet.write_string_with_format(0, col, h, format)?;
+        sheet.set_column_width(col, *width)?;
+    }
+    sheet.set_row_height(0, 30)?;
+    Ok(())
+}
+
+/// Notes under a table, after one empty row (a reader of the table stops there).
+fn notes_below(sheet: &mut Worksheet, last_row: u32, notes: &[String]) -> Result<(), ExportError> {
+    let mut row = last_row + 1;
+    for note in notes {
+        row += 1;
+        sheet.write_string(row, 0, note)?;
+    }
+    Ok(())
+}
+
+/// One scenario's dispatch rows from `row` on; returns the last row written.
+fn dispatch_rows(
+    sheet: &mut Worksheet,
+    mut row: u32,
+    name: &str,
+    ops: &Operations,
+    f: &Formats,
+) -> Result<u32, ExportError> {
+    let layer = |li: u32| ops.layers.get(li as usize);
+    let workload = |wi: usize| ops.workloads.get(wi).map_or("", String::as_str);
+    for m in &ops.months {
+        let month = m.month.to_string();
+        let start = |sheet: &mut Worksheet, row: u32| -> Result<(), ExportError> {
+            sheet.write_string(row, 0, name)?;
+            sheet.write_string(row, 1, &month)?;
+            Ok(())
+        };
+        for c in &m.served {
+            row += 1;
+            start(sheet, row)?;
+            text_cell(sheet, row, 2, workload(c.workload as usize))?;
+            text_cell(sheet, row, 3, layer(c.layer).map_or("", |l| l.id.as_str()))?;
+            sheet.write_number_with_format(row, 4, number(c.units)?, &f.tenths)?;
+            let unit = layer(c.layer).map_or(DispatchUnit::GpuHours, |l| l.unit);
+            sheet.write_string(row, 5, unit_name(unit))?;
+            sheet.write_number_with_format(row, 6, number(c.useful_pflop_h)?, &f.quantity)?;
+            sheet.write_number_with_format(row, 7, number(present(c.cost))?, &f.money)?;
+        }
+        for (li, idle) in m.idle_gpu_h.iter().enumerate() {
+            if ops.layers.get(li).is_none_or(|l| l.kind != LayerKind::Owned) {
+                continue;
+            }
+            row += 1;
+            start(sheet, row)?;
+            text_cell(sheet, row, 3, ops.layers.get(li).map_or("", |l| l.id.as_str()))?;
+            sheet.write_number_with_format(row, 8, number(*idle)?, &f.tenths)?;
+        }
+        for (wi, demand) in m.demand_pflop_h.iter().enumerate() {
+            row += 1;
+            start(sheet, row)?;
+            text_cell(sheet, row, 2, workload(wi))?;
+            sheet.write_number_with_format(row, 9, number(*demand)?, &f.quantity)?;
+            let unmet = m.unmet_pflop_h.get(wi).copied().unwrap_or_default();
+            sheet.write_number_with_format(row, 10, number(unmet)?, &f.quantity)?;
+        }
+    }
+    Ok(row)
+}
+
+/// The Dispatch sheet: per scenario and month, what each layer gave each workload, each owned
+/// layer's idle hours, and each workload's demand and unmet demand.
+fn dispatch_sheet(
+    sheet: &mut Worksheet,
+    view: &DecisionView,
+    eval: &Evaluation,
+    f: &Formats,
+) -> Result<(), ExportError> {
+    sheet.set_name("Dispatch")?;
+    let c = &view.currency;
+    let columns = [
+        ("Scenario".to_owned(), 30.0),
+        ("Month".to_owned(), 9.0),
+        ("Workload".to_owned(), 20.0),
+        ("Layer".to_owned(), 16.0),
+        ("Units".to_owned(), 14.0),
+        ("Unit".to_owned(), 14.0),
+        ("Useful PFLOP-h".to_owned(), 14.0),
+        (format!("Cost ({c})"), 14.0),
+        ("Owned idle GPU-h".to_owned(), 14.0),
+        ("Demand PFLOP-h".to_owned(), 14.0),
+        ("Unmet PFLOP-h".to_owned(), 14.0),
+    ];
+    heads(sheet, &columns, f)?;
+    let mut row = 0u32;
+    for s in &view.scenarios {
+        let r = result_for(eval, &s.id)?;
+        row = dispatch_rows(sheet, row, &s.name, &r.operations, f)?;
+    }
+    sheet.set_freeze_panes(1, 2)?;
+    let notes = [
+        "Three kinds of row per scenario and month. Served: a layer's units given to a workload (GPU-hours, or millions of tokens on a token-metered layer), the useful PFLOP-hours they gave and their cost at the layer's unit price (reserved: its hourly rate; owned hours cost nothing here, their cost is in the ledger).".to_owned(),
+        "Idle: an owned layer's GPU-hours available and not used. Demand: a workload's useful PFLOP-hours asked for and left unmet.".to_owned(),
+        format!(
+            "The GPU-hours of a scenario's served rows in a month are the ledger's delivered GPU-hours. Money in {c}, rounded half-even to cents; quantities unrounded."
+        ),
+    ];
+    notes_below(sheet, row, &notes)
+}
+
+/// Where a lead time comes from, as one cell.
+fn lead_time_source(b: &Bridge) -> String {
+    match &b.lead_time {
+        Some(Assumption {
+            origin: Origin::Override { reason },
+            ..
+        }) => format!("override: {}", reason.trim()),
+        Some(Assumption {
+            path,
+            value,
+            origin:
+                Origin::Catalog {
+                    entry,
+                    field,
+                    as_of,
+                    sources,
+                    ..
+                },
+        }) => format!(
+            "catalog {entry}.{field}: {}{} as of {as_of} ({})",
+            value.normalize(),
+            if path.ends_with("weeks") { " weeks" } else { "" },
+            sources.join("; ")
+        ),
+        None if b.lead_time_months == 0 => "no lead time".to_owned(),
+        None => String::new(),
+    }
+}
+
+/// One bridge's rows from `row` on (its lines, then its total); returns the last row written.
+fn bridge_rows(sheet: &mut Worksheet, mut row: u32, name: &str, b: &Bridge, f: &Formats) -> Result<u32, ExportError> {
+    let delivered = if b.delivered_in_horizon {
+        b.delivery_month.to_string()
+    } else {
+        format!("{} (after the horizon)", b.delivery_month)
+    };
+    let source = lead_time_source(b);
+    let start = |sheet: &mut Worksheet, row: u32| -> Result<(), ExportError> {
+        sheet.write_string(row, 0, name)?;
+        sheet.write_string(row, 1, &b.layer)?;
+        sheet.write_string(row, 2, b.order_month.to_string())?;
+        sheet.write_string(row, 3, &delivered)?;
+        sheet.write_number_with_format(row, 4, f64::from(b.lead_time_months), &f.month)?;
+        text_cell(sheet, row, 5, &source)
+    };
+    for l in &b.lines {
+        row += 1;
+        start(sheet, row)?;
+        sheet.write_string(row, 6, &l.layer)?;
+        sheet.write_string(row, 7, layer_kind_name(l.kind))?;
+        sheet.write_number_with_format(row, 8, f64::from(l.months), &f.month)?;
+        sheet.write_number_with_format(row, 9, number(l.units)?, &f.tenths)?;
+        sheet.write_string(row, 10, unit_name(l.unit))?;
+        sheet.write_number_with_format(row, 11, number(present(l.cost))?, &f.money)?;
+    }
+    row += 1;
+    start(sheet, row)?;
+    sheet.write_string_with_format(row, 6, "Total", &f.total_label)?;
+    sheet.write_number_with_format(row, 11, number(present(b.cost))?, &f.total_money)?;
+    sheet.write_number_with_format(row, 12, number(b.unmet_pflop_h)?, &f.quantity)?;
+    Ok(row)
+}
+
+/// The Bridge sheet: per scenario and owned layer, its order and delivery, its lead time and
+/// where it comes from, each layer serving its work before delivery, and the total.
+fn bridge_sheet(sheet: &mut Worksheet, view: &DecisionView, eval: &Evaluation, f: &Formats) -> Result<(), ExportError> {
+    sheet.set_name("Bridge")?;
+    let c = &view.currency;
+    let columns = [
+        ("Scenario".to_owned(), 30.0),
+        ("Owned layer".to_owned(), 14.0),
+        ("Ordered".to_owned(), 9.0),
+        ("Delivered".to_owned(), 12.0),
+        ("Lead time (months)".to_owned(), 10.0),
+        ("Lead time source".to_owned(), 40.0),
+        ("Serving layer".to_owned(), 16.0),
+        ("Kind".to_owned(), 12.0),
+        ("Months".to_owned(), 8.0),
+        ("Units".to_owned(), 14.0),
+        ("Unit".to_owned(), 14.0),
+        (format!("Cost ({c})"), 14.0),
+        ("Unmet PFLOP-h".to_owned(), 14.0),
+    ];
+    heads(sheet, &columns, f)?;
+    let mut row = 0u32;
+    for s in &view.scenarios {
+        let r = result_for(eval, &s.id)?;
+        for b in &r.operations.bridges {
+            row = bridge_rows(sheet, row, &s.name, b, f)?;
+        }
+    }
+    sheet.set_freeze_panes(1, 2)?;
+    let notes = [
+        "One row per layer serving an owned layer's workloads between its order and its delivery (its months, units and cost), then a Total row: the bridge's cost and the demand of those workloads left unmet in those months.".to_owned(),
+        format!("Money in {c}, rounded half-even to cents. An owned layer with no lead time has only its Total row."),
+    ];
+    notes_below(sheet, row, &notes)
+}
+
+/// The comparison as an XLSX workbook: the `Comparison` sheet, one ledger sheet per scenario, the
+/// `Dispatch` and `Bridge` sheets and, when `risk` is given, the `Risk` sheet (see the module
+/// documentation for the layout). `eval` is the evaluation `view` was made from.
 pub fn comparison_xlsx(
     view: &DecisionView,
     eval: &Evaluation,
@@ -624,6 +883,8 @@ pub fn comparison_xlsx(
         let name = sheet_name(&s.name, &mut used);
         ledger_sheet(workbook.add_worksheet(), &name, &view.currency, r, &f)?;
     }
+    dispatch_sheet(workbook.add_worksheet(), view, eval, &f)?;
+    bridge_sheet(workbook.add_worksheet(), view, eval, &f)?;
     if let Some(outcome) = risk {
         risk_sheet(workbook.add_worksheet(), &view.currency, outcome, &f)?;
     }

@@ -14,6 +14,7 @@ use planner_core::decision::{DecisionView, ScenarioFigures};
 use planner_core::evaluate::Evaluation;
 use planner_core::finance::present;
 use planner_core::ledger::{CATEGORIES, Category};
+use planner_core::operations::DispatchUnit;
 use planner_report::category_label;
 use planner_report::export::{ExportError, comparison_csv, comparison_xlsx, ledger_csv};
 use rust_decimal::Decimal;
@@ -156,7 +157,7 @@ fn money_format(cell: &Value) -> bool {
 fn check_workbook(view: &DecisionView, eval: &Evaluation) {
     let bytes = comparison_xlsx(view, eval, None).unwrap();
     let sheets = read_with_openpyxl(&bytes);
-    assert_eq!(sheets.len(), 1 + view.scenarios.len());
+    check_dispatch(view, eval, &sheets);
 
     // Comparison: header, one row per figure, an empty row, the notes.
     let cmp = &sheets[0];
@@ -305,10 +306,10 @@ fn workbook_with_eight_scenarios_has_unique_sheet_names() {
         .iter()
         .map(|s| s["name"].as_str().unwrap().to_lowercase())
         .collect();
-    assert_eq!(names.len(), 9);
+    assert_eq!(names.len(), 11);
     names.sort();
     names.dedup();
-    assert_eq!(names.len(), 9, "sheet names collide: {names:?}");
+    assert_eq!(names.len(), 11, "sheet names collide: {names:?}");
     check_workbook(&view, &eval);
 }
 
@@ -434,7 +435,7 @@ fn the_risk_sheet_holds_the_analysis_percentiles_tornado_and_seed_as_numbers() {
     let (eval, view) = common::sample("enterprise-hybrid");
     let outcome = common::sample_risk("enterprise-hybrid", 200, 7);
     let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, Some(&outcome)).unwrap());
-    assert_eq!(sheets.len(), 2 + view.scenarios.len());
+    assert_eq!(sheets.len(), 4 + view.scenarios.len());
     let risk = sheets.last().unwrap();
     assert_eq!(risk["name"], "Risk");
     assert_eq!(risk["freeze"], "B2");
@@ -514,4 +515,216 @@ fn the_risk_sheet_holds_the_analysis_percentiles_tornado_and_seed_as_numbers() {
     assert!(notes.contains(
         &"Reproduce: planner risk FILE --draws 200 --seed 7 --shape triangular --correlation 0.8 --baseline hybrid"
     ));
+}
+
+fn sheet<'a>(sheets: &'a [Value], name: &str) -> &'a [Value] {
+    sheets
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no sheet {name}"))["rows"]
+        .as_array()
+        .unwrap()
+}
+
+/// The table rows of a sheet: from the second row to the first empty one.
+fn table_rows(rows: &[Value]) -> Vec<&Vec<Value>> {
+    rows[1..]
+        .iter()
+        .map(|r| r.as_array().unwrap())
+        .take_while(|r| !r.iter().all(Value::is_null))
+        .collect()
+}
+
+fn cell_text(row: &[Value], col: usize) -> Option<&str> {
+    row.get(col).filter(|c| !c.is_null()).map(text)
+}
+
+fn f(d: Decimal) -> f64 {
+    d.to_string().parse().unwrap()
+}
+
+/// A quantity cell holds the engine's unrounded decimal as a double; the workbook keeps about
+/// 15 significant digits of it.
+fn assert_close(cell: &Value, expected: Decimal, what: &str) {
+    let (got, want) = (number(cell), f(expected));
+    assert!(
+        (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+        "{what}: cell {got}, engine {expected}"
+    );
+}
+
+/// The Dispatch sheet read back: per scenario and month, the served GPU-hours add up to the
+/// ledger's delivered GPU-hours; every served cell, idle hour and unmet demand is the engine's.
+fn check_dispatch(view: &DecisionView, eval: &Evaluation, sheets: &[Value]) {
+    assert_eq!(
+        sheets.len(),
+        3 + view.scenarios.len(),
+        "comparison, ledgers, dispatch, bridge"
+    );
+    let rows = sheet(sheets, "Dispatch");
+    let header: Vec<&str> = rows[0].as_array().unwrap().iter().map(text).collect();
+    assert_eq!(
+        header,
+        [
+            "Scenario",
+            "Month",
+            "Workload",
+            "Layer",
+            "Units",
+            "Unit",
+            "Useful PFLOP-h",
+            &format!("Cost ({})", view.currency),
+            "Owned idle GPU-h",
+            "Demand PFLOP-h",
+            "Unmet PFLOP-h"
+        ]
+    );
+    let table = table_rows(rows);
+    let mut expected_rows = 0;
+    for s in &view.scenarios {
+        let r = eval.scenarios.iter().find(|r| r.id == s.id).unwrap();
+        let ops = &r.operations;
+        for (k, lm) in r.ledger.months.iter().enumerate() {
+            let month = lm.month.to_string();
+            let here: Vec<&&Vec<Value>> = table
+                .iter()
+                .filter(|row| cell_text(row, 0) == Some(s.name.as_str()) && cell_text(row, 1) == Some(month.as_str()))
+                .collect();
+            let m = &ops.months[k];
+            let owned = ops
+                .layers
+                .iter()
+                .filter(|l| l.kind == planner_core::scenario_file::LayerKind::Owned)
+                .count();
+            assert_eq!(
+                here.len(),
+                m.served.len() + owned + ops.workloads.len(),
+                "{} {month}",
+                s.id
+            );
+            expected_rows += here.len();
+            // Served GPU-hours, summed from the sheet's numbers, against the ledger's.
+            let gpu_h: f64 = here
+                .iter()
+                .filter(|row| cell_text(row, 5) == Some("GPU-hours"))
+                .map(|row| number(&row[4]))
+                .sum();
+            let delivered = f(lm.usage.delivered_gpu_h);
+            assert!(
+                (gpu_h - delivered).abs() <= 1e-9 * delivered.max(1.0),
+                "{} {month}: dispatch {gpu_h} GPU-hours, ledger {delivered}",
+                s.id
+            );
+            // Each served row is one of the engine's cells, its cost to the cent.
+            let served: Vec<&&&Vec<Value>> = here.iter().filter(|row| cell_text(row, 5).is_some()).collect();
+            assert_eq!(served.len(), m.served.len());
+            for (row, c) in served.iter().zip(&m.served) {
+                let layer = &ops.layers[c.layer as usize];
+                assert_eq!(cell_text(row, 2), Some(ops.workloads[c.workload as usize].as_str()));
+                assert_eq!(cell_text(row, 3), Some(layer.id.as_str()));
+                assert_close(&row[4], c.units, "units");
+                let unit = match layer.unit {
+                    DispatchUnit::GpuHours => "GPU-hours",
+                    DispatchUnit::MillionTokens => "million tokens",
+                };
+                assert_eq!(cell_text(row, 5), Some(unit));
+                assert_close(&row[6], c.useful_pflop_h, "useful PFLOP-h");
+                assert_cell_is(&row[7], present(c.cost), "served cost");
+                assert!(money_format(&row[7]));
+            }
+            // Idle hours of each owned layer, and each workload's demand and unmet demand.
+            for row in here.iter().filter(|row| row.get(8).is_some_and(|c| !c.is_null())) {
+                let li = ops
+                    .layers
+                    .iter()
+                    .position(|l| Some(l.id.as_str()) == cell_text(row, 3))
+                    .unwrap();
+                assert_close(&row[8], m.idle_gpu_h[li], "idle");
+            }
+            for (wi, w) in ops.workloads.iter().enumerate() {
+                let row = here
+                    .iter()
+                    .find(|row| cell_text(row, 2) == Some(w.as_str()) && row.get(9).is_some_and(|c| !c.is_null()))
+                    .unwrap();
+                assert_close(&row[9], m.demand_pflop_h[wi], "demand");
+                assert_close(&row[10], m.unmet_pflop_h[wi], "unmet");
+            }
+        }
+    }
+    assert_eq!(table.len(), expected_rows, "no row beside the scenarios' months");
+}
+
+#[test]
+fn the_dispatch_sheet_adds_up_to_the_ledger_and_the_bridge_sheet_to_the_engines_bridge() {
+    let (eval, view) = common::sample("enterprise-hybrid");
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
+    let names: Vec<&str> = sheets.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names[names.len() - 2..], ["Dispatch", "Bridge"]);
+    check_dispatch(&view, &eval, &sheets);
+
+    // The hybrid's DGX: ordered 2027-01, delivered 2027-04, bridged by on-demand for 3 months.
+    let hybrid = eval.scenarios.iter().find(|r| r.id == "hybrid").unwrap();
+    let b = &hybrid.operations.bridges[0];
+    assert_eq!(b.layer, "dgx");
+    let rows = sheet(&sheets, "Bridge");
+    let header: Vec<&str> = rows[0].as_array().unwrap().iter().map(text).collect();
+    assert_eq!(header[0], "Scenario");
+    assert_eq!(header[11], "Cost (USD)");
+    let table = table_rows(rows);
+    let bridge: Vec<&&Vec<Value>> = table
+        .iter()
+        .filter(|row| cell_text(row, 0) == Some(hybrid.name.as_str()) && cell_text(row, 1) == Some("dgx"))
+        .collect();
+    assert_eq!(bridge.len(), b.lines.len() + 1, "its lines and its total");
+    for row in &bridge {
+        assert_eq!(cell_text(row, 2), Some("2027-01"));
+        assert_eq!(cell_text(row, 3), Some("2027-04"));
+        assert_eq!(number(&row[4]), 3.0);
+        assert!(
+            cell_text(row, 5)
+                .unwrap()
+                .starts_with("override: Sample assumption: a three-month delivery slot"),
+            "{row:?}"
+        );
+    }
+    let line = bridge[0];
+    assert_eq!(cell_text(line, 6), Some("on-demand"));
+    assert_eq!(cell_text(line, 7), Some("on-demand"));
+    assert_eq!(number(&line[8]), 3.0);
+    assert_close(&line[9], b.lines[0].units, "bridge units");
+    assert_eq!(cell_text(line, 10), Some("GPU-hours"));
+    assert_cell_is(&line[11], present(b.lines[0].cost), "bridge line");
+    let total = bridge.last().unwrap();
+    assert_eq!(cell_text(total, 6), Some("Total"));
+    // The bridge's total is its lines' cost.
+    let lines: Decimal = b.lines.iter().map(|l| l.cost).sum();
+    assert_cell_is(&total[11], present(lines), "bridge total");
+    assert_eq!(number(&total[12]), 0.0);
+    // The all-cloud scenario owns nothing: no bridge rows.
+    let cloud = eval.scenarios.iter().find(|r| r.id == "all-cloud").unwrap();
+    assert!(table.iter().all(|row| cell_text(row, 0) != Some(cloud.name.as_str())));
+}
+
+#[test]
+fn an_owned_layer_with_nothing_to_bridge_has_only_its_total_and_unmet_work_is_shown() {
+    // Jetson: no lead time; Ascend: two months with no layer to serve its work.
+    let (eval, view) = common::sample("embodied-ai-team");
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
+    let r = &eval.scenarios[0];
+    let rows = sheet(&sheets, "Bridge");
+    let table = table_rows(rows);
+    for b in &r.operations.bridges {
+        let mine: Vec<&&Vec<Value>> = table
+            .iter()
+            .filter(|row| cell_text(row, 1) == Some(b.layer.as_str()))
+            .collect();
+        assert_eq!(mine.len(), 1, "{}: only the total", b.layer);
+        assert_eq!(cell_text(mine[0], 6), Some("Total"));
+        assert_eq!(number(&mine[0][11]), 0.0);
+        assert_close(&mine[0][12], b.unmet_pflop_h, "bridge unmet");
+    }
+    let ascend = r.operations.bridges.iter().find(|b| b.layer == "ascend").unwrap();
+    assert!(ascend.unmet_pflop_h > Decimal::ZERO);
+    let jetson = table.iter().find(|row| cell_text(row, 1) == Some("jetson")).unwrap();
+    assert_eq!(cell_text(jetson, 5), Some("no lead time"));
 }

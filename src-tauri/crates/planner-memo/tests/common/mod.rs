@@ -84,6 +84,7 @@ pub fn input<'a>(case: &'a Case, draft: &'a MemoDraft) -> MemoInput<'a> {
         view: &case.view,
         evaluation: &case.eval,
         scenarios: &case.file.scenarios,
+        workloads: &case.file.workloads,
         workspace: "example.cpw",
         catalog: &case.catalog,
         catalog_version: "2026.11.0",
