@@ -46,6 +46,7 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::scenarios::scenario_detail,
         commands::scenarios::exit_costs,
         commands::scenarios::exit_variant,
+        commands::scenarios::exit_request,
         commands::scenarios::layer_forms,
         commands::scenarios::draft_scenario,
         commands::scenarios::draft_workload,

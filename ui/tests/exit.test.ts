@@ -8,7 +8,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/sve
 import App from "../src/lib/components/App.svelte";
 import type { Backend } from "../src/lib/backend";
 import { formatCurrency } from "../src/lib/money";
-import type { EditRequest, ExitVariantOutcome, ScenarioSpec } from "../src/lib/workspace-types";
+import type { EditRequest, ExitRequestOutcome, ExitVariantOutcome, ScenarioSpec } from "../src/lib/workspace-types";
 import type { RecordedSession } from "./support/recorded";
 import { enterpriseSession } from "./support/sessions";
 
@@ -188,5 +188,29 @@ describe("cost of leaving", () => {
     const answer = await backend.exitVariant({ ...cloud, layers: cloud.layers.map((l) => ({ ...l, exit_clause: null })) }, "reserved", 18);
     expect(answer.price).toBeNull();
     expect(answer.problems[0]!.message).toBe("layer `reserved` has no exit clause; give it one in the scenario to price leaving it");
+  });
+});
+
+describe("ways out", () => {
+  it("prices a scale-down of the reserved layer and selling the DGX early, as the engine does", async () => {
+    const { backend, host } = await enterpriseSession();
+    await openAllCloud(backend);
+    const ways = await screen.findByTestId("ways-out");
+    // The reserved layer offers leaving, scaling down and downgrading.
+    const layer = within(ways).getByTestId("ways-layer") as HTMLSelectElement;
+    expect(layer.value).toBe("reserved");
+    const kinds = [...(within(ways).getByTestId("ways-kind") as HTMLSelectElement).options].map((o) => o.value);
+    expect(kinds).toEqual(["leave-reservation", "scale-down", "downgrade"]);
+    await fireEvent.change(within(ways).getByTestId("ways-kind"), { target: { value: "scale-down" } });
+    await fireEvent.change(await within(ways).findByTestId("ways-gpus"), { target: { value: "8" } });
+    await fireEvent.change(within(ways).getByTestId("ways-month"), { target: { value: "6" } });
+    await fireEvent.click(within(ways).getByTestId("ways-price"));
+    const diff = await within(ways).findByTestId("ways-difference", {}, { timeout: 5000 });
+    const sent = host.sent("exit_request").at(-1)!;
+    expect(sent.request).toEqual({ kind: "scale-down", layer: "reserved", month: 6, gpus: 8 });
+    const answer = (await host.call("exit_request", sent)) as ExitRequestOutcome;
+    expect(diff.textContent).toBe(signed(answer.price!.difference));
+    expect(answer.price!.booking.gpus_after).toBe(8);
+    expect(within(ways).getByTestId("ways-result").textContent).toContain("16 → 8");
   });
 });

@@ -206,7 +206,7 @@ describe("making the memo", () => {
     expect(host.sent("export_memo")).toHaveLength(2);
     expect(screen.getByTestId("memo-result-file").textContent).toBe("@tmp/decision.pdf");
     expect(screen.getByTestId("memo-result-signer").textContent).toContain("not signed");
-    expect(screen.getByTestId("memo-result-pages").textContent).toBe("11");
+    expect(screen.getByTestId("memo-result-pages").textContent).toBe("17");
     // The size as the back end measured the file written, in bytes and KiB (the exact count
     // moves with the memo's content, so it is read back, not typed in).
     const size = screen.getByTestId("memo-result-size").textContent ?? "";
@@ -248,7 +248,7 @@ describe("making the memo", () => {
     expect(screen.getByTestId("memo-result-signer").textContent).toContain("Ada Lovelace, Example Compute Ltd");
     expect(screen.getByTestId("memo-result-signer").textContent).toContain("(Author: for the board)");
     expect(screen.getByTestId("memo-result-signer").textContent).toContain("1 signature in the file");
-    expect(screen.getByTestId("memo-result-pages").textContent).toBe("11");
+    expect(screen.getByTestId("memo-result-pages").textContent).toBe("17");
     // A signature is drawn with a new random key, so the file's digest differs at each recording.
     const sha = screen.getByTestId("memo-result-sha256").textContent ?? "";
     expect(sha).toMatch(/^[0-9a-f]{64}$/);

@@ -16,7 +16,7 @@ describe("the plan, month by month", () => {
     const { backend, host } = await enterpriseSession();
     render(App, { props: { backend, locale: "en-US" } });
     await screen.findByTestId("ws-title");
-    const view = await screen.findByTestId("plan-view");
+    const view = await screen.findByTestId("plan-view", {}, { timeout: 10000 });
     await waitFor(() => expect(host.sent("scenario_detail").length).toBeGreaterThan(0));
     const spec = host.sent("scenario_detail").at(-1)!.scenario as ScenarioSpec;
     expect(spec.id).toBe("hybrid");

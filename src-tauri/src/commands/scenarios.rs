@@ -6,8 +6,9 @@ use std::path::Path;
 use planner_app::scenarios::{self, DraftFrom, Reshape};
 use planner_core::draft::Draft;
 use planner_core::error::PlannerError;
+use planner_core::exit_kinds::ExitRequest;
 use planner_core::layer_form::LayerForm;
-use planner_core::plan::{ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
+use planner_core::plan::{ExitRequestOutcome, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
@@ -91,6 +92,18 @@ pub async fn scenario_detail(host: Host<'_>, scenario: ScenarioSpec) -> Result<S
 #[specta::specta]
 pub async fn exit_costs(host: Host<'_>, scenario: ScenarioSpec) -> Result<ScenarioExits, PlannerError> {
     scenarios::exit_costs(&*host, &scenario)
+}
+
+/// One way out of a scenario (leave a reservation, scale down, downgrade, leave a lease, sell
+/// early), priced as a variant against staying.
+#[tauri::command]
+#[specta::specta]
+pub async fn exit_request(
+    host: Host<'_>,
+    scenario: ScenarioSpec,
+    request: ExitRequest,
+) -> Result<ExitRequestOutcome, PlannerError> {
+    scenarios::exit_request(&*host, &scenario, &request)
 }
 
 /// Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying.

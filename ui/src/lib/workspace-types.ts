@@ -33,6 +33,8 @@ import type {
   Applied_Serialize,
   Assumption_Serialize,
   Operations_Serialize,
+  ExitRequest_Serialize,
+  ExitRequestOutcome_Serialize,
   BreakEven,
   CatalogStatus_Serialize,
   Category,
@@ -224,6 +226,9 @@ export type Assumption = Assumption_Serialize;
 export type ScenarioDetail = ScenarioDetail_Serialize;
 /** What the plan does month by month (issue #20): dispatch, bridges, spot arithmetic, GPUs needed. */
 export type Operations = Operations_Serialize;
+/** One way out of a scenario and its price against staying (issue #19). */
+export type ExitRequest = ExitRequest_Serialize;
+export type ExitRequestOutcome = ExitRequestOutcome_Serialize;
 export type ScenarioExits = ScenarioExits_Serialize;
 export type LayerExitCosts = LayerExitCosts_Serialize;
 export type ExitVariantOutcome = ExitVariantOutcome_Serialize;

@@ -60,7 +60,7 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
             session_command(host, &a)
         }
         "get_scenario" | "apply_edit" | "undo" | "redo" | "scenario_detail" | "exit_costs" | "exit_variant"
-        | "size_workload" | "import_scenarios" | "export_scenarios" => scenario_command(host, &a),
+        | "exit_request" | "size_workload" | "import_scenarios" | "export_scenarios" => scenario_command(host, &a),
         "layer_forms" => answer(Ok(scenarios::layer_forms(host))),
         "draft_scenario" => answer(scenarios::draft(host, &a.get("from")?)),
         "draft_workload" => answer(scenarios::draft_workload(
@@ -152,6 +152,7 @@ fn scenario_command<H: Host>(host: &H, a: &Args) -> Result<Value, PlannerError> 
         "redo" => answer(scenarios::redo(host)),
         "scenario_detail" => answer(scenarios::detail(host, &a.get("scenario")?)),
         "exit_costs" => answer(scenarios::exit_costs(host, &a.get("scenario")?)),
+        "exit_request" => answer(scenarios::exit_request(host, &a.get("scenario")?, &a.get("request")?)),
         "exit_variant" => answer(scenarios::exit_variant(
             host,
             &a.get("scenario")?,

@@ -172,6 +172,24 @@ pub fn exit_variant(
     })
 }
 
+/// One way out of a scenario (leave a reservation, scale down, downgrade, leave a lease, sell
+/// early), priced as a variant against staying.
+pub fn exit_request(
+    host: &impl Host,
+    scenario: &ScenarioSpec,
+    request: &planner_core::exit_kinds::ExitRequest,
+) -> Result<planner_core::plan::ExitRequestOutcome, PlannerError> {
+    with_workspace(host, |ws| {
+        Ok(core_ws::scenario_exit_request(
+            ws.catalog(),
+            ws.settings(),
+            ws.workloads(),
+            scenario,
+            request,
+        ))
+    })
+}
+
 /// A workload's memory fit on an accelerator of the workspace's catalog.
 pub fn size_workload(
     host: &impl Host,

@@ -65,6 +65,11 @@ export const commands = {
 	exitCosts: (scenario: ScenarioSpec_Deserialize) => typedError<ScenarioExits_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_costs", { scenario })),
 	/**  Notice to leave `layer` of a scenario given in `month`, priced as a variant against staying. */
 	exitVariant: (scenario: ScenarioSpec_Deserialize, layer: string, month: number) => typedError<ExitVariantOutcome_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_variant", { scenario, layer, month })),
+	/**
+	 *  One way out of a scenario (leave a reservation, scale down, downgrade, leave a lease, sell
+	 *  early), priced as a variant against staying.
+	 */
+	exitRequest: (scenario: ScenarioSpec_Deserialize, request: ExitRequest_Deserialize) => typedError<ExitRequestOutcome_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("exit_request", { scenario, request })),
 	/**  What the editor shows for each kind of layer: the fields it takes and an empty layer of it. */
 	layerForms: () => typedError<LayerForm_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("layer_forms")),
 	/**
@@ -1102,6 +1107,43 @@ export type DrawnFigure_Serialize = {
 	group: string | null,
 };
 
+/**  The resale of owned hardware sold before the horizon. */
+export type EarlyResale = EarlyResale_Serialize | EarlyResale_Deserialize;
+
+/**  The resale of owned hardware sold before the horizon. */
+export type EarlyResale_Deserialize = {
+	/**  The month it is booked (the sale month). */
+	month: number,
+	/**  Months from delivery to the sale: the age the share is taken at. */
+	age_months: number,
+	gpus: number,
+	/**
+	 *  The share of the hardware price received, and where it comes from (`None` when no figure
+	 *  covers the hardware: the share is then 0 and a warning says so).
+	 */
+	share: string,
+	assumption?: Assumption_Deserialize | null,
+	/**  Hardware price of the GPUs sold × share, at the ledger's scale. */
+	amount: string,
+};
+
+/**  The resale of owned hardware sold before the horizon. */
+export type EarlyResale_Serialize = {
+	/**  The month it is booked (the sale month). */
+	month: number,
+	/**  Months from delivery to the sale: the age the share is taken at. */
+	age_months: number,
+	gpus: number,
+	/**
+	 *  The share of the hardware price received, and where it comes from (`None` when no figure
+	 *  covers the hardware: the share is then 0 and a warning says so).
+	 */
+	share: string,
+	assumption: Assumption_Serialize | null,
+	/**  Hardware price of the GPUs sold × share, at the ledger's scale. */
+	amount: string,
+};
+
 /**  One change a person makes. */
 export type Edit = Edit_Serialize | Edit_Deserialize;
 
@@ -1252,6 +1294,55 @@ export type Evidence = {
 	size: number | null,
 };
 
+/**  What a variant books for its exit, itemised. */
+export type ExitBooking = ExitBooking_Serialize | ExitBooking_Deserialize;
+
+/**  What a variant books for its exit, itemised. */
+export type ExitBooking_Deserialize = {
+	layer: string,
+	/**  The month notice is given (reservations, leases) or the hardware leaves (owned). */
+	month: number,
+	/**  The first month the layer, or the part given up, no longer serves or pays. */
+	effective_month: number,
+	/**  The layer's GPUs before and after (after: 0 when it leaves whole). */
+	gpus_before: number,
+	gpus_after: number,
+	/**
+	 *  The clause's price of the commitment ended: the whole reservation or lease, or the part of
+	 *  the reservation given up (`None` for owned hardware sold, and pay-as-you-go layers).
+	 */
+	clause?: ExitCost | null,
+	/**  The resale of hardware sold early (early sale, owned scale-down). */
+	resale?: EarlyResale_Deserialize | null,
+	/**  A loan's outstanding balance paid off at the sale, at the ledger's scale. */
+	loan_payoff: string,
+	/**  The id of the layer that takes over (downgrade). */
+	replacement?: string | null,
+};
+
+/**  What a variant books for its exit, itemised. */
+export type ExitBooking_Serialize = {
+	layer: string,
+	/**  The month notice is given (reservations, leases) or the hardware leaves (owned). */
+	month: number,
+	/**  The first month the layer, or the part given up, no longer serves or pays. */
+	effective_month: number,
+	/**  The layer's GPUs before and after (after: 0 when it leaves whole). */
+	gpus_before: number,
+	gpus_after: number,
+	/**
+	 *  The clause's price of the commitment ended: the whole reservation or lease, or the part of
+	 *  the reservation given up (`None` for owned hardware sold, and pay-as-you-go layers).
+	 */
+	clause: ExitCost | null,
+	/**  The resale of hardware sold early (early sale, owned scale-down). */
+	resale: EarlyResale_Serialize | null,
+	/**  A loan's outstanding balance paid off at the sale, at the ledger's scale. */
+	loan_payoff: string,
+	/**  The id of the layer that takes over (downgrade). */
+	replacement: string | null,
+};
+
 /**
  *  What leaving a contract costs, per the contract's terms. In a scenario file it is a layer's
  *  `exit_clause` (reserved layers and leased owned hardware); egress and offboarding default to 0.
@@ -1322,6 +1413,124 @@ export type ExitCost = {
 	/**  Avoided − exit charges: positive when leaving costs less than staying to the end. */
 	net_saving: string,
 };
+
+/**  One kind of exit to price against staying (see the module docs for what each books). */
+export type ExitRequest = ExitRequest_Serialize | ExitRequest_Deserialize;
+
+/**  An exit of any kind priced against staying, or why it cannot be. */
+export type ExitRequestOutcome = ExitRequestOutcome_Serialize | ExitRequestOutcome_Deserialize;
+
+/**  An exit of any kind priced against staying, or why it cannot be. */
+export type ExitRequestOutcome_Deserialize = {
+	price?: ExitRequestPrice_Deserialize | null,
+	problems: PlacedProblem[],
+};
+
+/**  An exit of any kind priced against staying, or why it cannot be. */
+export type ExitRequestOutcome_Serialize = {
+	price: ExitRequestPrice_Serialize | null,
+	problems: PlacedProblem[],
+};
+
+/**
+ *  One exit priced against staying: the base scenario and its variant, evaluated by the same
+ *  ledger.
+ */
+export type ExitRequestPrice = ExitRequestPrice_Serialize | ExitRequestPrice_Deserialize;
+
+/**
+ *  One exit priced against staying: the base scenario and its variant, evaluated by the same
+ *  ledger.
+ */
+export type ExitRequestPrice_Deserialize = {
+	scenario: string,
+	request: ExitRequest_Deserialize,
+	variant_id: string,
+	variant_name: string,
+	/**  Total cash over the horizon, staying and leaving. */
+	base_total: string,
+	variant_total: string,
+	/**  Variant − base: negative when the exit costs less over the horizon. */
+	difference: string,
+	/**  Commitments still owed after the horizon, staying and leaving. */
+	base_after_horizon: string,
+	variant_after_horizon: string,
+	/**
+	 *  Useful PFLOP-hours of demand left unserved, staying and leaving (the demand moves to the
+	 *  scenario's other layers; what none can take is unserved and priced as such).
+	 */
+	base_unmet_pflop_h: string,
+	variant_unmet_pflop_h: string,
+	booking: ExitBooking_Deserialize,
+	/**  The variant's warnings (charges after the horizon, resale without an estimate, …). */
+	warnings: string[],
+};
+
+/**
+ *  One exit priced against staying: the base scenario and its variant, evaluated by the same
+ *  ledger.
+ */
+export type ExitRequestPrice_Serialize = {
+	scenario: string,
+	request: ExitRequest_Serialize,
+	variant_id: string,
+	variant_name: string,
+	/**  Total cash over the horizon, staying and leaving. */
+	base_total: string,
+	variant_total: string,
+	/**  Variant − base: negative when the exit costs less over the horizon. */
+	difference: string,
+	/**  Commitments still owed after the horizon, staying and leaving. */
+	base_after_horizon: string,
+	variant_after_horizon: string,
+	/**
+	 *  Useful PFLOP-hours of demand left unserved, staying and leaving (the demand moves to the
+	 *  scenario's other layers; what none can take is unserved and priced as such).
+	 */
+	base_unmet_pflop_h: string,
+	variant_unmet_pflop_h: string,
+	booking: ExitBooking_Serialize,
+	/**  The variant's warnings (charges after the horizon, resale without an estimate, …). */
+	warnings: string[],
+};
+
+/**  One kind of exit to price against staying (see the module docs for what each books). */
+export type ExitRequest_Deserialize = 
+/**  Notice in `month` to leave a reserved layer under its exit clause. */
+{ kind: "leave-reservation"; layer: string; month: number } | 
+/**
+ *  Keep `gpus` of a reserved or owned layer's GPUs from `month` on (fewer than it has, at
+ *  least one).
+ */
+{ kind: "scale-down"; layer: string; month: number; gpus: number } | 
+/**  Replace a layer by `to` from `month` on; the old layer exits under its clause. */
+{ kind: "downgrade"; layer: string; month: number; to: LayerSpec_Deserialize } | 
+/**  Notice in `month` to leave an owned layer's lease under its exit clause. */
+{ kind: "leave-lease"; layer: string; month: number } | 
+/**
+ *  Sell an owned layer (cash or loan) at the start of `month`, at `residual_share` when given
+ *  (a quote with its reason), else by the horizon's rule at the hardware's age then.
+ */
+{ kind: "sell-early"; layer: string; month: number; residual_share?: Override_Deserialize | null };
+
+/**  One kind of exit to price against staying (see the module docs for what each books). */
+export type ExitRequest_Serialize = 
+/**  Notice in `month` to leave a reserved layer under its exit clause. */
+{ kind: "leave-reservation"; layer: string; month: number } | 
+/**
+ *  Keep `gpus` of a reserved or owned layer's GPUs from `month` on (fewer than it has, at
+ *  least one).
+ */
+{ kind: "scale-down"; layer: string; month: number; gpus: number } | 
+/**  Replace a layer by `to` from `month` on; the old layer exits under its clause. */
+{ kind: "downgrade"; layer: string; month: number; to: LayerSpec_Serialize } | 
+/**  Notice in `month` to leave an owned layer's lease under its exit clause. */
+{ kind: "leave-lease"; layer: string; month: number } | 
+/**
+ *  Sell an owned layer (cash or loan) at the start of `month`, at `residual_share` when given
+ *  (a quote with its reason), else by the horizon's rule at the hardware's age then.
+ */
+{ kind: "sell-early"; layer: string; month: number; residual_share: Override_Serialize | null };
 
 /**  An exit: the layer stops at `month` (0-based) and `fee` is paid then. */
 export type ExitSpec = ExitSpec_Serialize | ExitSpec_Deserialize;
@@ -1852,8 +2061,9 @@ export type LayerExitCosts_Deserialize = {
 	start_month: number,
 	end_month: number,
 	/**
-	 *  True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
-	 *  layers; a lease's exit is priced by its curve only.
+	 *  True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
+	 *  lease's exit is a variant too, through the `leave-lease` request of
+	 *  [`crate::engine::exit_kinds`].
 	 */
 	variant_available: boolean,
 	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
@@ -1869,8 +2079,9 @@ export type LayerExitCosts_Serialize = {
 	start_month: number,
 	end_month: number,
 	/**
-	 *  True when leaving can be priced as a plan variant ([`scenario_exit_variant`]): reserved
-	 *  layers; a lease's exit is priced by its curve only.
+	 *  True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
+	 *  lease's exit is a variant too, through the `leave-lease` request of
+	 *  [`crate::engine::exit_kinds`].
 	 */
 	variant_available: boolean,
 	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */

@@ -22,6 +22,7 @@ import type {
   WorkloadSpec,
   WorkspaceSettings,
 } from "../workspace-types";
+import { WaysOutManager } from "./ways-out-manager.svelte";
 import { ExitPricingManager } from "./exit-pricing-manager.svelte";
 
 const NO_DETAIL: ScenarioDetail = { figures: null, layer_plans: [], sizing: [], assumptions: [], operations: null, problems: [] };
@@ -125,6 +126,11 @@ export class ScenarioEditorManager {
   /** The month-of-notice picker of the exit costs, as it opens. */
   openExitPricing(): ExitPricingManager {
     return new ExitPricingManager((layer, month) => this.priceExit(layer, month));
+  }
+
+  /** The "ways out" form of the scenario detail, as it opens. */
+  openWaysOut(): WaysOutManager {
+    return new WaysOutManager((request) => this.store.backend.exitRequest($state.snapshot(this.spec) as ScenarioSpec, request));
   }
 
   /** Prices notice to leave `layer` in `month` against staying, for the scenario as edited. */
