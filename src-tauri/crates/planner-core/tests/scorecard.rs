@@ -35,6 +35,7 @@ fn vendor(
         response_hours: response,
         expert_hours_per_month: expert,
         compliance,
+        exit_terms_stated: Decimal::ONE,
     }
 }
 

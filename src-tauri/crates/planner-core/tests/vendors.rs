@@ -9,7 +9,7 @@ use planner_core::quote::{Quote, QuoteKind, QuoteSource};
 use planner_core::scenario_file::{LayerKind, ScenarioSpec};
 use planner_core::scorecard::{Flip, PerAxis};
 use planner_core::vendors::{
-    ScorecardDraft, entry_from_quotes, stability_words, vendor_names, vendor_scenario, vendor_terms,
+    ScorecardDraft, VendorTerms, entry_from_quotes, stability_words, vendor_names, vendor_scenario, vendor_terms,
 };
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -67,9 +67,15 @@ fn quote(
         commitment_months: (kind == QuoteKind::Reserved).then_some(36),
         interruptions_per_hour: None,
         egress_per_tb: None,
+        exit_notice_months: None,
+        exit_fee: None,
+        exit_egress_per_tb: None,
+        exit_data_tb: None,
+        exit_offboarding: None,
         sla_uptime: sla,
         sla_refund_share: refund,
         response_hours: response,
+        expert_hours_per_month: None,
         valid_until: "2027-03-31".parse::<AsOf>().unwrap(),
         notes: None,
         source: QuoteSource {
@@ -116,12 +122,28 @@ fn a_vendor_scenario_is_the_base_with_the_vendors_quotes_as_layers() {
     assert_eq!(s.layers[1].start_month, 2);
     assert_eq!(vendor_names(&quotes), ["Nimbus", "Other"]);
 
-    // The weakest terms of the vendor's quotes.
+    // The weakest terms of the vendor's quotes; its one reservation states no exit terms.
     assert_eq!(
         vendor_terms("Nimbus", &quotes),
-        (Some(dec!(0.995)), Some(dec!(0.05)), Some(dec!(8)))
+        VendorTerms {
+            sla: Some(dec!(0.995)),
+            sla_refund_share: Some(dec!(0.05)),
+            response_hours: Some(dec!(8)),
+            expert_hours_per_month: None,
+            exit_terms_stated: dec!(0),
+        }
     );
-    assert_eq!(vendor_terms("Other", &quotes), (None, None, None));
+    // Nothing stated; no commitment, so nothing to exit.
+    assert_eq!(
+        vendor_terms("Other", &quotes),
+        VendorTerms {
+            sla: None,
+            sla_refund_share: None,
+            response_hours: None,
+            expert_hours_per_month: None,
+            exit_terms_stated: dec!(1),
+        }
+    );
     let e = entry_from_quotes(None, "Nimbus", "base-nimbus", &quotes);
     assert_eq!(
         (e.name.as_str(), e.scenario.as_deref(), e.sla),

@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 
 use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::exit::{ExitClause, TerminationFee};
 use planner_core::plan::{WorkspaceSettings, evaluate_selection, from_scenario_file};
 use planner_core::provenance::AsOf;
 use planner_core::quote::{Quote, QuoteKind, QuoteSource};
 use planner_core::scenario::Origin;
-use planner_core::scenario_file::{self, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
+use planner_core::scenario_file::{self, CommitTerm, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
 use planner_store::read_quotes;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -79,9 +80,15 @@ fn expected(file: &Path) -> Vec<Quote> {
         commitment_months: Some(36),
         interruptions_per_hour: None,
         egress_per_tb: Some(dec!(0)),
+        exit_notice_months: None,
+        exit_fee: None,
+        exit_egress_per_tb: None,
+        exit_data_tb: None,
+        exit_offboarding: None,
         sla_uptime: Some(dec!(0.999)),
         sla_refund_share: Some(dec!(0.10)),
         response_hours: Some(dec!(4)),
+        expert_hours_per_month: None,
         valid_until: date("2027-03-31"),
         notes: Some("3-year term, billed monthly".into()),
         source: source(2),
@@ -1081,4 +1088,140 @@ fn a_csv_row_or_column_beyond_the_limits_is_named() {
     let e = refused(&path, &settings());
     assert_eq!(located(&e), [(Some(5), Some(71), None, "outside-limits")], "{e:?}");
     assert!(e.details[0].message.starts_with("cell BS5 is outside"), "{e:?}");
+}
+
+// Issue 19: quotes carry their terms.
+
+#[test]
+fn an_old_format_file_without_the_new_columns_still_imports() {
+    // `good.csv` (and `write_good_xlsx`) have the template's columns before issue 19: no exit
+    // terms and no expert hours. They import as before, the new figures absent.
+    let path = fixture("good.csv");
+    let header = std::fs::read_to_string(&path).unwrap();
+    assert!(!header.contains("exit_fee") && !header.contains("expert_hours_per_month"));
+    let quotes = read_quotes(&path, &catalog(), &settings()).unwrap();
+    assert_eq!(quotes, expected(&path));
+    for q in &quotes {
+        assert!(!q.states_exit_terms(), "{q:?}");
+        assert_eq!(q.expert_hours_per_month, None);
+    }
+    let reserved = quotes[0].to_layer_spec("r", &settings()).unwrap();
+    assert_eq!(reserved.term, Some(CommitTerm::ThreeYears));
+    assert_eq!(reserved.exit_clause, None);
+}
+
+/// `terms.csv` written as a workbook the way a person types it: numbers as number cells, the
+/// 25% fee and the SLA shares as percent-formatted cells.
+fn write_terms_xlsx(path: &Path) {
+    let table = planner_store::quotes::read_quote_table(&fixture("terms.csv")).unwrap();
+    let mut book = Workbook::new();
+    let sheet = book.add_worksheet();
+    write_table(sheet, &table);
+    let pct = Format::new().set_num_format("0.0%");
+    // Row 2: the fee (column P) and the SLA (columns T, U) as percent cells.
+    sheet.write_number_with_format(1, 15, 0.25, &pct).unwrap();
+    sheet.write_number_with_format(1, 19, 0.999, &pct).unwrap();
+    sheet.write_number_with_format(1, 20, 0.1, &pct).unwrap();
+    book.save(path).unwrap();
+}
+
+#[test]
+fn exit_terms_and_any_commitment_read_alike_from_csv_and_xlsx_and_reach_the_layers() {
+    let csv = read_quotes(&fixture("terms.csv"), &catalog(), &settings()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("terms.xlsx");
+    write_terms_xlsx(&path);
+    let xlsx = read_quotes(&path, &catalog(), &settings()).unwrap();
+    let without_file = |qs: Vec<Quote>| -> Vec<Quote> {
+        qs.into_iter()
+            .map(|mut q| {
+                q.source.file = String::new();
+                q
+            })
+            .collect()
+    };
+    assert_eq!(without_file(xlsx), without_file(csv.clone()));
+
+    let block = &csv[0];
+    assert_eq!(block.commitment_months, Some(6));
+    assert_eq!(block.exit_fee, Some(TerminationFee::ShareOfRemaining(dec!(0.25))));
+    assert_eq!(block.expert_hours_per_month, Some(dec!(12)));
+    let s = settings();
+    let layer = block.to_layer_spec("block", &s).unwrap();
+    assert_eq!(layer.term, Some(CommitTerm::Months(6)));
+    // No exit egress price: the quote's egress price moves the data out.
+    assert_eq!(
+        layer.exit_clause,
+        Some(ExitClause {
+            notice_months: 1,
+            fee: TerminationFee::ShareOfRemaining(dec!(0.25)),
+            egress_per_tb: dec!(80),
+            data_tb: dec!(50),
+            offboarding: dec!(2000),
+        })
+    );
+    // In EUR at 1.08: the fixed fee, the egress price and the offboarding are converted.
+    let layer = csv[1].to_layer_spec("two-years", &s).unwrap();
+    assert_eq!(layer.term, Some(CommitTerm::Months(24)));
+    assert_eq!(layer.start_month, 2);
+    assert_eq!(layer.price_per_gpu_hour.as_ref().unwrap().value, dec!(2.70));
+    assert_eq!(
+        layer.exit_clause,
+        Some(ExitClause {
+            notice_months: 3,
+            fee: TerminationFee::Fixed(dec!(43200)),
+            egress_per_tb: dec!(75.60),
+            data_tb: dec!(100),
+            offboarding: dec!(10800),
+        })
+    );
+    assert_eq!(csv[2].to_layer_spec("od", &s).unwrap().exit_clause, None);
+
+    // The vendor's scenario evaluates, shows the cost of leaving both reservations, and prices
+    // egress at the highest price the vendor quotes (on-demand's 90 per TB).
+    let (settings, workloads, samples) = sample();
+    let scenario = planner_core::vendors::vendor_scenario(&samples[0], "v", "Nimbus GPU", &csv, &settings).unwrap();
+    assert_eq!(scenario.egress_per_tb, dec!(90));
+    let result = evaluate_selection(&catalog(), &settings, &workloads, &[scenario], None);
+    assert!(result.problems.is_empty(), "{:?}", result.problems);
+    let evaluation = result.evaluation.unwrap();
+    let exits: Vec<&str> = evaluation.scenarios[0]
+        .exit_costs
+        .iter()
+        .map(|c| c.layer.as_str())
+        .collect();
+    assert_eq!(exits.len(), 2, "{exits:?}");
+    let entry = planner_core::vendors::entry_from_quotes(None, "Nimbus GPU", "v", &csv);
+    assert_eq!(
+        (
+            entry.sla,
+            entry.sla_refund_share,
+            entry.response_hours,
+            entry.expert_hours_per_month,
+            entry.exit_terms_stated
+        ),
+        (
+            Some(dec!(0.995)),
+            Some(dec!(0.05)),
+            Some(dec!(4)),
+            Some(dec!(8)),
+            Some(dec!(1))
+        )
+    );
+}
+
+#[test]
+fn the_shipped_template_shows_every_new_column_on_its_example_reservation() {
+    let quotes = read_quotes(
+        &repo().join("catalogs/templates/rfp-quotes.csv"),
+        &catalog(),
+        &settings(),
+    )
+    .unwrap();
+    let reserved = quotes.iter().find(|q| q.offer_kind == QuoteKind::Reserved).unwrap();
+    assert!(reserved.states_exit_terms());
+    assert_eq!(reserved.exit_fee, Some(TerminationFee::ShareOfRemaining(dec!(0.25))));
+    let layer = reserved.to_layer_spec("r", &settings()).unwrap();
+    assert!(layer.exit_clause.is_some());
+    assert!(quotes.iter().all(|q| q.expert_hours_per_month.is_some()));
 }

@@ -157,8 +157,30 @@ fn importing_quotes_adds_a_scenario_per_vendor_and_the_vendors_in_one_step() {
         (n.sla, n.sla_refund_share, n.response_hours),
         (Some(dec!(0.995)), Some(dec!(0.05)), Some(dec!(4)))
     );
+    // Rackwell's hardware quote promises no uptime, refund or expert hours: none promised (0);
+    // it states its response time. It reserves nothing, so it has no exit terms to state.
     let r = &card.vendors[2];
-    assert_eq!((r.sla, r.response_hours), (None, Some(dec!(24))));
+    assert_eq!(
+        (r.sla, r.sla_refund_share, r.expert_hours_per_month, r.response_hours),
+        (Some(dec!(0)), Some(dec!(0)), Some(dec!(0)), Some(dec!(24)))
+    );
+    assert_eq!(r.exit_terms_stated, Some(dec!(1)));
+    // Nimbus reserves without stating exit terms.
+    assert_eq!(n.exit_terms_stated, Some(dec!(0)));
+    // Nimbus quotes egress at 0 per TB: its scenario's egress price, on the base's volume.
+    assert_eq!(nimbus.egress_per_tb, dec!(0));
+    assert_eq!(nimbus.egress_tb_per_month, base.egress_tb_per_month);
+    assert!(
+        nimbus
+            .description
+            .as_deref()
+            .unwrap()
+            .contains("Egress at 0 USD per TB, from quote NG-2027-014")
+    );
+    assert_eq!(
+        spotty.egress_per_tb, base.egress_per_tb,
+        "Spotty states no egress price"
+    );
 
     // One undo step takes everything back; redo brings it again.
     let undone = ws.undo().unwrap().unwrap();
@@ -205,6 +227,8 @@ fn entry(name: &str, scenario: &str, mfu: Decimal, response: Decimal, expert: De
         sla_refund_share: Some(dec!(0.1)),
         response_hours: Some(response),
         expert_hours_per_month: Some(expert),
+        // Typed by hand, as before issue 19: not known, the same (0) for every vendor.
+        exit_terms_stated: None,
     }
 }
 
@@ -274,14 +298,10 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
     let view = ws.scorecard_view(&BTreeMap::new()).unwrap();
     assert!(view.scorecard.is_none(), "no vendor has a measured MFU yet");
     let fields: Vec<&str> = view.vendors[0].problems.iter().map(|p| p.field.as_str()).collect();
-    assert_eq!(
-        fields,
-        [
-            "vendors[0].mfu",
-            "vendors[0].annual_failure_rate",
-            "vendors[0].expert_hours_per_month"
-        ]
-    );
+    // Expert hours are a quote column since issue 19: quotes that state none promise none (0),
+    // so only the figures measured outside the quotes are left to fill in.
+    assert_eq!(fields, ["vendors[0].mfu", "vendors[0].annual_failure_rate"]);
+    assert_eq!(ws.scorecard().unwrap().vendors[0].expert_hours_per_month, Some(dec!(0)));
     assert!(
         view.vendors[0].tco.is_some(),
         "the cost is known once the scenario evaluates"

@@ -261,7 +261,8 @@ pub struct ScenarioSpec {
 pub enum LayerKind {
     /// Hardware you hold: bought for cash, on a loan, or leased (see `financing`).
     Owned,
-    /// Cloud capacity committed for 1 or 3 years, paid whether used or not.
+    /// Cloud capacity committed for a term (1 or 3 years, or any whole number of months), paid
+    /// whether used or not.
     Reserved,
     /// Interruptible cloud capacity; only interruptible workloads use it.
     Spot,
@@ -273,22 +274,76 @@ pub enum LayerKind {
     TokenMetered,
 }
 
-/// The length of a commitment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+/// The length of a reserved commitment: `"1y"` (12 months) or `"3y"` (36 months), the terms the
+/// catalog prices, or any whole number of months as `{"months": 6}` (a short capacity block, a
+/// 24-month deal). A term of 12 or 36 months, in either form, may take the catalog offer's
+/// reserved price; any other term has no catalog price and needs a quoted `price_per_gpu_hour`.
+///
+/// Two terms are equal when they last the same number of months (`{"months": 12}` is `"1y"`);
+/// a term made from a number of months writes 12 and 36 in the short form.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum CommitTerm {
     #[serde(rename = "1y")]
     OneYear,
     #[serde(rename = "3y")]
     ThreeYears,
+    /// Any whole number of months, 1 to 120: `{"months": 6}`.
+    #[serde(rename = "months")]
+    Months(#[schemars(range(min = 1, max = 120))] u32),
 }
 
 impl CommitTerm {
+    /// The term of `months` months: `"1y"` for 12, `"3y"` for 36, else `{"months": n}`.
+    pub fn of_months(months: u32) -> CommitTerm {
+        match months {
+            12 => CommitTerm::OneYear,
+            36 => CommitTerm::ThreeYears,
+            n => CommitTerm::Months(n),
+        }
+    }
+
+    /// The length of the term in months.
     pub fn months(self) -> u32 {
         match self {
             CommitTerm::OneYear => 12,
             CommitTerm::ThreeYears => 36,
+            CommitTerm::Months(n) => n,
         }
+    }
+
+    /// The catalog offer's price field for a term of this length (`reserved_1y_per_gpu_hour`
+    /// or `reserved_3y_per_gpu_hour`), or `None` when the catalog prices no such term.
+    pub fn catalog_price_field(self) -> Option<&'static str> {
+        match self.months() {
+            12 => Some("reserved_1y_per_gpu_hour"),
+            36 => Some("reserved_3y_per_gpu_hour"),
+            _ => None,
+        }
+    }
+
+    /// The term in words: "1 year", "3 years", "1 month", "6 months".
+    pub fn words(self) -> String {
+        match self.months() {
+            12 => "1 year".to_owned(),
+            36 => "3 years".to_owned(),
+            1 => "1 month".to_owned(),
+            n => format!("{n} months"),
+        }
+    }
+}
+
+impl PartialEq for CommitTerm {
+    fn eq(&self, other: &CommitTerm) -> bool {
+        self.months() == other.months()
+    }
+}
+
+impl Eq for CommitTerm {}
+
+impl std::hash::Hash for CommitTerm {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.months().hash(state);
     }
 }
 
@@ -388,7 +443,7 @@ pub struct LayerSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_million_tokens: Option<Override>,
-    /// Reserved: 1y or 3y.
+    /// Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months.
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub term: Option<CommitTerm>,

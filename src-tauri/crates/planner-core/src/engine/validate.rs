@@ -1467,7 +1467,9 @@ impl Resolver<'_> {
 
     /// A reserved layer's term, GPUs committed and price for the term. The commitment runs its
     /// whole term; an exit ends it early for a fee. A term that outlasts the horizon is paid only
-    /// inside the horizon (the rest shows in results).
+    /// inside the horizon (the rest shows in results). A term of 12 or 36 months may take the
+    /// offer's reserved price; any other length (`{"months": n}`) has no catalog price and needs
+    /// the quoted `price_per_gpu_hour`.
     fn reserved_terms(
         &mut self,
         p: &str,
@@ -1481,29 +1483,52 @@ impl Resolver<'_> {
             None => {
                 self.push(
                     format!("{p}.term"),
-                    "a reserved layer needs its commitment term: \"1y\" or \"3y\"",
+                    "a reserved layer needs its commitment term: \"1y\", \"3y\" or a number of months as {\"months\": 6}",
                 );
                 CommitTerm::OneYear
             }
         };
+        let months = term.months();
+        if months == 0 || months > MAX_HORIZON_MONTHS {
+            self.push(
+                format!("{p}.term.months"),
+                format!(
+                    "a commitment of {months} months is outside 1 to {MAX_HORIZON_MONTHS} months; give the contract's term in whole months"
+                ),
+            );
+        }
         if l.gpus.is_none() {
             self.push(
                 format!("{p}.gpus"),
                 "a reserved layer needs the number of GPUs committed",
             );
         }
-        let (field, fig) = match term {
-            CommitTerm::OneYear => (
-                "reserved_1y_per_gpu_hour",
-                offer.and_then(|o| o.reserved_1y_per_gpu_hour.clone()),
-            ),
-            CommitTerm::ThreeYears => (
-                "reserved_3y_per_gpu_hour",
-                offer.and_then(|o| o.reserved_3y_per_gpu_hour.clone()),
-            ),
+        terms.price_per_gpu_hour = match term.catalog_price_field() {
+            Some(field) => {
+                let fig = offer.and_then(|o| {
+                    if months == 36 {
+                        o.reserved_3y_per_gpu_hour.clone()
+                    } else {
+                        o.reserved_1y_per_gpu_hour.clone()
+                    }
+                });
+                self.offer_price(p, l, offer, field, fig.as_ref(), point)
+            }
+            None => match &l.price_per_gpu_hour {
+                Some(o) => self.take_override(&format!("{p}.price_per_gpu_hour"), o),
+                None => {
+                    self.push(
+                        format!("{p}.price_per_gpu_hour"),
+                        format!(
+                            "a reserved term of {} has no catalog price (the catalog prices 12- and 36-month terms): give the quoted price as `price_per_gpu_hour`, {{\"value\": \"...\", \"reason\": \"...\"}}",
+                            term.words()
+                        ),
+                    );
+                    Decimal::ZERO
+                }
+            },
         };
-        terms.price_per_gpu_hour = self.offer_price(p, l, offer, field, fig.as_ref(), point);
-        let end = l.start_month + term.months();
+        let end = l.start_month.saturating_add(months);
         terms.until = Some(terms.until.map_or(end, |u| u.min(end)));
     }
 

@@ -14,6 +14,15 @@
 //! (`0.15`); a spreadsheet may also write them as percentages with a `%` sign (`15%`), which is
 //! what a percent-formatted XLSX cell holds anyway. A bare number above 1 is refused rather than
 //! guessed at.
+//!
+//! A reserved quote commits for any whole number of months (`commitment_months`, 1 to 120): 12
+//! and 36 become the scenario file's `"1y"` and `"3y"`, any other length `{"months": n}`, which
+//! the engine prices only at the quoted price. Its exit terms (`exit_notice_months`, `exit_fee`,
+//! `exit_egress_per_tb`, `exit_data_tb`, `exit_offboarding`) become the layer's `exit_clause`.
+//! The termination fee is a fixed amount in the quote's currency, or a share of the commitment
+//! still due once the notice has run: a percentage (`25%`), or a number between 0 and 1
+//! exclusive, which is what a percent-formatted XLSX cell holds (a fee below one unit of
+//! currency is no fee a contract states).
 
 use std::collections::HashMap;
 
@@ -27,6 +36,8 @@ use crate::engine::layer_form::empty_layer;
 use crate::engine::plan::WorkspaceSettings;
 use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
+use crate::exit_clause::{ExitClause, TerminationFee};
+use crate::problem::MAX_HORIZON_MONTHS;
 
 /// The kind of supply a quote offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,7 +46,7 @@ use crate::error::{ErrorCode, ErrorDetail, PlannerError};
 pub enum QuoteKind {
     /// Hardware bought: a price per GPU, delivered after the lead time.
     Owned,
-    /// Cloud capacity committed for 12 or 36 months.
+    /// Cloud capacity committed for a whole number of months (12, 36, or any other term).
     Reserved,
     /// Pay-as-you-go cloud capacity.
     OnDemand,
@@ -108,18 +119,32 @@ pub struct Quote {
     pub support_rate_per_year: Option<Decimal>,
     /// Months from order until the capacity is available.
     pub lead_time_months: Option<u32>,
-    /// Reserved: the commitment, 12 or 36 months.
+    /// Reserved: the commitment in whole months (1 to 120; 12 and 36 are the catalog's terms).
     pub commitment_months: Option<u32>,
     /// Spot: expected interruptions per hour.
     pub interruptions_per_hour: Option<Decimal>,
-    /// Data egress per TB (kept for the scenario's egress and exit costs; not a layer figure).
+    /// Data egress per TB: the vendor scenario's egress price (and the exit clause's, when the
+    /// quote states no `exit_egress_per_tb`).
     pub egress_per_tb: Option<Decimal>,
+    /// Reserved, exit terms: months between notice and the exit taking effect.
+    pub exit_notice_months: Option<u32>,
+    /// Reserved, exit terms: the termination fee, fixed (in the quote's currency) or a share of
+    /// the commitment still due once the notice has run.
+    pub exit_fee: Option<TerminationFee>,
+    /// Reserved, exit terms: egress price per TB when leaving (default: `egress_per_tb`).
+    pub exit_egress_per_tb: Option<Decimal>,
+    /// Reserved, exit terms: TB to move out when leaving.
+    pub exit_data_tb: Option<Decimal>,
+    /// Reserved, exit terms: one-off cost of offboarding (migration, decommissioning, legal).
+    pub exit_offboarding: Option<Decimal>,
     /// Uptime the SLA promises, as a fraction (0.999).
     pub sla_uptime: Option<Decimal>,
     /// Share of the monthly bill refunded when the SLA is missed.
     pub sla_refund_share: Option<Decimal>,
     /// Support response time, in hours.
     pub response_hours: Option<Decimal>,
+    /// Expert (solutions-engineer) hours included per month.
+    pub expert_hours_per_month: Option<Decimal>,
     /// Last day the quoted prices hold.
     pub valid_until: AsOf,
     pub notes: Option<String>,
@@ -183,6 +208,8 @@ enum ColumnType {
     Count,
     Share,
     Number,
+    /// A termination fee: a fixed amount, or a share (`25%`, or a number between 0 and 1).
+    Fee,
     Date,
 }
 
@@ -200,7 +227,7 @@ const fn col(name: &'static str, required: bool, ty: ColumnType) -> Column {
 }
 
 /// The template's columns, in the template's order (see `catalogs/templates/README.md`).
-pub const COLUMNS: [Column; 19] = [
+pub const COLUMNS: [Column; 25] = [
     col("vendor", true, ColumnType::Text),
     col("quote_id", true, ColumnType::Text),
     col("offer_kind", true, ColumnType::Kind),
@@ -215,15 +242,30 @@ pub const COLUMNS: [Column; 19] = [
     col("commitment_months", false, ColumnType::Count),
     col("interruptions_per_hour", false, ColumnType::Number),
     col("egress_per_tb", false, ColumnType::Money),
+    col("exit_notice_months", false, ColumnType::Count),
+    col("exit_fee", false, ColumnType::Fee),
+    col("exit_egress_per_tb", false, ColumnType::Money),
+    col("exit_data_tb", false, ColumnType::Number),
+    col("exit_offboarding", false, ColumnType::Money),
     col("sla_uptime", false, ColumnType::Share),
     col("sla_refund_share", false, ColumnType::Share),
     col("response_hours", false, ColumnType::Number),
+    col("expert_hours_per_month", false, ColumnType::Number),
     col("valid_until", true, ColumnType::Date),
     col("notes", false, ColumnType::Text),
 ];
 
-/// The commitments the engine models, in months.
-pub const COMMITMENT_MONTHS: [u32; 2] = [12, 36];
+/// The exit-term columns: stating any of them gives a reserved quote an exit clause.
+pub const EXIT_COLUMNS: [&str; 5] = [
+    "exit_notice_months",
+    "exit_fee",
+    "exit_egress_per_tb",
+    "exit_data_tb",
+    "exit_offboarding",
+];
+
+/// The longest commitment a quote may state, in months (the longest plan).
+pub const MAX_COMMITMENT_MONTHS: u32 = MAX_HORIZON_MONTHS;
 
 /// A header as written, normalised for matching: trimmed, lower case, spaces and dashes as `_`.
 pub fn normalise_header(text: &str) -> String {
@@ -417,7 +459,18 @@ impl Quote {
             ("installation", self.installation),
             ("egress_per_tb", self.egress_per_tb),
             ("interruptions_per_hour", self.interruptions_per_hour),
+            ("exit_egress_per_tb", self.exit_egress_per_tb),
+            ("exit_data_tb", self.exit_data_tb),
+            ("exit_offboarding", self.exit_offboarding),
             ("response_hours", self.response_hours),
+            ("expert_hours_per_month", self.expert_hours_per_month),
+            (
+                "exit_fee",
+                match self.exit_fee {
+                    Some(TerminationFee::Fixed(v) | TerminationFee::ShareOfRemaining(v)) => Some(v),
+                    None => None,
+                },
+            ),
         ] {
             if let Some(v) = value
                 && v < Decimal::ZERO
@@ -447,11 +500,32 @@ impl Quote {
                 _ => {}
             }
         }
+        if let Some(TerminationFee::ShareOfRemaining(v)) = self.exit_fee
+            && v > Decimal::ONE
+        {
+            out.push(
+                "exit_fee",
+                "out-of-range",
+                format!(
+                    "a fee of {}% is more than the whole remaining commitment; give a share up to 100%, or a fixed amount without a % sign",
+                    (v * dec!(100)).normalize()
+                ),
+            );
+        }
+        if let Some(m) = self.exit_notice_months
+            && m > MAX_HORIZON_MONTHS
+        {
+            out.push(
+                "exit_notice_months",
+                "out-of-range",
+                format!("{m} months of notice is longer than any plan ({MAX_HORIZON_MONTHS} months at most)"),
+            );
+        }
     }
 
     /// The figures the offer kind needs, and those it refuses: owned hardware is bought (GPUs
-    /// and a price per GPU), rentals are priced per GPU-hour; a reservation commits GPUs for 12
-    /// or 36 months; spot capacity states its interruptions.
+    /// and a price per GPU), rentals are priced per GPU-hour; a reservation commits GPUs for a
+    /// whole number of months and may state exit terms; spot capacity states its interruptions.
     fn kind_problems(&self, out: &mut Problems) {
         let kind = self.offer_kind.as_str();
         match self.offer_kind {
@@ -474,7 +548,15 @@ impl Quote {
                 );
                 out.refuses(kind, self.hardware_price_per_gpu.is_some(), "hardware_price_per_gpu");
                 out.refuses(kind, self.installation.is_some(), "installation");
-                out.refuses(kind, self.support_rate_per_year.is_some(), "support_rate_per_year");
+                if self.support_rate_per_year.is_some() {
+                    out.push(
+                        "support_rate_per_year",
+                        "not-applicable",
+                        format!(
+                            "`support_rate_per_year` is a share of a hardware price and does not apply to a `{kind}` quote (a rented layer has no support figure): include a support plan in `price_per_gpu_hour` and say so in `notes`, and leave this cell empty"
+                        ),
+                    );
+                }
             }
         }
         if self.offer_kind == QuoteKind::Reserved {
@@ -484,19 +566,31 @@ impl Quote {
                     kind,
                     false,
                     "commitment_months",
-                    "its commitment (`commitment_months`: 12 or 36)",
+                    "its commitment in whole months (`commitment_months`, e.g. 1, 6, 12 or 36)",
                 ),
-                Some(m) if !COMMITMENT_MONTHS.contains(&m) => out.push(
+                Some(m) if m == 0 || m > MAX_COMMITMENT_MONTHS => out.push(
                     "commitment_months",
-                    "unknown-value",
+                    "out-of-range",
                     format!(
-                        "a commitment of {m} months is not modelled; give 12 or 36 (ask the vendor for the nearest term)"
+                        "a commitment of {m} months is outside 1 to {MAX_COMMITMENT_MONTHS} months; give the term in whole months"
                     ),
                 ),
                 Some(_) => {}
             }
+            self.exit_problems(out);
         } else {
             out.refuses(kind, self.commitment_months.is_some(), "commitment_months");
+            for field in EXIT_COLUMNS {
+                if self.states(field) {
+                    out.push(
+                        field,
+                        "not-applicable",
+                        format!(
+                            "exit terms price ending a reservation early; a `{kind}` quote commits to no term a clause could end: leave `{field}` empty (a data egress price goes in `egress_per_tb`)"
+                        ),
+                    );
+                }
+            }
         }
         if self.offer_kind == QuoteKind::Spot {
             out.needs(
@@ -510,13 +604,72 @@ impl Quote {
         }
     }
 
+    /// Whether the quote states the exit-term column `field`.
+    fn states(&self, field: &str) -> bool {
+        match field {
+            "exit_notice_months" => self.exit_notice_months.is_some(),
+            "exit_fee" => self.exit_fee.is_some(),
+            "exit_egress_per_tb" => self.exit_egress_per_tb.is_some(),
+            "exit_data_tb" => self.exit_data_tb.is_some(),
+            "exit_offboarding" => self.exit_offboarding.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Whether the quote states exit terms (any exit column).
+    pub fn states_exit_terms(&self) -> bool {
+        EXIT_COLUMNS.iter().any(|f| self.states(f))
+    }
+
+    /// A reservation's exit terms: once any is stated, the notice and the fee make the clause
+    /// (write 0 for none), and TB to move out need an egress price.
+    fn exit_problems(&self, out: &mut Problems) {
+        if !self.states_exit_terms() {
+            return;
+        }
+        for (field, present, what) in [
+            (
+                "exit_notice_months",
+                self.exit_notice_months.is_some(),
+                "the months of notice (`exit_notice_months`; 0 for none)",
+            ),
+            (
+                "exit_fee",
+                self.exit_fee.is_some(),
+                "the termination fee (`exit_fee`: an amount, or a share of the remaining commitment such as 25%; 0 for none)",
+            ),
+        ] {
+            if !present {
+                out.push(
+                    field,
+                    "missing-value",
+                    format!("this row states exit terms but not {what}: a clause cannot be priced without it"),
+                );
+            }
+        }
+        if self.exit_data_tb.is_some_and(|tb| tb > Decimal::ZERO)
+            && self.exit_egress_per_tb.is_none()
+            && self.egress_per_tb.is_none()
+        {
+            out.push(
+                "exit_data_tb",
+                "missing-value",
+                "moving data out needs an egress price: give `exit_egress_per_tb` (or the quote's `egress_per_tb`)"
+                    .to_owned(),
+            );
+        }
+    }
+
     /// The quote as a supply layer with id `id`, in the workspace's currency. Quoted prices
     /// become [`Override`]s whose reason names the quote (and the exchange rate when converted);
-    /// the lead time delays owned hardware's delivery and a rental's start.
+    /// the lead time delays owned hardware's delivery and a rental's start. A reservation
+    /// commits for `commitment_months` from its start (`"1y"`, `"3y"` or `{"months": n}`) and
+    /// carries its exit terms as the layer's `exit_clause` ([`Quote::exit_clause`]).
     ///
-    /// Fails when the quote is in a currency the workspace has no rate for, or quotes no price
-    /// for its kind (both of which [`parse_quotes`] refuses already): a layer without the quoted
-    /// price would silently fall back to the catalog's list price.
+    /// Fails when the quote is in a currency the workspace has no rate for, quotes no price for
+    /// its kind, or states exit terms without their notice or fee (all of which [`parse_quotes`]
+    /// refuses already): a layer without the quoted price would silently fall back to the
+    /// catalog's list price, and a clause without its fee would price leaving as free.
     pub fn to_layer_spec(&self, id: &str, settings: &WorkspaceSettings) -> Result<LayerSpec, PlannerError> {
         let (price_field, price) = if self.offer_kind == QuoteKind::Owned {
             ("hardware_price_per_gpu", self.hardware_price_per_gpu)
@@ -534,15 +687,7 @@ impl Quote {
                 ),
             ));
         }
-        let rate = rate_for(settings, &self.currency).ok_or_else(|| {
-            PlannerError::invalid(
-                "currency",
-                format!(
-                    "quote {} {} is in {} and the workspace in {}, which has no rate for it; add one to the workspace's exchange rates",
-                    self.vendor, self.quote_id, self.currency, settings.currency
-                ),
-            )
-        })?;
+        let rate = self.rate(settings)?;
         let reason = |quoted: Decimal| -> String {
             if rate == Decimal::ONE && self.currency == settings.currency {
                 self.reason()
@@ -567,6 +712,8 @@ impl Quote {
         };
         let lead = self.lead_time_months.unwrap_or(0);
         let owned = self.offer_kind == QuoteKind::Owned;
+        let reserved = self.offer_kind == QuoteKind::Reserved;
+        let exit_clause = if reserved { self.exit_clause(rate)? } else { None };
         // Every field a quote does not state is the empty layer's (see `layer_form::empty_layer`).
         Ok(LayerSpec {
             accelerator: Some(self.accelerator.clone()),
@@ -582,10 +729,10 @@ impl Quote {
                 Decimal::ZERO
             },
             price_per_gpu_hour: if owned { None } else { quoted(self.price_per_gpu_hour) },
-            term: match self.commitment_months {
-                Some(36) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::ThreeYears),
-                Some(_) if self.offer_kind == QuoteKind::Reserved => Some(CommitTerm::OneYear),
-                _ => None,
+            term: if reserved {
+                self.commitment_months.map(CommitTerm::of_months)
+            } else {
+                None
             },
             start_month: if owned { 0 } else { lead },
             lead_time_months: if owned { lead } else { 0 },
@@ -599,7 +746,58 @@ impl Quote {
             } else {
                 None
             },
+            exit_clause,
             ..empty_layer(id, self.offer_kind.layer_kind())
+        })
+    }
+
+    /// The quote's exit terms as an exit clause with amounts converted at `rate` (units of the
+    /// workspace's currency per unit of the quote's): the notice, the fee (a fixed amount
+    /// converted, a share as it is), the egress price per TB (`exit_egress_per_tb`, else
+    /// `egress_per_tb`, else 0), the TB to move out and the offboarding cost (0 when not stated).
+    /// `None` when the quote states no exit terms; an error when it states some without the
+    /// notice or the fee.
+    pub fn exit_clause(&self, rate: Decimal) -> Result<Option<ExitClause>, PlannerError> {
+        if !self.states_exit_terms() {
+            return Ok(None);
+        }
+        let (Some(notice_months), Some(fee)) = (self.exit_notice_months, self.exit_fee) else {
+            let field = if self.exit_notice_months.is_none() {
+                "exit_notice_months"
+            } else {
+                "exit_fee"
+            };
+            return Err(PlannerError::invalid(
+                field,
+                format!(
+                    "quote {} {} states exit terms without `{field}`; check quotes with `Quote::problems` before making layers",
+                    self.vendor, self.quote_id
+                ),
+            ));
+        };
+        Ok(Some(ExitClause {
+            notice_months,
+            fee: match fee {
+                TerminationFee::Fixed(v) => TerminationFee::Fixed(v * rate),
+                share @ TerminationFee::ShareOfRemaining(_) => share,
+            },
+            egress_per_tb: self.exit_egress_per_tb.or(self.egress_per_tb).unwrap_or_default() * rate,
+            data_tb: self.exit_data_tb.unwrap_or_default(),
+            offboarding: self.exit_offboarding.unwrap_or_default() * rate,
+        }))
+    }
+
+    /// The workspace's rate for the quote's currency (1 for its own), or the error a layer of
+    /// the quote would fail with.
+    pub fn rate(&self, settings: &WorkspaceSettings) -> Result<Decimal, PlannerError> {
+        rate_for(settings, &self.currency).ok_or_else(|| {
+            PlannerError::invalid(
+                "currency",
+                format!(
+                    "quote {} {} is in {} and the workspace in {}, which has no rate for it; add one to the workspace's exchange rates",
+                    self.vendor, self.quote_id, self.currency, settings.currency
+                ),
+            )
         })
     }
 }
@@ -640,6 +838,7 @@ enum Value {
     Kind(QuoteKind),
     Decimal(Decimal),
     Count(u32),
+    Fee(TerminationFee),
     Date(AsOf),
 }
 
@@ -730,6 +929,7 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
             )),
             Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
         },
+        ColumnType::Fee => read_fee(cell).map(Value::Fee),
         ColumnType::Count => {
             let n = match cell {
                 Cell::Number(n) => Some(*n),
@@ -768,6 +968,35 @@ fn read_cell(column: &Column, cell: &Cell) -> Result<Value, (&'static str, Strin
                 Cell::Empty | Cell::Invalid(_) => Ok(Value::None),
             }
         }
+    }
+}
+
+/// A termination fee as a cell holds it: a percentage (`25%`) is a share of the remaining
+/// commitment; a plain number is a fixed amount, except one strictly between 0 and 1, which is a
+/// share (what a percent-formatted XLSX cell holds: a fee below one unit of currency is no fee).
+fn read_fee(cell: &Cell) -> Result<TerminationFee, (&'static str, String)> {
+    let hint = "write a fixed amount such as 50000, or a share of the remaining commitment such as 25%";
+    let (value, percent) = match cell {
+        Cell::Number(n) => (Some(*n), false),
+        Cell::Text(t) => {
+            let t = t.trim();
+            match t.strip_suffix('%') {
+                Some(p) => (text_decimal(p.trim()).map(|v| v / dec!(100)), true),
+                None => (text_decimal(t), false),
+            }
+        }
+        Cell::Date(d) => return Err(("wrong-type", format!("a date ({d}) where a fee belongs; {hint}"))),
+        Cell::Empty | Cell::Invalid(_) => (None, false),
+    };
+    let shown = quoted(&cell_text(cell).unwrap_or_default());
+    match value {
+        None => Err(("wrong-type", format!("`{shown}` is not a fee; {hint}"))),
+        Some(v) if v < Decimal::ZERO => Err((
+            "negative-value",
+            format!("`{shown}` is negative; give zero or more ({hint})"),
+        )),
+        Some(v) if percent || (v > Decimal::ZERO && v < Decimal::ONE) => Ok(TerminationFee::ShareOfRemaining(v)),
+        Some(v) => Ok(TerminationFee::Fixed(v)),
     }
 }
 
@@ -1073,6 +1302,10 @@ fn quote_of(
         Value::Count(n) => Some(n),
         _ => None,
     };
+    let fee = |v: Value| match v {
+        Value::Fee(f) => Some(f),
+        _ => None,
+    };
     let kind = match take("offer_kind") {
         Value::Kind(k) => Some(k),
         _ => None,
@@ -1098,9 +1331,15 @@ fn quote_of(
         commitment_months: count(take("commitment_months")),
         interruptions_per_hour: decimal(take("interruptions_per_hour")),
         egress_per_tb: decimal(take("egress_per_tb")),
+        exit_notice_months: count(take("exit_notice_months")),
+        exit_fee: fee(take("exit_fee")),
+        exit_egress_per_tb: decimal(take("exit_egress_per_tb")),
+        exit_data_tb: decimal(take("exit_data_tb")),
+        exit_offboarding: decimal(take("exit_offboarding")),
         sla_uptime: decimal(take("sla_uptime")),
         sla_refund_share: decimal(take("sla_refund_share")),
         response_hours: decimal(take("response_hours")),
+        expert_hours_per_month: decimal(take("expert_hours_per_month")),
         valid_until: date,
         notes: text(take("notes")).filter(|t| !t.is_empty()),
         source: QuoteSource {

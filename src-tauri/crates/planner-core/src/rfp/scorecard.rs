@@ -12,7 +12,12 @@
 //!   `evaluate`), lower is better;
 //! - *service*: response time in hours (lower is better) and expert hours per month (higher),
 //!   combined as reliability's measures are;
-//! - *compliance*: the share (0..1) of checklist items passed, 0 for a vendor not cleared.
+//! - *compliance*: the share (0..1) of checklist items passed, 0 for a vendor not cleared, with
+//!   stated exit terms counting for half of it: the measure is `checklist × (1 + exit) ÷ 2`, where
+//!   `exit` (0..1) is the share of the vendor's commitments whose quotes state exit terms (see
+//!   `vendors::vendor_terms`). A vendor not cleared scores 0 whatever its exit terms (clearance
+//!   is a gate, not a figure to trade); a cleared vendor that states no exit terms measures half
+//!   one that does. When every vendor has the same `exit`, the axis is the checklist's alone.
 //!
 //! **Weights** are the buyer's, non-negative and on any scale (30/20/30/10/10 or 0.3/0.2/…); they
 //! are divided by their sum, so they sum to 1. All zero is refused. A vendor's score is
@@ -144,6 +149,9 @@ pub struct VendorInput {
     pub expert_hours_per_month: Decimal,
     /// Share of compliance checklist items passed, 0..1; 0 when the vendor is not cleared.
     pub compliance: Decimal,
+    /// Share of the vendor's commitments whose exit terms are stated, 0..1 (1 when it commits to
+    /// nothing a clause could end; 0 when unknown).
+    pub exit_terms_stated: Decimal,
 }
 
 /// One vendor's place in the ranking.
@@ -239,6 +247,7 @@ fn check_vendors(vendors: &[VendorInput]) -> Vec<Problem> {
             ("sla", v.sla),
             ("sla_refund_share", v.sla_refund_share),
             ("compliance", v.compliance),
+            ("exit_terms_stated", v.exit_terms_stated),
         ];
         for (field, value) in fractions {
             if value < Decimal::ZERO || value > Decimal::ONE {
@@ -321,7 +330,10 @@ pub fn axis_scores(vendors: &[VendorInput]) -> Result<Vec<PerAxis>, Vec<Problem>
         ],
         n,
     );
-    let compliance = min_max(&col(|v| v.compliance), true);
+    let compliance = min_max(
+        &col(|v| v.compliance * (Decimal::ONE + v.exit_terms_stated) / Decimal::TWO),
+        true,
+    );
     Ok((0..n)
         .map(|i| PerAxis {
             performance: performance[i],

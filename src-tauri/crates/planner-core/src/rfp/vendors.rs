@@ -6,7 +6,10 @@
 //! A vendor's figures may be missing while the RFP is under way (MFU is measured in a trial,
 //! expert hours come from the contract), so every figure is optional; a vendor with a missing or
 //! out-of-range figure is listed with what to fill in and left out of the ranking rather than
-//! ranked on a guess.
+//! ranked on a guess. Importing quotes fills in what the quotes say ([`entry_from_quotes`]): the
+//! weakest SLA and service terms they state, 0 for an uptime, a refund or expert hours none of
+//! them promises (unless the buyer typed a figure), and the share of the vendor's reservations
+//! that state exit terms, which the compliance axis weighs (see `scorecard`).
 //!
 //! [`scorecard_view`] takes everything as arguments: the vendors' scenarios are evaluated over
 //! the compare screen's horizon and each vendor's cost is its scenario's total cash as the compare
@@ -24,8 +27,9 @@ use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
 use crate::engine::decision::decision_view;
 use crate::engine::plan::{ProblemPlace, SelectionResult, WorkspaceSettings, evaluate_selection};
-use crate::engine::scenario_file::{ScenarioSpec, WorkloadSpec};
+use crate::engine::scenario_file::{CommitTerm, ScenarioSpec, WorkloadSpec};
 use crate::error::PlannerError;
+use crate::exit_clause::ExitClause;
 use crate::rfp::quote::{Quote, QuoteKind};
 use crate::rfp::scorecard::{Axis, Flip, PerAxis, Scorecard, VendorInput, scorecard};
 
@@ -72,6 +76,10 @@ pub struct VendorEntry {
     pub response_hours: Option<Decimal>,
     /// Expert (solutions-engineer) hours per month.
     pub expert_hours_per_month: Option<Decimal>,
+    /// Share of the vendor's commitments whose quotes state exit terms, 0..1 (set on import,
+    /// see [`vendor_terms`]); absent: not known, counted as 0 on the compliance axis.
+    #[serde(default)]
+    pub exit_terms_stated: Option<Decimal>,
 }
 
 /// A field of the scorecard draft that needs attention, and what to do.
@@ -143,6 +151,14 @@ fn entry_problems(i: usize, entry: &VendorEntry, earlier: &[VendorEntry]) -> Vec
         ("sla", "the SLA availability", entry.sla),
         ("sla_refund_share", "the SLA refund share", entry.sla_refund_share),
     ];
+    if let Some(v) = entry.exit_terms_stated
+        && (v < Decimal::ZERO || v > Decimal::ONE)
+    {
+        out.push(problem(
+            format!("{p}.exit_terms_stated"),
+            format!("the share of commitments with stated exit terms is {v}: give a share from 0 to 1"),
+        ));
+    }
     for (field, what, value) in shares {
         match value {
             None => out.push(problem(format!("{p}.{field}"), format!("{what} is missing"))),
@@ -290,6 +306,7 @@ pub fn scorecard_view(
                 response_hours: v.response_hours.unwrap_or_default(),
                 expert_hours_per_month: v.expert_hours_per_month.unwrap_or_default(),
                 compliance: share.unwrap_or_default(),
+                exit_terms_stated: v.exit_terms_stated.unwrap_or_default(),
             });
         }
         vendors.push(VendorStatus {
@@ -437,9 +454,16 @@ pub struct QuoteRow {
     pub valid_until: AsOf,
     /// The quote's validity has ended: its last valid day is before the day of the preview.
     pub expired: bool,
+    /// Reserved: the commitment in months.
+    pub commitment_months: Option<u32>,
+    /// Reserved: the exit clause the layer carries, amounts in the workspace's currency.
+    pub exit_clause: Option<ExitClause>,
+    /// Data egress per TB in the workspace's currency.
+    pub egress_per_tb: Option<Decimal>,
     pub sla_uptime: Option<Decimal>,
     pub sla_refund_share: Option<Decimal>,
     pub response_hours: Option<Decimal>,
+    pub expert_hours_per_month: Option<Decimal>,
     /// The spreadsheet row the quote was read from.
     pub row: u32,
     /// The id of the layer the quote becomes.
@@ -483,6 +507,7 @@ pub fn preview(
     let mut rows = Vec::new();
     for q in quotes {
         let layer = q.to_layer_spec(&q.layer_id(), settings)?;
+        let rate = q.rate(settings)?;
         rows.push(QuoteRow {
             vendor: q.vendor.clone(),
             quote_id: q.quote_id.clone(),
@@ -494,9 +519,13 @@ pub fn preview(
             quoted_currency: q.currency.clone(),
             valid_until: q.valid_until,
             expired: q.valid_until.last_day() < today,
+            commitment_months: layer.term.map(CommitTerm::months),
+            exit_clause: layer.exit_clause.clone(),
+            egress_per_tb: q.egress_per_tb.map(|e| e * rate),
             sla_uptime: q.sla_uptime,
             sla_refund_share: q.sla_refund_share,
             response_hours: q.response_hours,
+            expert_hours_per_month: q.expert_hours_per_month,
             row: q.source.row,
             layer: layer.id,
         });
@@ -510,35 +539,95 @@ pub fn preview(
     })
 }
 
-/// The SLA terms a vendor's quotes promise, taken at their weakest (an RFP is compared on what
-/// every quote of the vendor guarantees): the lowest uptime, the lowest refund, the slowest
-/// response. `None` where no quote states the term.
-pub fn vendor_terms(vendor: &str, quotes: &[Quote]) -> (Option<Decimal>, Option<Decimal>, Option<Decimal>) {
-    let of = quotes.iter().filter(|q| q.vendor == vendor);
-    let sla = of.clone().filter_map(|q| q.sla_uptime).min();
-    let refund = of.clone().filter_map(|q| q.sla_refund_share).min();
-    let response = of.filter_map(|q| q.response_hours).max();
-    (sla, refund, response)
+/// The service terms a vendor's quotes state, as the scorecard takes them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct VendorTerms {
+    /// The lowest `sla_uptime` stated; `None` when no quote states one.
+    pub sla: Option<Decimal>,
+    /// The lowest `sla_refund_share` stated.
+    pub sla_refund_share: Option<Decimal>,
+    /// The slowest `response_hours` stated.
+    pub response_hours: Option<Decimal>,
+    /// The fewest `expert_hours_per_month` stated.
+    pub expert_hours_per_month: Option<Decimal>,
+    /// The share of the vendor's reserved quotes (its commitments) that state exit terms; 1 when
+    /// it has none (nothing to exit).
+    pub exit_terms_stated: Decimal,
 }
 
-/// `entry` with the SLA terms of its vendor's quotes (kept where the quotes state none) and
-/// `scenario` as its cost.
+/// The terms a vendor's quotes promise, taken at their weakest (an RFP is compared on what
+/// every quote of the vendor guarantees): the lowest uptime, the lowest refund, the slowest
+/// response, the fewest expert hours (each `None` where no quote states it), and the share of its
+/// commitments whose exit terms are stated.
+pub fn vendor_terms(vendor: &str, quotes: &[Quote]) -> VendorTerms {
+    let of = || quotes.iter().filter(|q| q.vendor == vendor);
+    let reserved = of().filter(|q| q.offer_kind == QuoteKind::Reserved).count();
+    let stated = of()
+        .filter(|q| q.offer_kind == QuoteKind::Reserved && q.states_exit_terms())
+        .count();
+    VendorTerms {
+        sla: of().filter_map(|q| q.sla_uptime).min(),
+        sla_refund_share: of().filter_map(|q| q.sla_refund_share).min(),
+        response_hours: of().filter_map(|q| q.response_hours).max(),
+        expert_hours_per_month: of().filter_map(|q| q.expert_hours_per_month).min(),
+        exit_terms_stated: if reserved == 0 {
+            Decimal::ONE
+        } else {
+            Decimal::from(stated) / Decimal::from(reserved)
+        },
+    }
+}
+
+/// `entry` with the terms of its vendor's quotes ([`vendor_terms`]) and `scenario` as its cost.
+///
+/// A term the quotes state replaces the entry's. A term none of them states keeps the figure the
+/// buyer entered; with none entered, an SLA uptime, an SLA refund and expert hours that no quote
+/// promises count as none promised (0), while a response time stays to be filled in (no figure
+/// says "no commitment"). The exit-terms share always comes from the quotes.
 pub fn entry_from_quotes(entry: Option<&VendorEntry>, vendor: &str, scenario: &str, quotes: &[Quote]) -> VendorEntry {
-    let (sla, refund, response) = vendor_terms(vendor, quotes);
+    let t = vendor_terms(vendor, quotes);
     let mut e = entry.cloned().unwrap_or_else(|| VendorEntry {
         name: vendor.to_owned(),
         ..VendorEntry::default()
     });
     e.scenario = Some(scenario.to_owned());
-    e.sla = sla.or(e.sla);
-    e.sla_refund_share = refund.or(e.sla_refund_share);
-    e.response_hours = response.or(e.response_hours);
+    e.sla = t.sla.or(e.sla).or(Some(Decimal::ZERO));
+    e.sla_refund_share = t.sla_refund_share.or(e.sla_refund_share).or(Some(Decimal::ZERO));
+    e.response_hours = t.response_hours.or(e.response_hours);
+    e.expert_hours_per_month = t
+        .expert_hours_per_month
+        .or(e.expert_hours_per_month)
+        .or(Some(Decimal::ZERO));
+    e.exit_terms_stated = Some(t.exit_terms_stated);
     e
+}
+
+/// The egress price per TB of a vendor's quotes in the workspace's currency: the highest any of
+/// them states (the weakest for the buyer), with the quote that states it; `None` when none does.
+fn vendor_egress<'q>(
+    vendor: &str,
+    quotes: &'q [Quote],
+    settings: &WorkspaceSettings,
+) -> Result<Option<(Decimal, &'q Quote)>, PlannerError> {
+    let mut best: Option<(Decimal, &Quote)> = None;
+    for q in quotes.iter().filter(|q| q.vendor == vendor) {
+        if let Some(e) = q.egress_per_tb {
+            let price = e * q.rate(settings)?;
+            if best.is_none_or(|(b, _)| price > b) {
+                best = Some((price, q));
+            }
+        }
+    }
+    Ok(best)
 }
 
 /// The scenario of one vendor: `base` (its workloads' facility, network, staff and other costs)
 /// with the vendor's quotes as its only supply layers, in the workspace's currency, under the id
-/// `id`. Fails when a quote cannot become a layer (see [`Quote::to_layer_spec`]).
+/// `id`. When the vendor's quotes state an egress price, the highest of them replaces the base's
+/// `egress_per_tb` (the volume, `egress_tb_per_month`, stays the base's) and the description says
+/// which quote it comes from. Fails when a quote cannot become a layer (see
+/// [`Quote::to_layer_spec`]).
 pub fn vendor_scenario(
     base: &ScenarioSpec,
     id: &str,
@@ -549,10 +638,20 @@ pub fn vendor_scenario(
     let mut s = base.clone();
     s.id = id.to_owned();
     s.name = format!("{} — {vendor}", base.name);
-    s.description = Some(format!(
+    let mut description = format!(
         "RFP quotes of {vendor}, on the footing of scenario {} ({}).",
         base.name, base.id
-    ));
+    );
+    if let Some((price, q)) = vendor_egress(vendor, quotes, settings)? {
+        s.egress_per_tb = price;
+        description.push_str(&format!(
+            " Egress at {} {} per TB, from quote {}.",
+            price.normalize(),
+            settings.currency,
+            q.quote_id
+        ));
+    }
+    s.description = Some(description);
     s.layers = Vec::new();
     for q in quotes.iter().filter(|q| q.vendor == vendor) {
         let stem = q.layer_id();
