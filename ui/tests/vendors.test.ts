@@ -52,9 +52,9 @@ const BROKEN_CSV = [
 const SCORECARD: ScorecardDraft = {
   weights: { performance: "60", reliability: "0", cost: "0", service: "20", compliance: "20" },
   vendors: [
-    { name: "Alpha", scenario: "hybrid", mfu: "0.5", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "4", expert_hours_per_month: "0" },
-    { name: "Beta", scenario: "hybrid", mfu: "0.4", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "1", expert_hours_per_month: "20" },
-    { name: "Gamma", scenario: "hybrid", mfu: "0.3", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "4", expert_hours_per_month: "0" },
+    { name: "Alpha", scenario: "hybrid", mfu: "0.5", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "4", expert_hours_per_month: "0", exit_terms_stated: null },
+    { name: "Beta", scenario: "hybrid", mfu: "0.4", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "1", expert_hours_per_month: "20", exit_terms_stated: null },
+    { name: "Gamma", scenario: "hybrid", mfu: "0.3", annual_failure_rate: "0.02", sla: "0.999", sla_refund_share: "0.1", response_hours: "4", expert_hours_per_month: "0", exit_terms_stated: null },
   ],
 };
 

@@ -23,10 +23,14 @@ export function acceleratorGroups(catalog: Catalog, note?: (a: Accelerator) => s
 /** The catalog price an offer charges for a layer of `kind` (and reserved `term`). */
 export function offerPrice(offer: Offer, kind: LayerKind, term: CommitTerm | null): { field: string; figure: Figure | null } {
   switch (kind) {
-    case "reserved":
-      return term === "3y"
-        ? { field: "reserved_3y_per_gpu_hour", figure: offer.reserved_3y_per_gpu_hour }
-        : { field: "reserved_1y_per_gpu_hour", figure: offer.reserved_1y_per_gpu_hour };
+    case "reserved": {
+      // 12 and 36 months take the catalog's 1- and 3-year prices; any other term has none (the
+      // engine asks for the quoted price).
+      const months = term === null || term === "1y" ? 12 : term === "3y" ? 36 : term.months;
+      if (months === 36) return { field: "reserved_3y_per_gpu_hour", figure: offer.reserved_3y_per_gpu_hour };
+      if (months === 12) return { field: "reserved_1y_per_gpu_hour", figure: offer.reserved_1y_per_gpu_hour };
+      return { field: "price_per_gpu_hour", figure: null };
+    }
     case "spot":
       return { field: "spot_per_gpu_hour", figure: offer.spot_per_gpu_hour };
     default:

@@ -790,8 +790,18 @@ export type Colocation_Serialize = {
 	notes: string | null,
 };
 
-/**  The length of a commitment. */
-export type CommitTerm = "1y" | "3y";
+/**
+ *  The length of a reserved commitment: `"1y"` (12 months) or `"3y"` (36 months), the terms the
+ *  catalog prices, or any whole number of months as `{"months": 6}` (a short capacity block, a
+ *  24-month deal). A term of 12 or 36 months, in either form, may take the catalog offer's
+ *  reserved price; any other term has no catalog price and needs a quoted `price_per_gpu_hour`.
+ * 
+ *  Two terms are equal when they last the same number of months (`{"months": 12}` is `"1y"`);
+ *  a term made from a number of months writes 12 and 36 in the short form.
+ */
+export type CommitTerm = "1y" | "3y" | 
+/**  Any whole number of months, 1 to 120: `{"months": 6}`. */
+{ months: number };
 
 /**  What kind of commitment a schedule comes from. */
 export type CommitmentKind = 
@@ -2123,7 +2133,10 @@ export type LayerForm_Serialize = {
 export type LayerKind = 
 /**  Hardware you hold: bought for cash, on a loan, or leased (see `financing`). */
 "owned" | 
-/**  Cloud capacity committed for 1 or 3 years, paid whether used or not. */
+/**
+ *  Cloud capacity committed for a term (1 or 3 years, or any whole number of months), paid
+ *  whether used or not.
+ */
 "reserved" | 
 /**  Interruptible cloud capacity; only interruptible workloads use it. */
 "spot" | 
@@ -2171,7 +2184,7 @@ export type LayerSpec_Deserialize = {
 	price_per_gpu_hour?: Override_Deserialize | null,
 	/**  Token-metered: price per million tokens (required). */
 	price_per_million_tokens?: Override_Deserialize | null,
-	/**  Reserved: 1y or 3y. */
+	/**  Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months. */
 	term?: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
 	peak_tflops?: Override_Deserialize | null,
@@ -2270,7 +2283,7 @@ export type LayerSpec_Serialize = {
 	price_per_gpu_hour: Override_Serialize | null,
 	/**  Token-metered: price per million tokens (required). */
 	price_per_million_tokens: Override_Serialize | null,
-	/**  Reserved: 1y or 3y. */
+	/**  Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months. */
 	term: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
 	peak_tflops: Override_Serialize | null,
@@ -2985,7 +2998,7 @@ export type PueBenchmark_Serialize = {
 export type QuoteKind = 
 /**  Hardware bought: a price per GPU, delivered after the lead time. */
 "owned" | 
-/**  Cloud capacity committed for 12 or 36 months. */
+/**  Cloud capacity committed for a whole number of months (12, 36, or any other term). */
 "reserved" | 
 /**  Pay-as-you-go cloud capacity. */
 "on-demand" | 
@@ -3050,9 +3063,16 @@ export type QuoteRow_Deserialize = {
 	valid_until: string,
 	/**  The quote's validity has ended: its last valid day is before the day of the preview. */
 	expired: boolean,
+	/**  Reserved: the commitment in months. */
+	commitment_months?: number | null,
+	/**  Reserved: the exit clause the layer carries, amounts in the workspace's currency. */
+	exit_clause?: ExitClause_Deserialize | null,
+	/**  Data egress per TB in the workspace's currency. */
+	egress_per_tb?: string | null,
 	sla_uptime?: string | null,
 	sla_refund_share?: string | null,
 	response_hours?: string | null,
+	expert_hours_per_month?: string | null,
 	/**  The spreadsheet row the quote was read from. */
 	row: number,
 	/**  The id of the layer the quote becomes. */
@@ -3078,9 +3098,16 @@ export type QuoteRow_Serialize = {
 	valid_until: string,
 	/**  The quote's validity has ended: its last valid day is before the day of the preview. */
 	expired: boolean,
+	/**  Reserved: the commitment in months. */
+	commitment_months: number | null,
+	/**  Reserved: the exit clause the layer carries, amounts in the workspace's currency. */
+	exit_clause: ExitClause_Serialize | null,
+	/**  Data egress per TB in the workspace's currency. */
+	egress_per_tb: string | null,
 	sla_uptime: string | null,
 	sla_refund_share: string | null,
 	response_hours: string | null,
+	expert_hours_per_month: string | null,
 	/**  The spreadsheet row the quote was read from. */
 	row: number,
 	/**  The id of the layer the quote becomes. */
@@ -4379,6 +4406,11 @@ export type VendorEntry_Deserialize = {
 	response_hours?: string | null,
 	/**  Expert (solutions-engineer) hours per month. */
 	expert_hours_per_month?: string | null,
+	/**
+	 *  Share of the vendor's commitments whose quotes state exit terms, 0..1 (set on import,
+	 *  see [`vendor_terms`]); absent: not known, counted as 0 on the compliance axis.
+	 */
+	exit_terms_stated?: string | null,
 };
 
 /**  One vendor's figures as entered (or taken from its quotes). */
@@ -4399,6 +4431,11 @@ export type VendorEntry_Serialize = {
 	response_hours: string | null,
 	/**  Expert (solutions-engineer) hours per month. */
 	expert_hours_per_month: string | null,
+	/**
+	 *  Share of the vendor's commitments whose quotes state exit terms, 0..1 (set on import,
+	 *  see [`vendor_terms`]); absent: not known, counted as 0 on the compliance axis.
+	 */
+	exit_terms_stated: string | null,
 };
 
 /**  One vendor's place in the ranking. */

@@ -27,6 +27,7 @@ export function emptyVendor(name: string): VendorEntry {
     sla_refund_share: null,
     response_hours: null,
     expert_hours_per_month: null,
+    exit_terms_stated: null,
   };
 }
 
