@@ -122,7 +122,7 @@ async fn create_edit_compare_undo_close_and_reopen() {
     let (rent, _) = ids[1].clone();
     assert_eq!(
         session["workspace"]["scenarios"][0]["layers"],
-        json!(["owned", "bridge"]),
+        json!(["owned", "on-demand"]),
         "the buy template owns its GPUs and bridges their lead time on demand"
     );
     assert_eq!(session["workspace"]["scenarios"][1]["layers"], json!(["on-demand"]));
