@@ -1,5 +1,5 @@
-//! The D-1 checklist: the shipped template, located template errors, the cleared rule and hints
-//! (export control, residency, owned hardware, unpriced exits, energy).
+//! The D-1 checklist: the shipped template, located template errors (an empty family among them),
+//! the cleared rule and hints (export control, residency, owned hardware, unpriced exits, energy).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -7,7 +7,7 @@ mod common;
 use planner_core::catalog::IssueKind;
 use planner_core::checklist::{
     Answer, AppliesTo, Checklist, ChecklistTemplate, EnergyUse, HintRule, ItemStatus, Subject, SubjectKind, clearance,
-    hints, parse_template,
+    hints, parse_kept_template, parse_template,
 };
 use planner_core::evaluate::evaluate;
 use planner_core::scenario::Plan;
@@ -51,7 +51,8 @@ fn the_shipped_template_loads_with_every_family_and_the_34_sourced_items() {
         assert!(item.provenance.sources.iter().all(|s| !s.title.is_empty()));
         assert!(item.provenance.as_of.year() >= 2004, "{} has a date", item.id);
     }
-    // Every family has at least one item, and no gap note is left standing in for items.
+    // Every family has at least one item (the loader refuses one without), and no gap note is
+    // left standing in for items.
     for f in &t.families {
         let n = t.items.iter().filter(|i| i.family == f.id).count();
         assert!(n > 0, "family {} has no item", f.id);
@@ -184,13 +185,21 @@ fn broken_templates_give_located_errors() {
         "family = \"export-control\"\ntitle = \"A\"",
         "family = \"exports\"\ntitle = \"A\"",
     );
+    // The family it was meant for is then left without items, and that is reported too.
     assert_eq!(
         issues(&text),
-        [(
-            line_of(&text, "family = \"exports\"", 0),
-            "item[0].family".to_owned(),
-            IssueKind::UnknownValue
-        )]
+        [
+            (
+                line_of(&text, "id = \"export-control\"", 0),
+                "family[0].id".to_owned(),
+                IssueKind::MissingField
+            ),
+            (
+                line_of(&text, "family = \"exports\"", 0),
+                "item[0].family".to_owned(),
+                IssueKind::UnknownValue
+            )
+        ]
     );
 
     // Duplicate id: the second one is reported, on its own line.
@@ -286,7 +295,118 @@ fn broken_templates_give_located_errors() {
             "family = \"exports\"\ntitle = \"A\"",
         )
         .replace("src = \"s\"", "src = \"nope\"");
-    assert_eq!(issues(&text).len(), 2);
+    assert_eq!(
+        issues(&text).len(),
+        3,
+        "the empty family, the unknown family and the unknown source"
+    );
+}
+
+// ----- an empty family ------------------------------------------------------------------------
+
+const EMPTY_FAMILY: &str = "\n[[family]]\nid = \"disposal\"\ntitle = \"Asset disposal\"\n";
+
+#[test]
+fn a_template_with_an_empty_family_is_refused_naming_the_file_the_family_and_its_line() {
+    let text = format!("{MINI}{EMPTY_FAMILY}");
+    let err = parse_template("t.toml", &text).unwrap_err();
+    assert_eq!(err.issues.len(), 1, "{:#?}", err.issues);
+    let issue = &err.issues[0];
+    assert_eq!(issue.file, "t.toml");
+    assert_eq!(issue.line, line_of(&text, "id = \"disposal\"", 0));
+    assert_eq!(issue.field, "family[1].id");
+    assert_eq!(issue.kind, IssueKind::MissingField);
+    assert!(
+        issue.message.contains(
+            "add at least one item to family `disposal` (an [[item]] with `family = \"disposal\"`) or remove the family"
+        ),
+        "{}",
+        issue.message
+    );
+    let shown = issue.to_string();
+    assert!(shown.starts_with(&format!("t.toml:{}:", issue.line)), "{shown}");
+    assert!(shown.contains("family `disposal` has no items"), "{shown}");
+
+    // A `gap` note does not stand in for items, and the message says so.
+    let text = format!("{MINI}{EMPTY_FAMILY}gap = \"nothing sourced yet\"\n");
+    let err = parse_template("t.toml", &text).unwrap_err();
+    assert!(
+        err.issues[0]
+            .message
+            .contains("a `gap` note does not stand in for items"),
+        "{:?}",
+        err.issues
+    );
+
+    // Giving the family an item, or removing the family, is what the message asks: both load.
+    let item = "\n[[item]]\nid = \"d\"\nfamily = \"disposal\"\ntitle = \"D\"\nguidance = \"check D\"\nblocking = false\napplies_to = \"scenario\"\nsrc = \"s\"\nconf = \"estimate\"\n";
+    assert_eq!(
+        parse_template("t.toml", &format!("{MINI}{EMPTY_FAMILY}{item}"))
+            .unwrap()
+            .items
+            .len(),
+        2
+    );
+    assert!(parse_template("t.toml", MINI).is_ok());
+}
+
+#[test]
+fn an_item_refused_for_its_own_problem_still_counts_for_its_family() {
+    // The family's only item cites an unknown source: that is the one problem reported.
+    let item = "\n[[item]]\nid = \"d\"\nfamily = \"disposal\"\ntitle = \"D\"\nguidance = \"check D\"\nblocking = false\napplies_to = \"scenario\"\nsrc = \"nope\"\nconf = \"estimate\"\n";
+    let text = format!("{MINI}{EMPTY_FAMILY}{item}");
+    assert_eq!(
+        issues(&text),
+        [(
+            line_of(&text, "src = \"nope\"", 0),
+            "item[1].src".to_owned(),
+            IssueKind::UnknownSource
+        )]
+    );
+}
+
+#[test]
+fn every_empty_family_of_the_shipped_template_is_named() {
+    // The shipped template with its disposal and exit items taken out is refused twice, by name.
+    let text = shipped_text()
+        .replace("family = \"disposal\"", "family = \"export-control\"")
+        .replace("family = \"exit-terms\"", "family = \"export-control\"");
+    let err = parse_template("d1-compliance.toml", &text).unwrap_err();
+    let named: Vec<(&str, u32)> = err
+        .issues
+        .iter()
+        .map(|i| (i.message.split('`').nth(1).unwrap(), i.line))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("disposal", line_of(&text, "id = \"disposal\"", 0)),
+            ("exit-terms", line_of(&text, "id = \"exit-terms\"", 0))
+        ]
+    );
+    assert!(
+        err.issues
+            .iter()
+            .all(|i| i.file == "d1-compliance.toml" && i.kind == IssueKind::MissingField)
+    );
+}
+
+#[test]
+fn a_template_kept_in_a_workspace_before_the_rule_still_reads() {
+    // Workspaces keep the template their answers were given against; one kept from a template
+    // with an empty family (and its gap note) still reads, and still checks everything else.
+    let text = format!("{MINI}{EMPTY_FAMILY}gap = \"nothing sourced yet\"\n");
+    let kept = parse_kept_template("t.toml", &text).unwrap();
+    assert_eq!(kept.families.len(), 2);
+    assert_eq!(kept.families[1].gap.as_deref(), Some("nothing sourced yet"));
+    assert_eq!(kept.items.len(), 1);
+    let broken = text.replace("src = \"s\"", "src = \"nope\"");
+    assert!(parse_kept_template("t.toml", &broken).is_err());
+    // The shipped template reads the same either way.
+    assert_eq!(
+        parse_kept_template("d1-compliance.toml", &shipped_text()).unwrap(),
+        shipped()
+    );
 }
 
 // ----- the cleared rule ------------------------------------------------------------------------

@@ -20,6 +20,13 @@
 //! answers in force (a change after the sign-off voids it). An item without an answer is open.
 //! Non-blocking items never stop clearance; they are reported, not enforced.
 //!
+//! # Every family has an item
+//!
+//! [`parse_template`] refuses a family with no `[[item]]`, naming the family, its line and what to
+//! do. Templates shipped before version 2026.11.1 had three such families (with a `gap` note);
+//! a workspace keeps the template its answers were given against, so [`parse_kept_template`]
+//! still reads those (and checks everything else the same way).
+//!
 //! # Hints
 //!
 //! [`hints`] reads only what a resolved scenario really holds: each layer's accelerator id,
@@ -316,8 +323,29 @@ fn entries<'a, 'd>(ctx: &mut Ctx<'_>, table: &'a DeTable<'d>, key: &str) -> Vec<
     }
 }
 
-/// Parses and checks a checklist template; every problem is reported, located, at once.
+/// Whether a family without items is refused ([`parse_template`]) or read, for a copy a workspace
+/// kept from an earlier template ([`parse_kept_template`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EmptyFamilies {
+    Refused,
+    Read,
+}
+
+/// Parses and checks a checklist template; every problem is reported, located, at once. A
+/// family with no `[[item]]` is refused: add an item to it or remove it.
 pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
+    parse(file, text, EmptyFamilies::Refused)
+}
+
+/// Parses the copy of a template a workspace kept with its checklist record. Checked as
+/// [`parse_template`] does, except that a family without items is read: templates shipped
+/// before version 2026.11.1 had such families (each with a `gap` note), and answers given against
+/// one are still judged by the items the reviewer saw.
+pub fn parse_kept_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
+    parse(file, text, EmptyFamilies::Read)
+}
+
+fn parse(file: &str, text: &str, empty: EmptyFamilies) -> Result<ChecklistTemplate, CatalogError> {
     let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
     let Some(header) = template_header(&mut ctx, table) else {
@@ -325,7 +353,11 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
     };
     unknown_tables(&mut ctx, table);
     ctx.read_sources(table);
-    let families = read_families(&mut ctx, table);
+    let located = read_families(&mut ctx, table);
+    if empty == EmptyFamilies::Refused {
+        empty_families(&mut ctx, table, &located);
+    }
+    let families: Vec<Family> = located.into_iter().map(|(f, _)| f).collect();
     let (items, broken_items) = read_items(&mut ctx, table, &families);
     let controlled = read_controlled(&mut ctx, table, &items, &broken_items);
     let destinations = read_destinations(&mut ctx, table);
@@ -388,8 +420,11 @@ fn unknown_tables(ctx: &mut Ctx<'_>, table: &DeTable<'_>) {
     }
 }
 
-/// The `[[family]]` entries, each id once.
-fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<Family> {
+/// Where a family was given: its entry's path (`family[2]`) and the span of its id.
+type FamilyAt = (String, Range<usize>);
+
+/// The `[[family]]` entries, each id once, with where each was given.
+fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<(Family, FamilyAt)> {
     let mut out = Vec::new();
     let mut seen = BTreeMap::new();
     for (i, value) in entries(ctx, table, "family").into_iter().enumerate() {
@@ -398,14 +433,54 @@ fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<Family> {
             continue;
         };
         if unique(ctx, &mut seen, "family", &path, &raw.id) {
-            out.push(Family {
-                id: raw.id.into_inner(),
-                title: raw.title,
-                gap: raw.gap,
-            });
+            let at = raw.id.span();
+            out.push((
+                Family {
+                    id: raw.id.into_inner(),
+                    title: raw.title,
+                    gap: raw.gap,
+                },
+                (path, at),
+            ));
         }
     }
     out
+}
+
+/// The family ids the `[[item]]` entries name, read from the raw table: an item refused for
+/// another reason (its own problem is reported) still counts for its family.
+fn named_families(table: &DeTable<'_>) -> BTreeSet<String> {
+    let Some(items) = table.get("item").and_then(|v| v.get_ref().as_array()) else {
+        return BTreeSet::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let family = item.get_ref().as_table()?.get("family")?;
+            family.get_ref().as_str().map(str::to_owned)
+        })
+        .collect()
+}
+
+/// Reports every family no `[[item]]` names, on the line of its id.
+fn empty_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>, families: &[(Family, FamilyAt)]) {
+    let named = named_families(table);
+    for (family, (path, at)) in families.iter().filter(|(f, _)| !named.contains(&f.id)) {
+        let id = &family.id;
+        let gap = if family.gap.is_some() {
+            " (a `gap` note does not stand in for items)"
+        } else {
+            ""
+        };
+        ctx.push(
+            at,
+            &format!("{path}.id"),
+            IssueKind::MissingField,
+            format!(
+                "family `{id}` has no items{gap}; add at least one item to family `{id}` (an [[item]] with `family = \"{id}\"`) or remove the family"
+            ),
+        );
+    }
 }
 
 /// The `[[item]]` entries: each id once, in a known family, with guidance and provenance. Also
