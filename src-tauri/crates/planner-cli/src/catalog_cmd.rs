@@ -30,8 +30,12 @@ pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<Stri
     Ok(out)
 }
 
+/// Checks the catalog files of `dir` and, when the folder has one, its checklist template
+/// (`checklists/d1-compliance.toml`, read as the app reads it: a family without items is
+/// refused). Any error refuses the whole folder.
 pub fn check(dir: &Path) -> Result<String, PlannerError> {
     let catalog = planner_store::load_catalog_dir(dir)?;
+    let checklist = check_checklist(dir)?;
     let mut out = format!("catalog OK: {}\n", dir.display());
     for f in &catalog.files {
         let _ = writeln!(
@@ -44,7 +48,38 @@ pub fn check(dir: &Path) -> Result<String, PlannerError> {
             f.entries
         );
     }
+    out.push_str(&checklist);
     Ok(out)
+}
+
+/// The line `catalog check` prints for the folder's checklist template, or the template's
+/// located errors; a folder without one (a test fixture, a user's own catalog) says so.
+fn check_checklist(dir: &Path) -> Result<String, PlannerError> {
+    let path = dir.join(planner_store::files::CHECKLIST_TEMPLATE);
+    if !path.is_file() {
+        return Ok(format!(
+            "  no checklist template ({}): the compliance screens need one\n",
+            planner_store::files::CHECKLIST_TEMPLATE
+        ));
+    }
+    let (_, text) = planner_store::files::read_checklist_template(dir)?;
+    let shown = path.display().to_string();
+    let template = planner_core::checklist::parse_template(&shown, &text).map_err(|e| {
+        let mut err = PlannerError::from(e);
+        err.message = format!(
+            "The checklist template {shown} has {} error(s); fix each line listed and check again.",
+            err.details.len()
+        );
+        err
+    })?;
+    Ok(format!(
+        "  {} (checklist, format {}, version {}): {} items in {} families\n",
+        shown,
+        template.format,
+        template.version,
+        template.items.len(),
+        template.families.len()
+    ))
 }
 
 fn kind_json(catalog: &Catalog, kind: CatalogKind) -> Result<serde_json::Value, serde_json::Error> {

@@ -259,7 +259,8 @@ enum CatalogCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Validate a catalog folder; exits 1 and lists every error when it is not valid.
+    /// Validate a catalog folder and its checklist template (checklists/d1-compliance.toml, when
+    /// present); exits 1 and lists every error when either is not valid.
     Check {
         /// The folder to check.
         dir: PathBuf,

@@ -133,7 +133,49 @@ fn the_whole_catalog_lists_as_tables() {
 fn check_passes_on_the_shipped_catalog() {
     let out = planner(&["catalog", "check", "catalogs"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("catalog OK"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("catalog OK"));
+    // The checklist template is checked with the catalog.
+    assert!(
+        stdout
+            .contains("checklists/d1-compliance.toml (checklist, format 1, version 2026.11.1): 34 items in 7 families"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_refuses_a_checklist_template_with_an_empty_family_naming_it() {
+    // A copy of the shipped catalogs/ whose checklist moved every exit-terms item elsewhere.
+    let work = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root().join("catalogs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            std::fs::copy(&path, work.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(root().join("catalogs/checklists/d1-compliance.toml")).unwrap();
+    let emptied = text.replace("family = \"exit-terms\"", "family = \"export-control\"");
+    assert_ne!(emptied, text);
+    std::fs::create_dir(work.path().join("checklists")).unwrap();
+    let file = work.path().join("checklists/d1-compliance.toml");
+    std::fs::write(&file, &emptied).unwrap();
+    let line = emptied.lines().position(|l| l == "id = \"exit-terms\"").unwrap() + 1;
+
+    let out = planner(&["catalog", "check", work.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("The checklist template"), "{err}");
+    assert!(
+        err.contains(&format!("{}:{line}:", file.display())),
+        "names the file and the family's line: {err}"
+    );
+    assert!(err.contains("family[6].id [missing-field]"), "{err}");
+    assert!(
+        err.contains("family `exit-terms` has no items; add at least one item to family `exit-terms`"),
+        "{err}"
+    );
+    assert!(err.contains("or remove the family"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("catalog OK"));
 }
 
 #[test]

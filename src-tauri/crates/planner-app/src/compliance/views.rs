@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 
 use planner_core::checklist::{
-    self, Answer, Checklist, ChecklistTemplate, Clearance, Hint, ItemStatus, SignOff, Subject,
+    self, Answer, Checklist, ChecklistTemplate, Clearance, EnergyUse, Hint, ItemStatus, SignOff, Subject,
 };
 use planner_core::error::PlannerError;
+use planner_core::evaluate::evaluate;
 use planner_core::plan::to_scenario_file;
 use planner_core::validate::validate;
 use planner_store::Workspace;
@@ -140,7 +141,9 @@ pub fn status_of(template: &ChecklistTemplate, list: &Checklist, trusted: bool) 
 }
 
 /// What the plan's data flags on the items of a scenario's checklist, or why it cannot say
-/// (the scenario does not evaluate). Vendors have no plan data.
+/// (the scenario does not evaluate). The scenario is evaluated over the workspace's horizon for
+/// the energy hint's figures (its totals, as the compare screen shows them). Vendors have no plan
+/// data.
 fn hints(
     ws: &Workspace,
     template: &ChecklistTemplate,
@@ -153,7 +156,11 @@ fn hints(
     let file = to_scenario_file(ws.settings(), ws.workloads(), std::slice::from_ref(&spec));
     Ok(match validate(ws.catalog(), &file, None) {
         Ok(plan) => match plan.scenarios.first() {
-            Some(s) => (checklist::hints(template, &plan.workloads, s), None),
+            Some(s) => {
+                let evaluation = evaluate(&plan);
+                let energy = evaluation.scenarios.first().map(|r| EnergyUse::of(&r.totals));
+                (checklist::hints(template, &plan.workloads, s, energy.as_ref()), None)
+            }
             None => (Vec::new(), None),
         },
         Err(problems) => (

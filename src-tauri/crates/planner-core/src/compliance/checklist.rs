@@ -20,13 +20,24 @@
 //! answers in force (a change after the sign-off voids it). An item without an answer is open.
 //! Non-blocking items never stop clearance; they are reported, not enforced.
 //!
+//! # Every family has an item
+//!
+//! [`parse_template`] refuses a family with no `[[item]]`, naming the family, its line and what to
+//! do. Templates shipped before version 2026.11.1 had three such families (with a `gap` note);
+//! a workspace keeps the template its answers were given against, so [`parse_kept_template`]
+//! still reads those (and checks everything else the same way).
+//!
 //! # Hints
 //!
-//! [`hints`] reads only what a resolved scenario really holds: each layer's accelerator id and
-//! free-text region, and each workload's data classification and required region. It cannot
-//! derive: whether a service is public-facing (registration items), where owned hardware ends its
-//! life (disposal), reporting duties (energy), or the parties to screen; those stay for the
-//! reviewer. A layer without a region gives no destination hint: silence is not clearance.
+//! [`hints`] reads only what a resolved scenario really holds: each layer's accelerator id,
+//! free-text region, owned hardware (with its financing) and exit clause, each workload's data
+//! classification and required region, and, when the caller passes them, the energy and
+//! emissions of the scenario's evaluation ([`EnergyUse`]). It cannot derive: whether a service is
+//! public-facing (registration items), where owned hardware ends its life or who recycles it,
+//! whether the company is in scope of a reporting duty, or the parties to screen; those stay for
+//! the reviewer. A hint flags an item to look at; no hint never clears one: a layer without a
+//! region gives no destination hint, and no energy figures (the caller could not evaluate) gives
+//! no energy hint. Silence is not clearance.
 //!
 //! Time comes in as text (the core has no clock): `at` fields are whatever the caller stamps,
 //! RFC 3339 UTC by convention.
@@ -34,6 +45,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use toml::Spanned;
@@ -42,7 +54,9 @@ use toml::de::{DeTable, DeValue};
 use crate::catalog::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, SrcList, open_toml};
 use crate::compliance::audit::{NewEntry, hex};
-use crate::engine::scenario::Scenario;
+use crate::engine::evaluate::Totals;
+use crate::engine::scenario::{Financing, Layer, Scenario};
+use crate::engine::scenario_file::LayerKind;
 use crate::engine::workload::{DataClassification, Workload};
 
 /// The template format this build reads.
@@ -66,6 +80,14 @@ pub enum HintRule {
     /// A workload holding confidential or restricted data is served from a layer outside the
     /// region the workload must stay in.
     DataResidency,
+    /// The scenario owns hardware it does not lease (bought for cash or on a loan): it ends its
+    /// life, or is sold, in the buyer's hands.
+    OwnedHardware,
+    /// A layer commits to payments (reserved capacity, leased hardware) without an exit clause,
+    /// so the cost of leaving it is not priced.
+    UnpricedExit,
+    /// The scenario's energy and emissions over the horizon, when the caller evaluated it.
+    EnergyUse,
 }
 
 /// A family of items (export control, registration...).
@@ -301,8 +323,29 @@ fn entries<'a, 'd>(ctx: &mut Ctx<'_>, table: &'a DeTable<'d>, key: &str) -> Vec<
     }
 }
 
-/// Parses and checks a checklist template; every problem is reported, located, at once.
+/// Whether a family without items is refused ([`parse_template`]) or read, for a copy a workspace
+/// kept from an earlier template ([`parse_kept_template`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EmptyFamilies {
+    Refused,
+    Read,
+}
+
+/// Parses and checks a checklist template; every problem is reported, located, at once. A
+/// family with no `[[item]]` is refused: add an item to it or remove it.
 pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
+    parse(file, text, EmptyFamilies::Refused)
+}
+
+/// Parses the copy of a template a workspace kept with its checklist record. Checked as
+/// [`parse_template`] does, except that a family without items is read: templates shipped
+/// before version 2026.11.1 had such families (each with a `gap` note), and answers given against
+/// one are still judged by the items the reviewer saw.
+pub fn parse_kept_template(file: &str, text: &str) -> Result<ChecklistTemplate, CatalogError> {
+    parse(file, text, EmptyFamilies::Read)
+}
+
+fn parse(file: &str, text: &str, empty: EmptyFamilies) -> Result<ChecklistTemplate, CatalogError> {
     let (mut ctx, root) = open_toml(file, text)?;
     let table = root.get_ref();
     let Some(header) = template_header(&mut ctx, table) else {
@@ -310,7 +353,11 @@ pub fn parse_template(file: &str, text: &str) -> Result<ChecklistTemplate, Catal
     };
     unknown_tables(&mut ctx, table);
     ctx.read_sources(table);
-    let families = read_families(&mut ctx, table);
+    let located = read_families(&mut ctx, table);
+    if empty == EmptyFamilies::Refused {
+        empty_families(&mut ctx, table, &located);
+    }
+    let families: Vec<Family> = located.into_iter().map(|(f, _)| f).collect();
     let (items, broken_items) = read_items(&mut ctx, table, &families);
     let controlled = read_controlled(&mut ctx, table, &items, &broken_items);
     let destinations = read_destinations(&mut ctx, table);
@@ -373,8 +420,11 @@ fn unknown_tables(ctx: &mut Ctx<'_>, table: &DeTable<'_>) {
     }
 }
 
-/// The `[[family]]` entries, each id once.
-fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<Family> {
+/// Where a family was given: its entry's path (`family[2]`) and the span of its id.
+type FamilyAt = (String, Range<usize>);
+
+/// The `[[family]]` entries, each id once, with where each was given.
+fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<(Family, FamilyAt)> {
     let mut out = Vec::new();
     let mut seen = BTreeMap::new();
     for (i, value) in entries(ctx, table, "family").into_iter().enumerate() {
@@ -383,14 +433,54 @@ fn read_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<Family> {
             continue;
         };
         if unique(ctx, &mut seen, "family", &path, &raw.id) {
-            out.push(Family {
-                id: raw.id.into_inner(),
-                title: raw.title,
-                gap: raw.gap,
-            });
+            let at = raw.id.span();
+            out.push((
+                Family {
+                    id: raw.id.into_inner(),
+                    title: raw.title,
+                    gap: raw.gap,
+                },
+                (path, at),
+            ));
         }
     }
     out
+}
+
+/// The family ids the `[[item]]` entries name, read from the raw table: an item refused for
+/// another reason (its own problem is reported) still counts for its family.
+fn named_families(table: &DeTable<'_>) -> BTreeSet<String> {
+    let Some(items) = table.get("item").and_then(|v| v.get_ref().as_array()) else {
+        return BTreeSet::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let family = item.get_ref().as_table()?.get("family")?;
+            family.get_ref().as_str().map(str::to_owned)
+        })
+        .collect()
+}
+
+/// Reports every family no `[[item]]` names, on the line of its id.
+fn empty_families(ctx: &mut Ctx<'_>, table: &DeTable<'_>, families: &[(Family, FamilyAt)]) {
+    let named = named_families(table);
+    for (family, (path, at)) in families.iter().filter(|(f, _)| !named.contains(&f.id)) {
+        let id = &family.id;
+        let gap = if family.gap.is_some() {
+            " (a `gap` note does not stand in for items)"
+        } else {
+            ""
+        };
+        ctx.push(
+            at,
+            &format!("{path}.id"),
+            IssueKind::MissingField,
+            format!(
+                "family `{id}` has no items{gap}; add at least one item to family `{id}` (an [[item]] with `family = \"{id}\"`) or remove the family"
+            ),
+        );
+    }
 }
 
 /// The `[[item]]` entries: each id once, in a known family, with guidance and provenance. Also
@@ -862,74 +952,236 @@ pub fn region_matches(destination: &RestrictedDestination, region: &str) -> bool
         .any(|m| m.trim() != "" && hay.contains(&m))
 }
 
-/// Hints for one scenario, from its layers and the plan's workloads (see the module doc for what
-/// cannot be derived):
+/// A scenario's energy and emissions over the horizon, as its evaluation totals them: what the
+/// energy hint states. The caller evaluates; [`hints`] does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnergyUse {
+    /// All energy, kWh: owned hardware at its facility plus rented layers (estimated).
+    pub kwh: Decimal,
+    /// All emissions, kg CO2e.
+    pub kg_co2e: Decimal,
+    /// The part of `kwh` and `kg_co2e` that rented layers account for: an estimate made from
+    /// catalog power, the provider's PUE and the region's grid intensity, not provider data.
+    pub rented_kwh: Decimal,
+    pub rented_kg_co2e: Decimal,
+}
+
+impl EnergyUse {
+    /// The energy figures of an evaluated scenario's totals.
+    pub fn of(totals: &Totals) -> EnergyUse {
+        EnergyUse {
+            kwh: totals.energy_kwh,
+            kg_co2e: totals.emissions_kg,
+            rented_kwh: totals.cloud_energy_kwh,
+            rented_kg_co2e: totals.cloud_emissions_kg,
+        }
+    }
+}
+
+/// `x` rounded (half to even) to `dp` decimals, thousands grouped: `822,693` or `302.8`.
+fn grouped_quantity(x: Decimal, dp: u32) -> String {
+    let text = x.round_dp(dp).abs().to_string();
+    let (whole, frac) = text.split_once('.').map_or((text.as_str(), ""), |(w, f)| (w, f));
+    let mut out = String::with_capacity(text.len() + whole.len() / 3 + 2);
+    if x.round_dp(dp) < Decimal::ZERO {
+        out.push('-');
+    }
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    let want = usize::try_from(dp).unwrap_or(0);
+    if want > 0 {
+        out.push('.');
+        out.push_str(frac);
+        out.extend(std::iter::repeat_n('0', want.saturating_sub(frac.len())));
+    }
+    out
+}
+
+/// The items whose `hint` is `rule`, each flagged for `layer` with `message`.
+fn flag(out: &mut Vec<Hint>, template: &ChecklistTemplate, rule: HintRule, layer: &str, message: &str) {
+    for item in template.items.iter().filter(|i| i.hint == Some(rule)) {
+        out.push(Hint {
+            item: item.id.clone(),
+            layer: layer.to_owned(),
+            message: message.to_owned(),
+        });
+    }
+}
+
+/// Export control: the layer's accelerator in a controlled group, in a restricted destination
+/// (or anywhere, for a group that says so).
+fn export_hints(out: &mut Vec<Hint>, template: &ChecklistTemplate, layer: &Layer) {
+    let Some(acc) = &layer.accelerator else { return };
+    for group in template.controlled.iter().filter(|g| g.accelerators.contains(acc)) {
+        if group.anywhere {
+            out.push(Hint {
+                item: group.item.clone(),
+                layer: layer.id.clone(),
+                message: format!(
+                    "layer `{}` uses `{acc}` ({}), flagged wherever it runs{}",
+                    layer.id,
+                    group.eccn,
+                    layer
+                        .region
+                        .as_ref()
+                        .map(|r| format!(" (here: `{r}`)"))
+                        .unwrap_or_default()
+                ),
+            });
+            continue;
+        }
+        let Some(region) = &layer.region else { continue };
+        for dest in template.destinations.iter().filter(|d| region_matches(d, region)) {
+            out.push(Hint {
+                item: group.item.clone(),
+                layer: layer.id.clone(),
+                message: format!(
+                    "layer `{}` puts `{acc}` ({}) in `{region}`, which is in the restricted destination {} (`{}`)",
+                    layer.id, group.eccn, dest.name, dest.id
+                ),
+            });
+        }
+    }
+}
+
+/// Data residency: sensitive data the layer may serve, outside the region it must stay in.
+fn residency_hints(out: &mut Vec<Hint>, template: &ChecklistTemplate, workloads: &[Workload], layer: &Layer) {
+    let Some(have) = &layer.region else { return };
+    for (k, w) in workloads.iter().enumerate() {
+        let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k));
+        let sensitive = matches!(
+            w.data_classification,
+            DataClassification::Confidential | DataClassification::Restricted
+        );
+        let Some(want) = &w.region else { continue };
+        if served && sensitive && !have.starts_with(want.as_str()) {
+            let message = format!(
+                "layer `{}` runs in `{have}` and may serve workload `{}`, whose {:?} data must stay in `{want}`",
+                layer.id, w.id, w.data_classification
+            );
+            flag(out, template, HintRule::DataResidency, &layer.id, &message);
+        }
+    }
+}
+
+/// Disposal: hardware the layer owns and does not lease.
+fn owned_hints(out: &mut Vec<Hint>, template: &ChecklistTemplate, layer: &Layer) {
+    let Some(owned) = &layer.owned else { return };
+    let how = match owned.financing {
+        Financing::Lease { .. } => return,
+        Financing::Cash => "bought for cash",
+        Financing::Loan { .. } => "bought on a loan",
+    };
+    let acc = layer.accelerator.as_deref().unwrap_or("its accelerator");
+    let mut message = format!(
+        "this scenario owns {} GPUs of `{acc}` (layer `{}`, {how}): disposal applies to them and their servers' drives",
+        owned.gpus, layer.id
+    );
+    if owned.residual_share > Decimal::ZERO {
+        message.push_str(&format!(
+            "; the plan sells them at the horizon for {}% of their price, so the resale duties apply too",
+            grouped_quantity(owned.residual_share * Decimal::ONE_HUNDRED, 1)
+        ));
+    }
+    flag(out, template, HintRule::OwnedHardware, &layer.id, &message);
+}
+
+/// Exit terms: a commitment (reserved capacity, leased hardware) with no exit clause.
+fn exit_hints(out: &mut Vec<Hint>, template: &ChecklistTemplate, layer: &Layer) {
+    if layer.exit_clause.is_some() {
+        return;
+    }
+    let acc = layer.accelerator.as_deref().unwrap_or("its accelerator");
+    let what = match (layer.kind, layer.owned.as_ref().map(|o| (o.gpus, o.financing))) {
+        (LayerKind::Reserved, _) => {
+            let gpus = layer
+                .gpus
+                .map_or_else(|| "reserved GPUs".to_owned(), |g| format!("{g} reserved GPUs"));
+            let term = layer
+                .until_month
+                .map(|u| format!(" for {} months", u.saturating_sub(layer.from_month)))
+                .unwrap_or_default();
+            format!("{gpus} of `{acc}`{term}")
+        }
+        (LayerKind::Owned, Some((gpus, Financing::Lease { term_months, .. }))) => {
+            format!("a {term_months}-month lease of {gpus} GPUs of `{acc}`")
+        }
+        _ => return,
+    };
+    let message = format!(
+        "layer `{}` commits to {what} with no exit clause priced: enter its notice, termination fee, egress and offboarding as the layer's exit clause",
+        layer.id
+    );
+    flag(out, template, HintRule::UnpricedExit, &layer.id, &message);
+}
+
+/// Energy: the scenario's totals, with the rented part and the rented layers left out of them.
+fn energy_hints(out: &mut Vec<Hint>, template: &ChecklistTemplate, scenario: &Scenario, energy: &EnergyUse) {
+    let tonnes = |kg: Decimal| grouped_quantity(kg / Decimal::ONE_THOUSAND, 1);
+    let mut message = format!(
+        "this scenario uses {} kWh and {} t CO2e over the horizon",
+        grouped_quantity(energy.kwh, 0),
+        tonnes(energy.kg_co2e)
+    );
+    if !energy.rented_kwh.is_zero() || !energy.rented_kg_co2e.is_zero() {
+        message.push_str(&format!(
+            " (of which rented, an estimate from catalog power, provider PUE and grid intensity, not provider data: {} kWh and {} t CO2e)",
+            grouped_quantity(energy.rented_kwh, 0),
+            tonnes(energy.rented_kg_co2e)
+        ));
+    }
+    let missing: Vec<String> = scenario
+        .layers
+        .iter()
+        .filter(|l| l.kind != LayerKind::Owned && l.cloud_energy.is_none())
+        .map(|l| format!("`{}`", l.id))
+        .collect();
+    if !missing.is_empty() {
+        message.push_str(&format!(
+            "; not counted: rented layer(s) {} with no energy estimate (see the scenario's warnings)",
+            missing.join(", ")
+        ));
+    }
+    flag(out, template, HintRule::EnergyUse, "", &message);
+}
+
+/// Hints for one scenario, from its layers, the plan's workloads and, when the caller evaluated
+/// the scenario, its energy (see the module doc for what cannot be derived):
 /// - export control: a layer whose accelerator is in a `[[controlled_accelerator]]` group flags
 ///   the group's item when the layer's region names a restricted destination, or wherever it
 ///   runs when the group says `anywhere`;
 /// - data residency: a layer serving a workload with confidential or restricted data, in a region
 ///   that does not start with the workload's required region (the rule `validate` warns on),
-///   flags every item whose `hint` is `data-residency`.
-pub fn hints(template: &ChecklistTemplate, workloads: &[Workload], scenario: &Scenario) -> Vec<Hint> {
+///   flags every item whose `hint` is `data-residency`;
+/// - owned hardware: a layer owning hardware bought for cash or on a loan (not leased) flags every
+///   item whose `hint` is `owned-hardware`, with the GPU count, the accelerator and, when the plan
+///   sells the hardware at the horizon, its residual share;
+/// - unpriced exit: a reserved layer, or an owned layer on a lease, without an `exit_clause` flags
+///   every item whose `hint` is `unpriced-exit`;
+/// - energy: with `energy`, every item whose `hint` is `energy-use` is flagged once for the whole
+///   scenario (its `layer` is empty) with the kWh and t CO2e over the horizon, the rented part
+///   (an estimate) and the rented layers without an estimate. Without it, no energy hint.
+pub fn hints(
+    template: &ChecklistTemplate,
+    workloads: &[Workload],
+    scenario: &Scenario,
+    energy: Option<&EnergyUse>,
+) -> Vec<Hint> {
     let mut out = Vec::new();
     for layer in &scenario.layers {
-        if let Some(acc) = &layer.accelerator {
-            for group in template.controlled.iter().filter(|g| g.accelerators.contains(acc)) {
-                if group.anywhere {
-                    out.push(Hint {
-                        item: group.item.clone(),
-                        layer: layer.id.clone(),
-                        message: format!(
-                            "layer `{}` uses `{acc}` ({}), flagged wherever it runs{}",
-                            layer.id,
-                            group.eccn,
-                            layer
-                                .region
-                                .as_ref()
-                                .map(|r| format!(" (here: `{r}`)"))
-                                .unwrap_or_default()
-                        ),
-                    });
-                    continue;
-                }
-                let Some(region) = &layer.region else { continue };
-                for dest in template.destinations.iter().filter(|d| region_matches(d, region)) {
-                    out.push(Hint {
-                        item: group.item.clone(),
-                        layer: layer.id.clone(),
-                        message: format!(
-                            "layer `{}` puts `{acc}` ({}) in `{region}`, which is in the restricted destination {} (`{}`)",
-                            layer.id, group.eccn, dest.name, dest.id
-                        ),
-                    });
-                }
-            }
-        }
-        let Some(have) = &layer.region else { continue };
-        for (k, w) in workloads.iter().enumerate() {
-            let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k));
-            let sensitive = matches!(
-                w.data_classification,
-                DataClassification::Confidential | DataClassification::Restricted
-            );
-            let Some(want) = &w.region else { continue };
-            if served && sensitive && !have.starts_with(want.as_str()) {
-                for item in template
-                    .items
-                    .iter()
-                    .filter(|i| i.hint == Some(HintRule::DataResidency))
-                {
-                    out.push(Hint {
-                        item: item.id.clone(),
-                        layer: layer.id.clone(),
-                        message: format!(
-                            "layer `{}` runs in `{have}` and may serve workload `{}`, whose {:?} data must stay in `{want}`",
-                            layer.id, w.id, w.data_classification
-                        ),
-                    });
-                }
-            }
-        }
+        export_hints(&mut out, template, layer);
+        residency_hints(&mut out, template, workloads, layer);
+        owned_hints(&mut out, template, layer);
+        exit_hints(&mut out, template, layer);
+    }
+    if let Some(energy) = energy
+        && !scenario.layers.is_empty()
+    {
+        energy_hints(&mut out, template, scenario, energy);
     }
     out
 }
@@ -937,4 +1189,20 @@ pub fn hints(template: &ChecklistTemplate, workloads: &[Workload], scenario: &Sc
 /// The located issues of a template, for callers that only want the list.
 pub fn template_issues(file: &str, text: &str) -> Vec<CatalogIssue> {
     parse_template(file, text).err().map(|e| e.issues).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::dec;
+
+    #[test]
+    fn quantities_are_rounded_and_grouped() {
+        assert_eq!(grouped_quantity(dec!(822692.6), 0), "822,693");
+        assert_eq!(grouped_quantity(dec!(302.84), 1), "302.8");
+        assert_eq!(grouped_quantity(dec!(302), 1), "302.0");
+        assert_eq!(grouped_quantity(dec!(1234567.25), 1), "1,234,567.2");
+        assert_eq!(grouped_quantity(dec!(-1500), 0), "-1,500");
+        assert_eq!(grouped_quantity(Decimal::ZERO, 0), "0");
+    }
 }

@@ -389,10 +389,22 @@ impl Workspace {
     }
 
     /// The template to judge this workspace's checklists by: the kept copy, else `shipped`
-    /// (file name, TOML text). A kept copy that no longer parses is an error naming the file.
+    /// (file name, TOML text). A kept copy that no longer parses is an error naming the file. The
+    /// kept copy is read with [`checklist::parse_kept_template`] (a template shipped before every
+    /// family had an item still reads); the shipped one must pass [`checklist::parse_template`].
     pub fn checklist_template(&self, shipped: &(String, String)) -> Result<ChecklistTemplate, PlannerError> {
-        let (name, text) = self.kept_checklist_template()?.unwrap_or_else(|| shipped.clone());
-        checklist::parse_template(&name, &text).map_err(|e| {
+        let Some((name, text)) = self.kept_checklist_template()? else {
+            let (name, text) = shipped;
+            return checklist::parse_template(name, text).map_err(|e| {
+                let mut err = PlannerError::from(e);
+                err.message = format!(
+                    "The checklist template {name} has {} error(s); fix each line listed (`planner catalog check` lists them too).",
+                    err.details.len()
+                );
+                err
+            });
+        };
+        checklist::parse_kept_template(&name, &text).map_err(|e| {
             PlannerError::new(
                 ErrorCode::WorkspaceInvalid,
                 format!(
