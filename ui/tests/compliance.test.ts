@@ -99,12 +99,13 @@ describe("D-1 checklist", () => {
     // Only the items that apply to a scenario: the vendor-only item is not listed.
     expect(screen.queryByTestId("checklist-item-ec-iaas-due-diligence")).toBeNull();
     expect(screen.getByTestId("checklist-item-ec-diffusion-not-relied-on")).toBeTruthy();
-    // A family the template has no sourced item for is shown with its gap note.
-    expect(screen.getByTestId("family-gap-disposal").textContent).toContain("give no item for disposal");
+    // Every family has sourced items (issue #19): the disposal family's blocking item is listed.
+    expect(screen.getByTestId("checklist-item-disp-sanitisation-method")).toBeTruthy();
+    expect(screen.queryByTestId("family-gap-disposal")).toBeNull();
     await waitFor(() => expect(screen.getByTestId("compliance-badge-scenario-hybrid").dataset.cleared).toBe("no"));
     await waitFor(() =>
       expect(screen.getByTestId("compliance-badge-scenario-hybrid").title).toBe(
-        "D-1 checklist not cleared: 10 blocking item(s) open, no sign-off covering the answers; 0 of 16 items answered",
+        "D-1 checklist not cleared: 12 blocking item(s) open, no sign-off covering the answers; 0 of 29 items answered",
       ),
     );
     expect(screen.getByTestId("tab-compliance-count").textContent).toBe("0/2 cleared");
@@ -137,11 +138,11 @@ describe("D-1 checklist", () => {
     expect(refusal).toContain("blocking items are still open: ec-2023-parameters, ec-prc-chips");
 
     await passBlocking("checked against the deal");
-    expect(answers(host)).toHaveLength(11);
+    expect(answers(host)).toHaveLength(13);
     expect(screen.getByTestId("checklist-clearance").textContent).toContain("Not signed off.");
     await waitFor(() =>
       expect(screen.getByTestId("compliance-badge-scenario-hybrid").title).toBe(
-        "D-1 checklist not cleared: no sign-off covering the answers; 10 of 16 items answered",
+        "D-1 checklist not cleared: no sign-off covering the answers; 12 of 29 items answered",
       ),
     );
     // The reviewer signs off an hour later.
@@ -156,7 +157,7 @@ describe("D-1 checklist", () => {
     expect(screen.getByTestId("compliance-badge-scenario-hybrid").dataset.cleared).toBe("yes");
     await waitFor(() =>
       expect(screen.getByTestId("compliance-badge-scenario-hybrid").title).toBe(
-        "D-1 checklist cleared: signed off by Dana Reviewer at 2026-11-23T10:00:00Z; 10 of 16 items answered",
+        "D-1 checklist cleared: signed off by Dana Reviewer at 2026-11-23T10:00:00Z; 12 of 29 items answered",
       ),
     );
     expect(screen.getByTestId("compliance-badge-scenario-all-cloud").dataset.cleared).toBe("no");
@@ -184,7 +185,7 @@ describe("D-1 checklist", () => {
     expect(screen.getByTestId("checklist-clearance").textContent).toContain("Failed blocking items: Classification uses the October 2023 parameters.");
     await waitFor(() =>
       expect(screen.getByTestId("checklist-badge").title).toBe(
-        "D-1 checklist not cleared: 1 blocking item(s) failed; 10 of 16 items answered",
+        "D-1 checklist not cleared: 1 blocking item(s) failed; 12 of 29 items answered",
       ),
     );
 
@@ -195,16 +196,16 @@ describe("D-1 checklist", () => {
     expect(screen.getByTestId("checklist-badge").dataset.cleared).toBe("no");
     await waitFor(() =>
       expect(screen.getByTestId("checklist-badge").title).toBe(
-        "D-1 checklist not cleared: no sign-off covering the answers; 10 of 16 items answered",
+        "D-1 checklist not cleared: no sign-off covering the answers; 12 of 29 items answered",
       ),
     );
     const item = screen.getByTestId("checklist-item-ec-2023-parameters");
     expect(item.textContent).toContain("Dana Reviewer, 2026-11-24T09:00:00Z");
     expect(item.textContent).toContain("1 earlier answer(s)");
     expect(item.textContent).toContain(`Fail by Dana Reviewer, ${T0}: “density above the threshold”`);
-    // Every answer and the sign-off are in the log: 11 answers, 1 sign-off.
+    // Every answer and the sign-off are in the log: 13 answers, 1 sign-off.
     await fireEvent.click(screen.getByTestId("verify-log"));
-    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 12 entries, 0 evidence file\(s\), 0 signed sign-off\(s\) verified\./);
+    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 14 entries, 0 evidence file\(s\), 0 signed sign-off\(s\) verified\./);
   });
 
   it("reviews a vendor on the items that apply to vendors", async () => {
@@ -222,7 +223,7 @@ describe("D-1 checklist", () => {
     const listed = await screen.findByTestId("compliance-subject-vendor-Example Cloud");
     expect(listed.textContent).toContain("Not cleared");
     expect(within(listed).getByTitle(/^D-1 checklist not cleared: /).title).toBe(
-      "D-1 checklist not cleared: 8 blocking item(s) open, no sign-off covering the answers; 1 of 12 items answered",
+      "D-1 checklist not cleared: 10 blocking item(s) open, no sign-off covering the answers; 1 of 20 items answered",
     );
   });
 
@@ -285,6 +286,6 @@ describe("D-1 checklist", () => {
       { subject: HYBRID, reviewer: "Dana Reviewer", note: "", sign: { identity: dana.id, passphrase: "reviewer-pass-2026", reason: "D-1 sign-off" } },
     ]);
     await fireEvent.click(screen.getByTestId("verify-log"));
-    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 11 entries, 0 evidence file\(s\), 1 signed sign-off\(s\) verified\./);
+    expect((await screen.findByTestId("verify-result")).textContent).toMatch(/^Intact: 13 entries, 0 evidence file\(s\), 1 signed sign-off\(s\) verified\./);
   });
 });

@@ -192,7 +192,7 @@ describe("cost of leaving", () => {
 });
 
 describe("ways out", () => {
-  it("prices a scale-down of the reserved layer and selling the DGX early, as the engine does", async () => {
+  it("prices a scale-down of the reserved layer against staying, as the engine does", async () => {
     const { backend, host } = await enterpriseSession();
     await openAllCloud(backend);
     const ways = await screen.findByTestId("ways-out");

@@ -281,12 +281,14 @@ describe("vendor scorecard", () => {
     expect(rows.map((r) => r.querySelector("th")?.textContent?.trim())).toEqual(["Alpha", "Beta", "Gamma"]);
     // Every scenario serves the whole demand: no vendor is marked partial.
     expect(within(ranking).queryAllByTestId("ranking-unmet")).toEqual([]);
-    expect(within(ranking).getAllByTestId("ranking-score").map((e) => e.textContent)).toEqual(["0.8", "0.65", "0"]);
-    // Compliance counts the share passed of a cleared vendor: Alpha all, Beta the blocking items, Gamma nothing.
-    expect(within(ranking).getAllByTestId("ranking-compliance").map((e) => e.textContent)).toEqual(["1", "0.75", "0"]);
+    expect(within(ranking).getAllByTestId("ranking-score").map((e) => e.textContent)).toEqual(["0.8", "0.61", "0"]);
+    // Compliance counts the share passed of a cleared vendor: Alpha all, Beta the blocking items
+    // (11 of the 20 items that apply to a vendor), Gamma nothing.
+    expect(within(ranking).getAllByTestId("ranking-compliance").map((e) => e.textContent)).toEqual(["1", "0.55", "0"]);
     expect(within(ranking).getAllByTestId("ranking-service").map((e) => e.textContent)).toEqual(["0", "1", "0"]);
     expect(screen.getByTestId("stability").textContent).toContain(
-      "Moving 10 points of weight from performance to service would put Beta level with Alpha on top",
+      // Alpha 0.8 − x against Beta 0.61 + 0.5x (performance 1 and 0.5, service 0 and 1): x = 0.19 ÷ 1.5.
+      "Moving 12.7 points of weight from performance to service would put Beta level with Alpha on top",
     );
     expect(screen.getByTestId("weight-share-performance").textContent).toBe("60 %");
     // Gamma has no checklist review: it says so rather than show a share.
