@@ -122,6 +122,9 @@ fn bound_of(key: &str) -> Bound {
         "price_per_gpu_hour"
         | "running_cost_per_gpu_hour"
         | "price_per_million_tokens"
+        | "price_per_million_input_tokens"
+        | "price_per_million_output_tokens"
+        | "price_per_million_cached_tokens"
         | "tariff_per_kwh"
         | "colocation_per_kw_month" => bound(MAX_RATE_PRICE, "a price per unit"),
         "gpus" => bound(MAX_GPUS, "GPUs"),
@@ -166,7 +169,11 @@ fn bound_of(key: &str) -> Bound {
         | "support_rate_per_year"
         | "non_server_maintenance_rate_per_year"
         | "idle_power_share"
-        | "egress_share_of_cloud_spend" => bound(dec!(1000), "a share"),
+        | "egress_share_of_cloud_spend"
+        // A token mix's shares (`token_mix.input`, `.output`, `.cached`).
+        | "input"
+        | "output"
+        | "cached" => bound(dec!(1000), "a share"),
         // Money: prices, fees and costs, and any field not named above.
         _ => bound(MAX_MONEY, "an amount"),
     }
