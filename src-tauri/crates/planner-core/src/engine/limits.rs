@@ -16,7 +16,9 @@
 //! - owned hardware: 10^7 GPUs × 10^12 per GPU = 10^19; energy 10^7 GPUs × 10^3 kW × 744 h ×
 //!   PUE 10 × 10^6 per kWh ≈ 7.4 × 10^19 a month;
 //! - tokens: 10^12 PFLOP-hours × 3.6 × 10^18 FLOP ÷ 2 × 10^6 FLOP per token (a 10^6-parameter
-//!   model, the smallest accepted) = 1.8 × 10^24 tokens × 10^6 per million = 1.8 × 10^24 a month;
+//!   model, the smallest accepted) = 1.8 × 10^24 tokens × 10^6 per million = 1.8 × 10^24 a month
+//!   (a price by kind of token is Σ share × price with shares of at most 1 summing to 1, so it too
+//!   is at most 10^6);
 //! - demand: 10^18 tokens ÷ 3.6 × 10^18 × 6 × 10^15 FLOP per token (divided first) ≈ 1.7 × 10^15
 //!   PFLOP-hours, which the demand check refuses above 10^12 a month, growth included;
 //! - loans: (1 + 100%)^(30 years) = 10^9.
