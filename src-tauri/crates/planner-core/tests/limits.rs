@@ -34,7 +34,10 @@ fn base() -> Value {
             { "id": "chat", "name": "chat", "kind": "inference", "class": "steady",
               "model": { "parameters_billion": "8", "layers": 32, "kv_heads": 8, "head_dim": 128,
                          "context_tokens": 8192, "batch": 8 },
-              "tokens_per_month": "2000000000" }
+              "tokens_per_month": "2000000000" },
+            { "id": "agent", "name": "agent", "kind": "inference", "class": "steady",
+              "model": { "parameters_billion": "8" }, "tokens_per_month": "1000000000",
+              "token_mix": { "input": "0.5", "output": "0.3", "cached": "0.2" } }
         ],
         "scenarios": [{ "id": "mix", "name": "mix",
             "staff_fte": "1", "staff_cost_per_fte_year": "150000", "software_per_month": "100",
@@ -57,7 +60,11 @@ fn base() -> Value {
                   "price_per_gpu_hour": { "value": "1.10", "reason": "charge-back" }, "gpus": 6,
                   "serves": ["train"] },
                 { "id": "api", "kind": "token-metered", "serves": ["chat"],
-                  "price_per_million_tokens": { "value": "0.20", "reason": "list" } }
+                  "price_per_million_tokens": { "value": "0.20", "reason": "list" } },
+                { "id": "api-split", "kind": "token-metered", "serves": ["agent"],
+                  "price_per_million_input_tokens": { "value": "3.00", "reason": "list" },
+                  "price_per_million_output_tokens": { "value": "15.00", "reason": "list" },
+                  "price_per_million_cached_tokens": { "value": "0.30", "reason": "list" } }
             ],
             "network": { "fabric": "ib-ndr-400" },
             "facility": { "region": "us", "cooling": "direct-to-chip", "kw_per_rack_limit": "45",
@@ -71,7 +78,7 @@ fn base() -> Value {
 
 /// Every number of the base file (and a few it leaves to defaults), by JSON pointer; `true` for
 /// whole numbers.
-const FIELDS: [(&str, bool); 52] = [
+const FIELDS: [(&str, bool); 59] = [
     ("/horizon_months", true),
     ("/discount_rate", false),
     ("/workloads/0/gpu_hours_per_day", false),
@@ -90,6 +97,10 @@ const FIELDS: [(&str, bool); 52] = [
     ("/workloads/2/model/head_dim", true),
     ("/workloads/2/model/context_tokens", true),
     ("/workloads/2/model/batch", true),
+    ("/workloads/3/tokens_per_month", false),
+    ("/workloads/3/token_mix/input", false),
+    ("/workloads/3/token_mix/output", false),
+    ("/workloads/3/token_mix/cached", false),
     ("/scenarios/0/staff_fte", false),
     ("/scenarios/0/staff_cost_per_fte_year", false),
     ("/scenarios/0/engineer_month_cost", false),
@@ -119,6 +130,9 @@ const FIELDS: [(&str, bool); 52] = [
     ("/scenarios/0/layers/3/checkpoint_write_minutes", false),
     ("/scenarios/0/layers/4/price_per_gpu_hour/value", false),
     ("/scenarios/0/layers/5/price_per_million_tokens/value", false),
+    ("/scenarios/0/layers/6/price_per_million_input_tokens/value", false),
+    ("/scenarios/0/layers/6/price_per_million_output_tokens/value", false),
+    ("/scenarios/0/layers/6/price_per_million_cached_tokens/value", false),
     ("/scenarios/0/facility/tariff_per_kwh/value", false),
     ("/scenarios/0/facility/pue/value", false),
     ("/scenarios/0/facility/kw_per_rack_limit", false),

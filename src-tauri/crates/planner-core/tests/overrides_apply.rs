@@ -16,7 +16,8 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// One scenario whose every layer serves: owned servers on a priced fabric in a colocation
-/// room, reserved and on-demand capacity, spot for interruptible training, and an API.
+/// room, reserved and on-demand capacity, spot for interruptible training, an API at one price
+/// and one priced by kind of token.
 fn base() -> Value {
     json!({
         "format_version": 1, "title": "overrides", "currency": "USD", "start": "2026-01",
@@ -27,7 +28,10 @@ fn base() -> Value {
             { "id": "train", "name": "train", "kind": "pre-training", "class": "exploratory",
               "interruptible": true, "gpu_hours_per_day": "40", "gpu_hours_on": "nvidia-h100-sxm" },
             { "id": "chat", "name": "chat", "kind": "inference", "class": "steady",
-              "model": { "parameters_billion": "8" }, "tokens_per_month": "2000000000" }
+              "model": { "parameters_billion": "8" }, "tokens_per_month": "2000000000" },
+            { "id": "agent", "name": "agent", "kind": "inference", "class": "steady",
+              "model": { "parameters_billion": "8" }, "tokens_per_month": "1000000000",
+              "token_mix": { "input": "0.5", "output": "0.3", "cached": "0.2" } }
         ],
         "scenarios": [{ "id": "mix", "name": "mix",
             "layers": [
@@ -42,7 +46,11 @@ fn base() -> Value {
                   "price_per_gpu_hour": { "value": "1.10", "reason": "charge-back" }, "gpus": 6,
                   "serves": ["train"] },
                 { "id": "api", "kind": "token-metered", "serves": ["chat"],
-                  "price_per_million_tokens": { "value": "0.20", "reason": "list" } }
+                  "price_per_million_tokens": { "value": "0.20", "reason": "list" } },
+                { "id": "api-split", "kind": "token-metered", "serves": ["agent"],
+                  "price_per_million_input_tokens": { "value": "3.00", "reason": "list" },
+                  "price_per_million_output_tokens": { "value": "15.00", "reason": "list" },
+                  "price_per_million_cached_tokens": { "value": "0.30", "reason": "list" } }
             ],
             "network": { "fabric": "ib-ndr-400" },
             "facility": { "region": "us", "cooling": "direct-to-chip", "kw_per_rack_limit": "45",
@@ -52,7 +60,7 @@ fn base() -> Value {
 }
 
 /// Every override field of the format, as a JSON pointer to where it sits in `base()`.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 17] = [
     "/scenarios/0/layers/0/price_per_gpu",
     "/scenarios/0/layers/0/peak_tflops",
     "/scenarios/0/layers/0/power_kw_per_gpu",
@@ -62,6 +70,9 @@ const FIELDS: [&str; 14] = [
     "/scenarios/0/layers/3/price_per_gpu_hour",
     "/scenarios/0/layers/4/price_per_gpu_hour",
     "/scenarios/0/layers/5/price_per_million_tokens",
+    "/scenarios/0/layers/6/price_per_million_input_tokens",
+    "/scenarios/0/layers/6/price_per_million_output_tokens",
+    "/scenarios/0/layers/6/price_per_million_cached_tokens",
     "/scenarios/0/facility/tariff_per_kwh",
     "/scenarios/0/facility/grid_gco2_per_kwh",
     "/scenarios/0/facility/pue",

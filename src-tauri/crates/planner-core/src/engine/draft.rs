@@ -342,6 +342,7 @@ pub fn new_workload(name: &str, kind: WorkloadKind, taken: &[String]) -> Workloa
         precision: Precision::Bf16,
         model: None,
         tokens_per_month: None,
+        token_mix: None,
         gpu_hours_per_day: None,
         gpu_hours_on: None,
         mfu: Decimal::new(4, 1),

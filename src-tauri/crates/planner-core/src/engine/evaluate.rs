@@ -201,8 +201,9 @@ fn workload_priority(w: &Workload) -> u8 {
 
 fn rate_for(w: &Workload, l: &Layer) -> Option<Rate> {
     match l.kind {
-        LayerKind::TokenMetered => match (w.kind, w.flops_per_token) {
-            (WorkloadKind::Inference, Some(fpt)) => Rate::new(dec!(1000000) * fpt / FLOP_PER_PFLOP_HOUR),
+        // A layer priced by kind of token serves only workloads that declare their token mix.
+        LayerKind::TokenMetered => match (w.kind, w.flops_per_token, l.token_price(w)) {
+            (WorkloadKind::Inference, Some(fpt), Some(_)) => Rate::new(dec!(1000000) * fpt / FLOP_PER_PFLOP_HOUR),
             _ => None,
         },
         LayerKind::Spot if !w.takes_spot() => None,
@@ -674,12 +675,12 @@ fn run_months(plan: &Plan, s: &Scenario, routes: &Routes, token_mfu: &[Decimal],
         let mut books = Books::default();
         let mut usage = Usage::default();
         let unserved = run.book_demand(plan, &demand, &alloc, &mut usage);
-        run.book_rented(s, &month, &mut books, &mut usage);
+        run.book_rented(plan, s, &month, &mut books, &mut usage);
         for os in &mut owned {
             run.book_owned(os, &s.layers[os.layer], &month, &mut books, &mut usage);
         }
         book_scenario_costs(s, m, unserved, &mut books);
-        run.record_dispatch(s, &month, &demand);
+        run.record_dispatch(plan, s, &month, &demand);
         run.close_month(ym, books, usage, site.grid);
     }
     run
@@ -789,8 +790,11 @@ impl Run {
     }
 
     /// Rented layers: what each is paid for the month (reserved commitments while active, hours
-    /// or tokens used otherwise), a fixed-month exit fee, and their estimated energy.
-    fn book_rented(&mut self, s: &Scenario, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
+    /// or tokens used otherwise), a fixed-month exit fee, and their estimated energy. A
+    /// token-metered layer priced by kind of token is paid per (workload, layer) cell of the
+    /// dispatch, each workload's millions of tokens at its own price (its token mix); a blended
+    /// price is the same for every workload, so the layer's units are paid at it.
+    fn book_rented(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
         let (m, alloc) = (month.m, month.alloc);
         for (li, l) in s.layers.iter().enumerate() {
             let units = alloc.units[li];
@@ -825,7 +829,15 @@ impl Run {
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::TokenMetered => {
-                    let cost = units * l.price_per_million_tokens;
+                    let cost = match l.token_prices {
+                        None => units * l.price_per_million_tokens,
+                        Some(_) => alloc
+                            .cells
+                            .iter()
+                            .filter(|c| c.1 == li)
+                            .map(|&(w, _, units, _)| units * crate::engine::operations::unit_price(plan, s, w, li))
+                            .sum(),
+                    };
                     books.add(Category::CloudCompute, cost);
                     self.layer_cost[li] += cost;
                 }
@@ -891,7 +903,7 @@ impl Run {
     }
 
     /// Records what dispatch decided this month, for the plan's own view.
-    fn record_dispatch(&mut self, s: &Scenario, month: &Month<'_>, demand: &[Decimal]) {
+    fn record_dispatch(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, demand: &[Decimal]) {
         use crate::engine::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price};
         let alloc = month.alloc;
         let served = alloc
@@ -902,7 +914,7 @@ impl Run {
                 layer: u32::try_from(l).unwrap_or(u32::MAX),
                 units,
                 useful_pflop_h: useful,
-                cost: units * unit_price(s, l),
+                cost: units * unit_price(plan, s, w, l),
             })
             .collect();
         let idle_gpu_h = s
@@ -1184,7 +1196,8 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
                     let l = &s.layers[li];
                     let price = match l.kind {
                         LayerKind::Owned => return None,
-                        LayerKind::TokenMetered => l.price_per_million_tokens,
+                        // The workload's own price per million tokens (its mix on split prices).
+                        LayerKind::TokenMetered => l.token_price(&plan.workloads[wi])?,
                         _ => l.price_per_gpu_hour,
                     };
                     let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend);

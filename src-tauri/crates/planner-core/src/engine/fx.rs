@@ -59,10 +59,13 @@ pub const BAND_FACTOR: Decimal = dec!(1.5);
 
 /// The fields of a scenario file whose [`crate::engine::scenario_file::Override`] is money, and so may
 /// carry a `currency`. Any other override (throughput, power, PUE, carbon intensity) refuses one.
-pub const MONEY_OVERRIDES: [&str; 6] = [
+pub const MONEY_OVERRIDES: [&str; 9] = [
     "price_per_gpu",
     "price_per_gpu_hour",
     "price_per_million_tokens",
+    "price_per_million_input_tokens",
+    "price_per_million_output_tokens",
+    "price_per_million_cached_tokens",
     "tariff_per_kwh",
     "colocation_per_kw_month",
     "per_port_cost",

@@ -25,7 +25,7 @@ const CLOUD: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Spot, LayerKind::O
 
 /// The layer fields the editor shows (by their name in the scenario file), and the kinds each
 /// applies to. `id` and `kind` belong to every layer and are not listed.
-const FIELDS: [(&str, &[LayerKind]); 35] = [
+const FIELDS: [(&str, &[LayerKind]); 38] = [
     ("accelerator", ALL),
     ("offer", CLOUD),
     ("system", OWNED),
@@ -44,6 +44,9 @@ const FIELDS: [(&str, &[LayerKind]); 35] = [
         ],
     ),
     ("price_per_million_tokens", &[LayerKind::TokenMetered]),
+    ("price_per_million_input_tokens", &[LayerKind::TokenMetered]),
+    ("price_per_million_output_tokens", &[LayerKind::TokenMetered]),
+    ("price_per_million_cached_tokens", &[LayerKind::TokenMetered]),
     ("term", &[LayerKind::Reserved]),
     ("peak_tflops", ALL),
     ("mfu", ALL),
@@ -142,6 +145,9 @@ pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
         installation: Decimal::ZERO,
         price_per_gpu_hour: None,
         price_per_million_tokens: None,
+        price_per_million_input_tokens: None,
+        price_per_million_output_tokens: None,
+        price_per_million_cached_tokens: None,
         term: (kind == LayerKind::Reserved).then_some(CommitTerm::OneYear),
         peak_tflops: None,
         mfu: None,
@@ -305,6 +311,14 @@ mod tests {
         assert_eq!(kinds("term"), ["reserved"]);
         assert_eq!(kinds("price_per_gpu_hour"), ["reserved", "spot", "on-demand", "pooled"]);
         assert_eq!(kinds("interruptions_per_hour"), ["spot"]);
+        for field in [
+            "price_per_million_tokens",
+            "price_per_million_input_tokens",
+            "price_per_million_output_tokens",
+            "price_per_million_cached_tokens",
+        ] {
+            assert_eq!(kinds(field), ["token-metered"], "{field}");
+        }
         assert_eq!(kinds("financing"), ["owned"]);
         assert_eq!(kinds("no_such_field"), Vec::<&str>::new());
         let forms = forms();

@@ -16,7 +16,9 @@
 //! - owned hardware: 10^7 GPUs × 10^12 per GPU = 10^19; energy 10^7 GPUs × 10^3 kW × 744 h ×
 //!   PUE 10 × 10^6 per kWh ≈ 7.4 × 10^19 a month;
 //! - tokens: 10^12 PFLOP-hours × 3.6 × 10^18 FLOP ÷ 2 × 10^6 FLOP per token (a 10^6-parameter
-//!   model, the smallest accepted) = 1.8 × 10^24 tokens × 10^6 per million = 1.8 × 10^24 a month;
+//!   model, the smallest accepted) = 1.8 × 10^24 tokens × 10^6 per million = 1.8 × 10^24 a month
+//!   (a price by kind of token is Σ share × price with shares of at most 1 summing to 1, so it too
+//!   is at most 10^6);
 //! - demand: 10^18 tokens ÷ 3.6 × 10^18 × 6 × 10^15 FLOP per token (divided first) ≈ 1.7 × 10^15
 //!   PFLOP-hours, which the demand check refuses above 10^12 a month, growth included;
 //! - loans: (1 + 100%)^(30 years) = 10^9.
@@ -122,6 +124,9 @@ fn bound_of(key: &str) -> Bound {
         "price_per_gpu_hour"
         | "running_cost_per_gpu_hour"
         | "price_per_million_tokens"
+        | "price_per_million_input_tokens"
+        | "price_per_million_output_tokens"
+        | "price_per_million_cached_tokens"
         | "tariff_per_kwh"
         | "colocation_per_kw_month" => bound(MAX_RATE_PRICE, "a price per unit"),
         "gpus" => bound(MAX_GPUS, "GPUs"),
@@ -166,7 +171,11 @@ fn bound_of(key: &str) -> Bound {
         | "support_rate_per_year"
         | "non_server_maintenance_rate_per_year"
         | "idle_power_share"
-        | "egress_share_of_cloud_spend" => bound(dec!(1000), "a share"),
+        | "egress_share_of_cloud_spend"
+        // A token mix's shares (`token_mix.input`, `.output`, `.cached`).
+        | "input"
+        | "output"
+        | "cached" => bound(dec!(1000), "a share"),
         // Money: prices, fees and costs, and any field not named above.
         _ => bound(MAX_MONEY, "an amount"),
     }

@@ -8,10 +8,11 @@
 //! - **Dispatch**: per month, each workload's demand and unmet demand (useful PFLOP-hours), and
 //!   every (workload, layer) pair that served: the layer's units (GPU-hours; millions of tokens
 //!   on a token-metered layer), the useful PFLOP-hours they gave, and their cost at the layer's
-//!   unit price. A paid-by-use layer's cell cost is exactly what the ledger books for those hours;
-//!   a reserved layer's is its hourly rate times the hours it gave (the commitment itself is paid
-//!   whether used or not); owned hours cost nothing per hour here (their cost is capital and
-//!   running costs, in the ledger). Owned GPU-hours available and not used are the idle hours.
+//!   unit price for that workload (a token-metered layer priced by kind of token charges each
+//!   workload by its token mix). A paid-by-use layer's cell cost is exactly what the ledger books
+//!   for those hours; a reserved layer's is its hourly rate times the hours it gave (the
+//!   commitment itself is paid whether used or not); owned hours cost nothing per hour here (their
+//!   cost is capital and running costs, in the ledger). Owned GPU-hours available and not used are the idle hours.
 //! - **Bridge**: for each owned layer, the months from its order to its delivery, and what served
 //!   the workloads it will serve in those months: one line per layer with the months it served,
 //!   its units and their cost; demand left unmet in those months is shown beside.
@@ -95,7 +96,7 @@ pub struct DispatchCell {
     /// In the layer's unit (GPU-hours, or millions of tokens).
     pub units: Decimal,
     pub useful_pflop_h: Decimal,
-    /// Units × the layer's unit price (0 for owned hours).
+    /// Units × the layer's unit price for the workload (0 for owned hours).
     pub cost: Decimal,
 }
 
@@ -219,11 +220,19 @@ pub fn ops_layers(s: &Scenario) -> Vec<OpsLayer> {
         .collect()
 }
 
-/// A layer's price per unit, as the dispatch cells count it.
-pub fn unit_price(s: &Scenario, layer: usize) -> Decimal {
+/// The price of one unit of layer `layer` serving workload `workload` (indices into the
+/// scenario's layers and the plan's workloads), as the dispatch cells count it and the ledger
+/// books it: a GPU-hour at the layer's hourly price; a million tokens at the workload's own price
+/// on a token-metered layer ([`crate::engine::scenario::Layer::token_price`]: the blended price, or
+/// Σ share × price over the workload's token mix); nothing for owned hours.
+pub fn unit_price(plan: &Plan, s: &Scenario, workload: usize, layer: usize) -> Decimal {
     s.layers.get(layer).map_or(Decimal::ZERO, |l| match l.kind {
         LayerKind::Owned => Decimal::ZERO,
-        LayerKind::TokenMetered => l.price_per_million_tokens,
+        LayerKind::TokenMetered => plan
+            .workloads
+            .get(workload)
+            .and_then(|w| l.token_price(w))
+            .unwrap_or_default(),
         _ => l.price_per_gpu_hour,
     })
 }

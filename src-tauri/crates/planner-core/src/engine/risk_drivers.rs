@@ -118,13 +118,14 @@ pub fn candidates(file: &ScenarioFile) -> Vec<Candidate> {
                 "price_per_gpu_hour",
                 l.price_per_gpu_hour.as_ref(),
             );
-            overridden(
-                &mut out,
-                &base,
-                &what,
-                "price_per_million_tokens",
-                l.price_per_million_tokens.as_ref(),
-            );
+            for (field, o) in [
+                ("price_per_million_tokens", &l.price_per_million_tokens),
+                ("price_per_million_input_tokens", &l.price_per_million_input_tokens),
+                ("price_per_million_output_tokens", &l.price_per_million_output_tokens),
+                ("price_per_million_cached_tokens", &l.price_per_million_cached_tokens),
+            ] {
+                overridden(&mut out, &base, &what, field, o.as_ref());
+            }
             if l.kind == LayerKind::Owned {
                 let months = Decimal::from(l.lead_time_months);
                 out.push(candidate(

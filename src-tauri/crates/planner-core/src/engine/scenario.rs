@@ -107,7 +107,11 @@ pub struct Layer {
     pub from_month: u32,
     pub until_month: Option<u32>,
     pub price_per_gpu_hour: Decimal,
+    /// Token-metered: the blended price per million tokens (zero when `token_prices` is set).
     pub price_per_million_tokens: Decimal,
+    /// Token-metered and priced by kind of token: the prices per million input, output and
+    /// cached tokens, which each workload pays in its token mix ([`Layer::token_price`]).
+    pub token_prices: Option<TokenPrices>,
     /// Paid hours per useful hour on spot (Young/Daly), 1 elsewhere.
     pub overhead_factor: Decimal,
     /// Spot layers: the checkpointing behind `overhead_factor` and the provider's notice.
@@ -124,6 +128,30 @@ pub struct Layer {
     /// Rented layers: how their energy and emissions are estimated (`None`: not estimated, and
     /// the scenario's warnings say why).
     pub cloud_energy: Option<CloudEnergy>,
+}
+
+/// A token-metered layer's prices per million tokens by kind of token, in the plan's currency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TokenPrices {
+    pub input: Decimal,
+    pub output: Decimal,
+    /// Cached input tokens (the input price when the file gives none).
+    pub cached: Decimal,
+}
+
+impl Layer {
+    /// The price one million tokens of workload `w` pay on this token-metered layer: the blended
+    /// price, or, when the layer is priced by kind of token, Σ share × price over the workload's
+    /// token mix (input, output, cached). `None` when the layer is priced by kind of token and
+    /// the workload declares no mix: `validate` refuses such a pair and dispatch never routes it,
+    /// so no price is ever made up.
+    pub fn token_price(&self, w: &Workload) -> Option<Decimal> {
+        match (&self.token_prices, &w.token_mix) {
+            (None, _) => Some(self.price_per_million_tokens),
+            (Some(p), Some(m)) => Some(m.input * p.input + m.output * p.output + m.cached * p.cached),
+            (Some(_), None) => None,
+        }
+    }
 }
 
 /// The figures behind a rented layer's estimated energy. The buyer does not meter a provider's

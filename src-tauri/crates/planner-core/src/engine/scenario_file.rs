@@ -163,6 +163,12 @@ pub struct WorkloadSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub tokens_per_month: Option<Decimal>,
+    /// Inference: the shares of its tokens that are input, output and cached, which an API
+    /// priced by kind of token bills apart. Needed by a token-metered layer with split prices
+    /// that serves the workload; it never changes the work (every token costs 2N FLOPs).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub token_mix: Option<TokenMix>,
     /// GPU-hours per day on `gpu_hours_on` (first month; growth applies after).
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
@@ -193,6 +199,21 @@ pub struct WorkloadSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
+}
+
+/// The shares of an inference workload's tokens a month by kind, as fractions that sum to 1:
+/// `{"input": "0.7", "output": "0.2", "cached": "0.1"}` (`cached` defaults to 0).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct TokenMix {
+    /// Share of the tokens that are input (prompt) tokens, not read from a cache.
+    pub input: Decimal,
+    /// Share of the tokens that are output (generated) tokens.
+    pub output: Decimal,
+    /// Share of the tokens that are input tokens read from the provider's prompt cache.
+    #[serde(default)]
+    pub cached: Decimal,
 }
 
 fn default_precision() -> Precision {
@@ -439,10 +460,24 @@ pub struct LayerSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_gpu_hour: Option<Override>,
-    /// Token-metered: price per million tokens (required).
+    /// Token-metered: one blended price per million tokens, or else the prices by kind of token
+    /// below (one or the other is required).
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub price_per_million_tokens: Option<Override>,
+    /// Token-metered, priced by kind of token: per million input tokens (with the output price).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub price_per_million_input_tokens: Option<Override>,
+    /// Token-metered, priced by kind of token: per million output tokens (with the input price).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub price_per_million_output_tokens: Option<Override>,
+    /// Token-metered, priced by kind of token: per million cached input tokens (default: the
+    /// input price).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub price_per_million_cached_tokens: Option<Override>,
     /// Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months.
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]

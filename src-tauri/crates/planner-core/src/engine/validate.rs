@@ -25,11 +25,11 @@ use crate::engine::layer_form::kind_id;
 use crate::engine::network::FabricCost;
 use crate::engine::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
 use crate::engine::scenario::{
-    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario,
+    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario, TokenPrices,
 };
 use crate::engine::scenario_file::{
     CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,
-    ScenarioFile, ScenarioSpec, WorkloadSpec,
+    ScenarioFile, ScenarioSpec, TokenMix, WorkloadSpec,
 };
 use crate::engine::sizing::ModelShape;
 use crate::engine::spot::{Checkpointing, overhead_factor};
@@ -48,6 +48,8 @@ pub const DEFAULT_OWNED_AVAILABILITY: Decimal = dec!(0.97);
 pub const DEFAULT_LIFE_MONTHS: u32 = 60;
 /// Default share of full power an idle GPU draws.
 pub const DEFAULT_IDLE_POWER_SHARE: Decimal = dec!(0.3);
+/// How far the shares of a workload's token mix may sum from 1.
+pub const TOKEN_MIX_TOLERANCE: Decimal = dec!(0.000000001);
 /// The catalog region whose grid intensity a rented layer's energy is counted at when its offer
 /// states no region (or there is no offer).
 pub const CLOUD_FALLBACK_REGION: &str = "world";
@@ -451,6 +453,7 @@ impl Resolver<'_> {
             );
         }
         let method = self.tuning_method(&p, w);
+        let token_mix = self.token_mix(&p, w);
         if let Some(region) = &w.region
             && self.catalog.region(region).is_none()
         {
@@ -489,6 +492,7 @@ impl Resolver<'_> {
             region: w.region.clone(),
             parameters,
             flops_per_token: fpt,
+            token_mix,
             base_demand: base,
             per_day,
             monthly_growth: w.monthly_growth,
@@ -521,6 +525,34 @@ impl Resolver<'_> {
             }
             (_, None) => None,
         }
+    }
+
+    /// A workload's token mix, when it gives one: inference only, each share a fraction, the
+    /// three summing to 1 (within [`TOKEN_MIX_TOLERANCE`]).
+    fn token_mix(&mut self, p: &str, w: &WorkloadSpec) -> Option<TokenMix> {
+        let mix = w.token_mix.as_ref()?;
+        let at = format!("{p}.token_mix");
+        if w.kind != WorkloadKind::Inference {
+            self.push(
+                at,
+                "`token_mix` applies to inference workloads only: it splits the tokens an API serves into input, output and cached",
+            );
+            return None;
+        }
+        for (name, share) in [("input", mix.input), ("output", mix.output), ("cached", mix.cached)] {
+            self.fraction(&format!("{at}.{name}"), share);
+        }
+        let sum = mix.input + mix.output + mix.cached;
+        if (sum - Decimal::ONE).abs() > TOKEN_MIX_TOLERANCE {
+            self.push(
+                at,
+                format!(
+                    "the shares of input, output and cached tokens sum to {}, not 1: give each as a fraction of the workload's tokens per month (e.g. \"0.7\", \"0.2\", \"0.1\")",
+                    sum.normalize()
+                ),
+            );
+        }
+        Some(mix.clone())
     }
 
     /// A workload's demand in its first month, in useful PFLOP-hours, and whether it is counted
@@ -866,10 +898,59 @@ impl Resolver<'_> {
                     adaptation_months = adaptation_months.max(at(m, point));
                 }
                 self.region_warnings(&layer, file, warnings);
+                self.token_mixes(&layer, file);
                 layers.push(layer);
             }
         }
         (layers, adaptation_months)
+    }
+
+    /// A layer priced by kind of token bills each workload it may serve by the workload's token
+    /// mix: a workload it could serve (inference naming a model) without one is a problem at the
+    /// workload's `token_mix`, never a made-up mix; each mix it uses is recorded as the planner's
+    /// declared figure.
+    fn token_mixes(&mut self, layer: &Layer, file: &ScenarioFile) {
+        if layer.token_prices.is_none() {
+            return;
+        }
+        for (k, w) in file.workloads.iter().enumerate() {
+            let may_serve = layer.serves.as_ref().is_none_or(|s| s.contains(&k));
+            if !may_serve || w.kind != WorkloadKind::Inference || w.model.is_none() {
+                continue;
+            }
+            let at = format!("workloads[{k}].token_mix");
+            match &w.token_mix {
+                None => {
+                    if !self.problems.iter().any(|p| p.path == at) {
+                        self.push(
+                            at,
+                            format!(
+                                "layer `{}` prices input, output and cached tokens apart and may serve this workload: give the workload's token_mix: the share of input, output and cached tokens",
+                                layer.id
+                            ),
+                        );
+                    }
+                }
+                Some(mix) => {
+                    for (kind, share) in [("input", mix.input), ("output", mix.output), ("cached", mix.cached)] {
+                        let path = format!("{at}.{kind}");
+                        if self.assumptions.iter().any(|a| a.path == path) {
+                            continue;
+                        }
+                        self.assumptions.push(Assumption {
+                            path,
+                            value: share,
+                            origin: Origin::Override {
+                                reason: format!(
+                                    "the planner's declared share of {kind} tokens in workload `{}`'s tokens per month",
+                                    w.id
+                                ),
+                            },
+                        });
+                    }
+                }
+            }
+        }
     }
 
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
@@ -1064,7 +1145,8 @@ impl Resolver<'_> {
     fn kind_fields(&mut self, p: &str, l: &LayerSpec) {
         let owned = l.kind == LayerKind::Owned;
         let cloud = matches!(l.kind, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand);
-        let checks: [(&str, bool, bool); 17] = [
+        let token = l.kind == LayerKind::TokenMetered;
+        let checks: [(&str, bool, bool); 20] = [
             ("offer", l.offer.is_some(), cloud),
             ("system", l.system.is_some(), owned),
             ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
@@ -1077,10 +1159,21 @@ impl Resolver<'_> {
                 l.price_per_gpu_hour.is_some(),
                 cloud || l.kind == LayerKind::Pooled,
             ),
+            ("price_per_million_tokens", l.price_per_million_tokens.is_some(), token),
             (
-                "price_per_million_tokens",
-                l.price_per_million_tokens.is_some(),
-                l.kind == LayerKind::TokenMetered,
+                "price_per_million_input_tokens",
+                l.price_per_million_input_tokens.is_some(),
+                token,
+            ),
+            (
+                "price_per_million_output_tokens",
+                l.price_per_million_output_tokens.is_some(),
+                token,
+            ),
+            (
+                "price_per_million_cached_tokens",
+                l.price_per_million_cached_tokens.is_some(),
+                token,
             ),
             (
                 "interruptions_per_hour",
@@ -1181,6 +1274,7 @@ impl Resolver<'_> {
             until_month: terms.until,
             price_per_gpu_hour: terms.price_per_gpu_hour,
             price_per_million_tokens: terms.price_per_million_tokens,
+            token_prices: terms.token_prices,
             overhead_factor: terms.overhead,
             spot: terms.spot,
             serves,
@@ -1390,6 +1484,7 @@ impl Resolver<'_> {
         let mut terms = KindTerms {
             price_per_gpu_hour: Decimal::ZERO,
             price_per_million_tokens: Decimal::ZERO,
+            token_prices: None,
             overhead: Decimal::ONE,
             spot: None,
             until: exit_fee.map(|e| e.0),
@@ -1423,10 +1518,7 @@ impl Resolver<'_> {
                 Some(o) => terms.price_per_gpu_hour = self.take_override(&format!("{p}.price_per_gpu_hour"), o),
                 None => self.push(format!("{p}.price_per_gpu_hour"), "a pooled layer needs its internal price per GPU-hour, with the reason (e.g. the pool's charge-back rate)"),
             },
-            LayerKind::TokenMetered => match &l.price_per_million_tokens {
-                Some(o) => terms.price_per_million_tokens = self.take_override(&format!("{p}.price_per_million_tokens"), o),
-                None => self.push(format!("{p}.price_per_million_tokens"), "a token-metered layer needs its price per million tokens, with the reason"),
-            },
+            LayerKind::TokenMetered => self.token_terms(p, l, &mut terms),
             LayerKind::Owned => {
                 terms.region = None;
                 terms.owned = self.owned(p, l, hw.acc.as_ref(), hw.system.as_ref(), point);
@@ -1440,6 +1532,84 @@ impl Resolver<'_> {
             }
         }
         terms
+    }
+
+    /// A token-metered layer's price: one blended price per million tokens, or prices by kind of
+    /// token (input and output, cached defaulting to input), never both.
+    fn token_terms(&mut self, p: &str, l: &LayerSpec, terms: &mut KindTerms) {
+        let split = l.price_per_million_input_tokens.is_some()
+            || l.price_per_million_output_tokens.is_some()
+            || l.price_per_million_cached_tokens.is_some();
+        match (&l.price_per_million_tokens, split) {
+            (Some(_), true) => self.push(
+                format!("{p}.price_per_million_tokens"),
+                "give one price or the other: the blended `price_per_million_tokens`, or the prices by kind of token (`price_per_million_input_tokens`, `price_per_million_output_tokens`, optionally `price_per_million_cached_tokens`); remove one",
+            ),
+            (Some(o), false) => {
+                terms.price_per_million_tokens = self.take_override(&format!("{p}.price_per_million_tokens"), o);
+            }
+            (None, true) => terms.token_prices = self.split_token_prices(p, l),
+            (None, false) => self.push(
+                format!("{p}.price_per_million_tokens"),
+                "a token-metered layer needs its price per million tokens, with the reason (or its prices per million input and output tokens)",
+            ),
+        }
+    }
+
+    /// The prices by kind of token of a token-metered layer, each an override with its reason:
+    /// input and output both required; cached, when not given, at the input price, recorded so.
+    fn split_token_prices(&mut self, p: &str, l: &LayerSpec) -> Option<TokenPrices> {
+        let mut price = |field: &str, what: &str, o: Option<&Override>| {
+            let path = format!("{p}.{field}");
+            match o {
+                Some(o) => Some(self.take_override(&path, o)),
+                None => {
+                    self.push(
+                        path,
+                        format!("give the price per million {what} tokens too, with the reason: a layer priced by kind of token needs its input and its output price"),
+                    );
+                    None
+                }
+            }
+        };
+        let input = price(
+            "price_per_million_input_tokens",
+            "input",
+            l.price_per_million_input_tokens.as_ref(),
+        );
+        let output = price(
+            "price_per_million_output_tokens",
+            "output",
+            l.price_per_million_output_tokens.as_ref(),
+        );
+        let (input, output) = (input?, output?);
+        let cached = match &l.price_per_million_cached_tokens {
+            Some(o) => self.take_override(&format!("{p}.price_per_million_cached_tokens"), o),
+            None => {
+                let input_path = format!("{p}.price_per_million_input_tokens");
+                let input_reason = self
+                    .assumptions
+                    .iter()
+                    .rev()
+                    .find(|a| a.path == input_path)
+                    .and_then(|a| match &a.origin {
+                        Origin::Override { reason } => Some(reason.clone()),
+                        Origin::Catalog { .. } => None,
+                    })
+                    .unwrap_or_default();
+                self.assumptions.push(Assumption {
+                    path: format!("{p}.price_per_million_cached_tokens"),
+                    value: input,
+                    origin: Origin::Override {
+                        reason: format!(
+                            "no price for cached tokens given: cached tokens are billed at the input price ({input_reason})"
+                        ),
+                    },
+                });
+                input
+            }
+        };
+        Some(TokenPrices { input, output, cached })
     }
 
     /// A rented layer's price per GPU-hour: its override, else the offer's figure `field`.
@@ -2043,6 +2213,7 @@ struct LayerHardware {
 struct KindTerms {
     price_per_gpu_hour: Decimal,
     price_per_million_tokens: Decimal,
+    token_prices: Option<TokenPrices>,
     overhead: Decimal,
     spot: Option<crate::engine::spot::SpotTerms>,
     until: Option<u32>,

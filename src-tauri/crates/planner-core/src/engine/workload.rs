@@ -56,6 +56,9 @@ pub struct Workload {
     pub parameters: Option<Decimal>,
     /// FLOPs per token, when the model is known: converts served compute back into tokens.
     pub flops_per_token: Option<Decimal>,
+    /// Inference: the shares of its tokens that are input, output and cached (each 0 to 1,
+    /// summing to 1), for token-metered layers priced by kind of token. It moves no FLOPs.
+    pub token_mix: Option<crate::engine::scenario_file::TokenMix>,
     /// Useful PFLOP-hours asked for in the first month at full length (per day when `per_day`).
     pub base_demand: Decimal,
     /// True when `base_demand` is per day (GPU-hours per day), false when per month (tokens).
