@@ -24,6 +24,7 @@ const TOKENS: WorkloadSpec = {
   interruptible: false,
   data_classification: "internal",
   region: null,
+  token_mix: null,
 };
 
 describe("workloads", () => {

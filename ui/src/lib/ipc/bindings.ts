@@ -1029,7 +1029,7 @@ export type DispatchCell = {
 	/**  In the layer's unit (GPU-hours, or millions of tokens). */
 	units: string,
 	useful_pflop_h: string,
-	/**  Units × the layer's unit price (0 for owned hours). */
+	/**  Units × the layer's unit price for the workload (0 for owned hours). */
 	cost: string,
 };
 
@@ -2182,8 +2182,20 @@ export type LayerSpec_Deserialize = {
 	installation?: string,
 	/**  Cloud layers: price per GPU-hour in place of the offer's. */
 	price_per_gpu_hour?: Override_Deserialize | null,
-	/**  Token-metered: price per million tokens (required). */
+	/**
+	 *  Token-metered: one blended price per million tokens, or else the prices by kind of token
+	 *  below (one or the other is required).
+	 */
 	price_per_million_tokens?: Override_Deserialize | null,
+	/**  Token-metered, priced by kind of token: per million input tokens (with the output price). */
+	price_per_million_input_tokens?: Override_Deserialize | null,
+	/**  Token-metered, priced by kind of token: per million output tokens (with the input price). */
+	price_per_million_output_tokens?: Override_Deserialize | null,
+	/**
+	 *  Token-metered, priced by kind of token: per million cached input tokens (default: the
+	 *  input price).
+	 */
+	price_per_million_cached_tokens?: Override_Deserialize | null,
 	/**  Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months. */
 	term?: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
@@ -2281,8 +2293,20 @@ export type LayerSpec_Serialize = {
 	installation: string,
 	/**  Cloud layers: price per GPU-hour in place of the offer's. */
 	price_per_gpu_hour: Override_Serialize | null,
-	/**  Token-metered: price per million tokens (required). */
+	/**
+	 *  Token-metered: one blended price per million tokens, or else the prices by kind of token
+	 *  below (one or the other is required).
+	 */
 	price_per_million_tokens: Override_Serialize | null,
+	/**  Token-metered, priced by kind of token: per million input tokens (with the output price). */
+	price_per_million_input_tokens: Override_Serialize | null,
+	/**  Token-metered, priced by kind of token: per million output tokens (with the input price). */
+	price_per_million_output_tokens: Override_Serialize | null,
+	/**
+	 *  Token-metered, priced by kind of token: per million cached input tokens (default: the
+	 *  input price).
+	 */
+	price_per_million_cached_tokens: Override_Serialize | null,
 	/**  Reserved: the commitment, `"1y"`, `"3y"` or `{"months": n}` for any whole number of months. */
 	term: CommitTerm | null,
 	/**  Dense tensor TFLOPS at the workload's precision in place of the catalog's. */
@@ -4277,6 +4301,38 @@ export type ThroughputNeed_Serialize = {
 	hours_on_memory_gpus: string | null,
 };
 
+/**
+ *  The shares of an inference workload's tokens a month by kind, as fractions that sum to 1:
+ *  `{"input": "0.7", "output": "0.2", "cached": "0.1"}` (`cached` defaults to 0).
+ */
+export type TokenMix = TokenMix_Serialize | TokenMix_Deserialize;
+
+/**
+ *  The shares of an inference workload's tokens a month by kind, as fractions that sum to 1:
+ *  `{"input": "0.7", "output": "0.2", "cached": "0.1"}` (`cached` defaults to 0).
+ */
+export type TokenMix_Deserialize = {
+	/**  Share of the tokens that are input (prompt) tokens, not read from a cache. */
+	input: string,
+	/**  Share of the tokens that are output (generated) tokens. */
+	output: string,
+	/**  Share of the tokens that are input tokens read from the provider's prompt cache. */
+	cached?: string,
+};
+
+/**
+ *  The shares of an inference workload's tokens a month by kind, as fractions that sum to 1:
+ *  `{"input": "0.7", "output": "0.2", "cached": "0.1"}` (`cached` defaults to 0).
+ */
+export type TokenMix_Serialize = {
+	/**  Share of the tokens that are input (prompt) tokens, not read from a cache. */
+	input: string,
+	/**  Share of the tokens that are output (generated) tokens. */
+	output: string,
+	/**  Share of the tokens that are input tokens read from the provider's prompt cache. */
+	cached: string,
+};
+
 /**  What drives one scenario's difference from the baseline. */
 export type Tornado = Tornado_Serialize | Tornado_Deserialize;
 
@@ -4621,6 +4677,12 @@ export type WorkloadSpec_Deserialize = {
 	model?: ModelSpec_Deserialize | null,
 	/**  Tokens trained or served per month (first month; growth applies after). */
 	tokens_per_month?: string | null,
+	/**
+	 *  Inference: the shares of its tokens that are input, output and cached, which an API
+	 *  priced by kind of token bills apart. Needed by a token-metered layer with split prices
+	 *  that serves the workload; it never changes the work (every token costs 2N FLOPs).
+	 */
+	token_mix?: TokenMix_Deserialize | null,
 	/**  GPU-hours per day on `gpu_hours_on` (first month; growth applies after). */
 	gpu_hours_per_day?: string | null,
 	/**  The accelerator (catalog id) the `gpu_hours_per_day` are counted on. */
@@ -4655,6 +4717,12 @@ export type WorkloadSpec_Serialize = {
 	model: ModelSpec_Serialize | null,
 	/**  Tokens trained or served per month (first month; growth applies after). */
 	tokens_per_month: string | null,
+	/**
+	 *  Inference: the shares of its tokens that are input, output and cached, which an API
+	 *  priced by kind of token bills apart. Needed by a token-metered layer with split prices
+	 *  that serves the workload; it never changes the work (every token costs 2N FLOPs).
+	 */
+	token_mix: TokenMix_Serialize | null,
 	/**  GPU-hours per day on `gpu_hours_on` (first month; growth applies after). */
 	gpu_hours_per_day: string | null,
 	/**  The accelerator (catalog id) the `gpu_hours_per_day` are counted on. */
