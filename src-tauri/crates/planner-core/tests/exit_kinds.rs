@@ -754,3 +754,41 @@ fn the_workspace_prices_a_request_on_the_scenario_as_the_editor_holds_it() {
     assert_eq!((p.variant_total, p.base_total), (old.variant_total, old.base_total));
     assert_eq!(p.booking.clause, Some(old.cost));
 }
+
+/// The ways out a memo states: each layer's, from the middle of the horizon, every one priced
+/// against staying (difference = leaving − staying), on the enterprise sample.
+#[test]
+fn the_memo_states_every_layers_ways_out_from_the_middle_of_the_horizon() {
+    let catalog = common::shipped_catalog();
+    let path = format!(
+        "{}/../../../catalogs/samples/enterprise-hybrid.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let file = planner_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (cloud, refused) = planner_core::exit_kinds::standard_ways_out(&catalog, &file, "all-cloud");
+    assert!(refused.is_empty(), "{refused:?}");
+    let kinds: Vec<&str> = cloud
+        .iter()
+        .map(|p| match p.request {
+            planner_core::exit_kinds::ExitRequest::LeaveReservation { .. } => "leave",
+            planner_core::exit_kinds::ExitRequest::ScaleDown { .. } => "scale-down",
+            planner_core::exit_kinds::ExitRequest::Downgrade { .. } => "downgrade",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["leave", "scale-down", "downgrade"]);
+    for p in &cloud {
+        assert_eq!(p.request.month(), file.horizon_months / 2);
+        assert_eq!(p.difference, p.variant_total - p.base_total);
+    }
+    let (hybrid, _) = planner_core::exit_kinds::standard_ways_out(&catalog, &file, "hybrid");
+    assert!(matches!(
+        hybrid[0].request,
+        planner_core::exit_kinds::ExitRequest::SellEarly { .. }
+    ));
+    assert!(hybrid[0].booking.resale.as_ref().is_some_and(|r| r.gpus == 16));
+    assert!(matches!(
+        hybrid[1].request,
+        planner_core::exit_kinds::ExitRequest::ScaleDown { gpus: 8, .. }
+    ));
+}

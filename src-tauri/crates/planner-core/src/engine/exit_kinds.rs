@@ -911,3 +911,79 @@ fn resolve_replacement(
         .collect();
     Ok((layer, assumptions, s.warnings))
 }
+
+/// The ways out a memo states for one scenario, each priced against staying: for every layer that
+/// has one, its ways out from the middle of the horizon (the month a reader most often asks
+/// about: "what if we change course half-way?"): leave a reservation, scale it down to half its
+/// GPUs, downgrade it to on-demand on the same offer; sell owned hardware early, or scale it down
+/// to half; leave a lease. A way the engine refuses for this layer (no clause, nothing to scale)
+/// is left out, not invented; the caller gets the refusals' messages beside the prices.
+pub fn standard_ways_out(
+    catalog: &crate::catalog::Catalog,
+    file: &ScenarioFile,
+    scenario_id: &str,
+) -> (Vec<ExitRequestPrice>, Vec<String>) {
+    let Some(scenario) = file.scenarios.iter().find(|s| s.id == scenario_id) else {
+        return (Vec::new(), Vec::new());
+    };
+    let horizon = file.horizon_months;
+    let month = horizon / 2;
+    let mut requests = Vec::new();
+    for l in &scenario.layers {
+        let layer = l.id.clone();
+        let half = l.gpus.map(|g| g / 2).filter(|g| *g > 0);
+        match l.kind {
+            LayerKind::Reserved => {
+                requests.push(ExitRequest::LeaveReservation {
+                    layer: layer.clone(),
+                    month,
+                });
+                if let Some(gpus) = half {
+                    requests.push(ExitRequest::ScaleDown {
+                        layer: layer.clone(),
+                        month,
+                        gpus,
+                    });
+                }
+                if let Some(offer) = &l.offer {
+                    let mut to =
+                        crate::engine::layer_form::empty_layer(&format!("{layer}-on-demand"), LayerKind::OnDemand);
+                    to.offer = Some(offer.clone());
+                    requests.push(ExitRequest::Downgrade {
+                        layer,
+                        month,
+                        to: Box::new(to),
+                    });
+                }
+            }
+            LayerKind::Owned => {
+                let leased = l
+                    .financing
+                    .as_ref()
+                    .is_some_and(|f| f.method == crate::engine::scenario_file::FinancingMethod::Lease);
+                if leased {
+                    requests.push(ExitRequest::LeaveLease { layer, month });
+                } else {
+                    requests.push(ExitRequest::SellEarly {
+                        layer: layer.clone(),
+                        month,
+                        residual_share: None,
+                    });
+                    if let Some(gpus) = half {
+                        requests.push(ExitRequest::ScaleDown { layer, month, gpus });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut priced = Vec::new();
+    let mut refused = Vec::new();
+    for r in &requests {
+        match price_exit_request(catalog, file, scenario_id, r) {
+            Ok(p) => priced.push(p),
+            Err(problems) => refused.extend(problems.into_iter().map(|p| format!("{}: {}", describe(r), p.message))),
+        }
+    }
+    (priced, refused)
+}
