@@ -22,7 +22,7 @@ use serde_json::json;
 const REVIEWER: &str = "Dana Reviewer";
 
 /// The blocking items that apply to a scenario, with the status and note the reviewer gives.
-const ANSWERS: [(&str, &str, &str); 9] = [
+const ANSWERS: [(&str, &str, &str); 11] = [
     (
         "ec-2023-parameters",
         "pass",
@@ -48,6 +48,16 @@ const ANSWERS: [(&str, &str, &str); 9] = [
     ("dc-china-dsl", "not-applicable", "no data processed in China"),
     ("dc-security-level", "pass", "confidential data stays in the EU region"),
     ("xb-gdpr-sccs", "pass", "SCCs (2021/914) signed with the cloud provider"),
+    (
+        "disp-sanitisation-method",
+        "pass",
+        "NIST SP 800-88 purge for NVMe, destroy for failed drives, in the support contract",
+    ),
+    (
+        "ex-notice-and-fee",
+        "pass",
+        "3 months notice, 25% of the remaining commitment, stated in the order form",
+    ),
 ];
 
 async fn launch(ws_path: &Path, config: &Path) -> App {
