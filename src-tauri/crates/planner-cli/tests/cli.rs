@@ -623,7 +623,71 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     let top = ranking[0]["name"].as_str().unwrap();
     assert!(text.contains(&format!("  1. {top} score")), "{text}");
     assert!(text.contains("compliance not reviewed"), "{text}");
-    assert!(text.contains("stability: "), "{text}");
+    // The stability sentence as the engine words it, and the vendors no one has reviewed.
+    let stability = v["stability"].as_str().unwrap();
+    assert!(text.contains(&format!("stability: {stability}\n")), "{text}");
+    assert!(
+        text.contains(
+            "not reviewed (no D-1 checklist record, compliance counted as 0): Example Cloud, Example Hardware"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("partial (not ranked)"),
+        "every vendor has every figure: {text}"
+    );
+
+    // `planner memo` on the workspace carries the scorecard: the ranking and the same sentence.
+    let pdf = dir.path().join("memo.pdf");
+    let memo = planner(&[
+        "memo",
+        ws_arg,
+        "--out",
+        pdf.to_str().unwrap(),
+        "--author",
+        "Ann Author",
+        "--decision",
+        "Adopt the hybrid plan.",
+        "--recommended",
+        "hybrid",
+    ]);
+    assert!(memo.status.success(), "{}", String::from_utf8_lossy(&memo.stderr));
+    let read = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is needed by this test");
+    let words = String::from_utf8_lossy(&read.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(words.contains("Vendor scorecard"), "{words}");
+    assert!(words.contains(stability), "{words}");
+    assert!(
+        words.contains("Not reviewed: Example Cloud, Example Hardware have no D-1 checklist record"),
+        "{words}"
+    );
+
+    // A vendor without its MFU is listed as partial, with what it lacks.
+    planner_app::session::open(&host, &ws).unwrap();
+    let mut draft = planner_app::vendors::scorecard_draft(&host).unwrap();
+    draft.vendors[1].mfu = None;
+    planner_app::scenarios::apply_edit(
+        &host,
+        &planner_store::workspace::EditRequest {
+            edit: planner_store::workspace::Edit::Scorecard { scorecard: draft },
+            label: "MFU withdrawn".to_owned(),
+            coalesce: None,
+        },
+    )
+    .unwrap();
+    planner_app::session::close(&host);
+    let shown = planner(&["scorecard", ws_arg]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        text.contains("partial (not ranked): Example Hardware: the measured MFU is missing"),
+        "{text}"
+    );
 }
 
 #[test]
