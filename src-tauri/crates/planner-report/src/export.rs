@@ -52,7 +52,7 @@
 //! (rank, name, scenario, total cash, the five axis scores and the weighted total as shares, the
 //! D-1 checklist share or `not reviewed`, and for a vendor not ranked what it lacks), then the
 //! weights, the stability sentence and the exit terms each vendor's quotes state; see
-//! [`scorecard`].
+//! `export/scorecard.rs`.
 //!
 //! Header rows and the first column (Dispatch and Bridge: the first two) are frozen. Money cells are formatted `#,##0.00` (ledger cells
 //! show a zero as `-`).
