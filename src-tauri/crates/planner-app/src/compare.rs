@@ -302,17 +302,26 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
 }
 
 /// Exports the comparison on screen to `path` (XLSX with every ledger, or CSV).
-/// The XLSX workbook also holds the kept risk analysis when it is current (its digest is the plan's).
+/// The XLSX workbook also holds the kept risk analysis when it is current (its digest is the plan's)
+/// and the vendor scorecard when it lists vendors (the `Scorecard` sheet).
 pub fn export(host: &impl Host, path: &Path, format: ExportFormat) -> Result<(), PlannerError> {
-    let (comparison, evaluation, risk) = with_workspace(host, |ws| {
+    let xlsx = format == ExportFormat::Xlsx;
+    let (comparison, evaluation, risk, scorecard) = with_workspace(host, |ws| {
         let (comparison, evaluation, _) = ws.compare()?;
         let (file, _, _) = ws.compare_file()?;
         let plan = digest(&file, ws.snapshot_version());
         let risk = kept_risk(ws)?.filter(|k| k.digest == plan).map(|k| k.outcome);
-        Ok((comparison, evaluation, risk))
+        // Only the workbook carries the scorecard: the CSV is the comparison table alone.
+        let scorecard = if xlsx { crate::vendors::summary_of(ws)? } else { None };
+        Ok((comparison, evaluation, risk, scorecard))
     })?;
-    let xlsx = format == ExportFormat::Xlsx;
-    let bytes = planner_report::screen::export_bytes(&comparison, evaluation.as_ref(), risk.as_ref(), xlsx)?;
+    let bytes = planner_report::screen::export_bytes(
+        &comparison,
+        evaluation.as_ref(),
+        risk.as_ref(),
+        scorecard.as_ref(),
+        xlsx,
+    )?;
     planner_store::files::write_atomic(path, &bytes)
 }
 

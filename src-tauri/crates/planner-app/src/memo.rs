@@ -7,6 +7,8 @@
 //! workspace. The ledger marks figures older than the workspace's freshness thresholds.
 //! When the workspace keeps a risk analysis, the memo reruns it over its own scenarios (with the
 //! kept draws, seed and correlation, against the recommended scenario) for its Risk section.
+//! When the workspace's vendor scorecard lists vendors, the memo carries it (the scorecard
+//! screen's view, `vendors::summary_of`) in its Vendor scorecard section.
 
 use std::path::Path;
 
@@ -125,6 +127,7 @@ pub fn publish(
     let (view, eval) = planner_publish::evaluated(&comparison, eval.as_ref())?;
     let compliance = memo_compliance(ws, view)?;
     let risk = memo_risk(ws, draft, &ids)?;
+    let scorecard = crate::vendors::summary_of(ws)?;
     let name = file_name(ws.path());
     // Where the catalog came from, its pack signature checked again now.
     let origin = ws.catalog_origin()?;
@@ -142,6 +145,7 @@ pub fn publish(
         freshness: ws.settings().freshness,
         compliance: Some(&compliance),
         risk: risk.as_ref(),
+        scorecard: scorecard.as_ref(),
     };
     let made = planner_publish::make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;

@@ -1,10 +1,13 @@
 //! RFP quotes and the vendor scorecard.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::provenance::AsOf;
+use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
+use planner_store::Workspace;
 use planner_store::files::QuoteTemplate;
 use planner_store::workspace::QuotesImported;
 
@@ -26,6 +29,24 @@ pub fn scorecard(host: &impl Host) -> Result<ScorecardView, PlannerError> {
         let compliance = ws.vendor_compliance(&template)?;
         ws.scorecard_view(&compliance)
     })
+}
+
+/// The scorecard of `ws` as the memo and the workbook state it (`None` when it lists no vendor):
+/// the screen's view, with each vendor's compliance judged by the checklist template kept in the
+/// workspace. A workspace keeps its template with its first checklist record, so with none kept
+/// no vendor has been reviewed.
+pub(crate) fn summary_of(ws: &Workspace) -> Result<Option<ScorecardSummary>, PlannerError> {
+    let compliance = match ws.kept_checklist_template()? {
+        Some(file) => ws.vendor_compliance(&ws.checklist_template(&file)?)?,
+        None => BTreeMap::new(),
+    };
+    ws.scorecard_summary(&compliance)
+}
+
+/// The open workspace's scorecard as the memo and the workbook state it; `None` when it lists no
+/// vendor.
+pub fn scorecard_summary(host: &impl Host) -> Result<Option<ScorecardSummary>, PlannerError> {
+    with_workspace(host, |ws| summary_of(ws))
 }
 
 /// Reads an RFP quote file (CSV or XLSX) and shows each quote on the workspace's footing;

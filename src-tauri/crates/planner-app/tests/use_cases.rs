@@ -630,3 +630,149 @@ fn a_wrong_passphrase_is_refused_on_the_passphrase_field() {
     let refused = identities::import(&host, &p12, "wrong-passphrase").unwrap_err();
     assert_eq!(refused.details[0].field.as_deref(), Some("passphrase"));
 }
+
+/// The template's quotes and two vendors more: `Stratus GPU` reserves capacity without exit
+/// terms; `Late Partial` rents on demand and its MFU is not measured yet.
+const FOUR_VENDORS: &str = "Stratus GPU,ST-RES-1,reserved,nvidia-h100-sxm,16,USD,2.70,,,,1,36,,80,,,,,,0.999,0.1,2,12,2027-03-31,no exit terms quoted\nLate Partial,LP-OD-1,on-demand,nvidia-h100-sxm,,USD,3.90,,,,,,,,,,,,,0.99,0.05,6,2,2027-03-31,MFU not measured yet\n";
+
+/// A workspace with four vendors on its scorecard: three with every figure, `Late Partial`
+/// without its MFU, and `Example Hardware` with one checklist answer (reviewed, not cleared).
+fn four_vendors(dir: &Path) -> TestHost {
+    let host = opened(dir);
+    let template = std::fs::read_to_string(repo().join("catalogs/templates/rfp-quotes.csv")).unwrap();
+    let file = dir.join("quotes.csv");
+    std::fs::write(&file, format!("{template}{FOUR_VENDORS}")).unwrap();
+    vendors::import_quotes(&host, &file, "hybrid").unwrap();
+    let mut card = vendors::scorecard_draft(&host).unwrap();
+    let d = |t: &str| Some(t.parse::<rust_decimal::Decimal>().unwrap());
+    for v in &mut card.vendors {
+        v.annual_failure_rate = d("0.04");
+        v.mfu = match v.name.as_str() {
+            "Example Cloud" => d("0.42"),
+            "Example Hardware" => d("0.46"),
+            "Stratus GPU" => d("0.38"),
+            _ => None,
+        };
+    }
+    let edit = |edit: Edit, label: &str| EditRequest {
+        edit,
+        label: label.to_owned(),
+        coalesce: None,
+    };
+    scenarios::apply_edit(&host, &edit(Edit::Scorecard { scorecard: card }, "Vendor figures")).unwrap();
+    let name = "d1-compliance.toml";
+    let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(name)).unwrap();
+    let checklist = planner_core::checklist::parse_template(name, &text).unwrap();
+    let item = checklist
+        .items_for(planner_core::checklist::SubjectKind::Vendor)
+        .next()
+        .unwrap();
+    let answer = AnswerInput {
+        item: item.id.clone(),
+        status: ItemStatus::Pass,
+        note: "contract read".to_owned(),
+        reviewer: "Dana Reviewer".to_owned(),
+    };
+    compliance::answer(&host, &Subject::Vendor("Example Hardware".into()), &answer, &[]).unwrap();
+    let mut draft = memo::draft(&host).unwrap();
+    draft.author = "Ann Author".to_owned();
+    draft.decision = "Adopt the hybrid plan.".to_owned();
+    draft.recommended = Some("hybrid".to_owned());
+    scenarios::apply_edit(&host, &edit(Edit::Memo { memo: draft }, "Memo")).unwrap();
+    host
+}
+
+/// The rows of the memo's ranking table as pdftotext lays them out, each row's words joined.
+fn ranking_rows(text: &str) -> Vec<String> {
+    let start = text.find("Priced on (total").unwrap();
+    let end = start + text[start..].find("Stability of the ranking").unwrap();
+    let mut rows: Vec<String> = Vec::new();
+    for line in text[start..end].lines().skip(2) {
+        let starts_row = line.split_whitespace().next().is_some_and(|w| w.parse::<u32>().is_ok());
+        match rows.last_mut() {
+            Some(row) if !starts_row => {
+                row.push(' ');
+                row.push_str(line.trim());
+            }
+            _ if starts_row => rows.push(line.trim().to_owned()),
+            _ => {}
+        }
+    }
+    rows
+}
+
+#[test]
+fn the_memo_and_the_workbook_carry_the_scorecard_the_vendors_tab_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = four_vendors(dir.path());
+    let screen = vendors::scorecard(&host).unwrap();
+    let card = screen.scorecard.as_ref().unwrap();
+    assert_eq!(card.ranking.len(), 3, "{:#?}", screen.vendors);
+    let reviewed = screen.vendors.iter().find(|v| v.name == "Example Hardware").unwrap();
+    assert_eq!(
+        reviewed.compliance,
+        Some(rust_decimal::Decimal::ZERO),
+        "reviewed, not cleared"
+    );
+
+    let pdf = dir.path().join("memo.pdf");
+    memo::export(&host, &pdf, None).unwrap();
+    let text = pdftotext(&pdf);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The ranking, row by row in the screen's order: rank, then every word of the vendor's name.
+    let rows = ranking_rows(&text);
+    assert_eq!(rows.len(), card.ranking.len(), "{rows:#?}");
+    for (row, s) in rows.iter().zip(&card.ranking) {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[0], s.rank.to_string(), "{row}");
+        assert!(
+            s.name.split_whitespace().all(|w| words.contains(&w)),
+            "{} not in {row}",
+            s.name
+        );
+    }
+    let stability = screen.stability.as_deref().unwrap();
+    assert!(flat.contains(stability), "no {stability:?} in the memo");
+    assert!(
+        flat.contains("Late Partial, priced on ")
+            && flat.contains("is partial and not ranked: the measured MFU is missing."),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("Not reviewed: Example Cloud, Stratus GPU, Late Partial have no D-1 checklist record"),
+        "{flat}"
+    );
+    assert!(flat.contains("Example Cloud — reserved layer"), "{flat}");
+    assert!(
+        flat.contains("3 months notice, a fee of 25.00% of the commitment remaining"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("Its scenario is not among this memo's scenarios"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("the quote states no exit terms"),
+        "Stratus GPU's reservation: {flat}"
+    );
+
+    // The workbook: the Scorecard sheet, the same ranks and weighted totals as numbers.
+    let xlsx = dir.path().join("comparison.xlsx");
+    compare::export(&host, &xlsx, compare::ExportFormat::Xlsx).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg("import json,sys,openpyxl\nws=openpyxl.load_workbook(sys.argv[1])['Scorecard']\nprint(json.dumps([[c.value for c in r] for r in ws.iter_rows(max_row=5)]))")
+        .arg(&xlsx)
+        .output()
+        .expect("python3 with openpyxl (pip install openpyxl) is needed by this test");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sheet: Vec<Vec<serde_json::Value>> = serde_json::from_slice(&out.stdout).unwrap();
+    for (row, s) in sheet[1..].iter().zip(&card.ranking) {
+        assert_eq!(row[0].as_f64(), Some(f64::from(s.rank)));
+        assert_eq!(row[1].as_str(), Some(s.name.as_str()));
+        let total: f64 = s.score.to_string().parse().unwrap();
+        assert_eq!(row[10].as_f64(), Some(total), "{}", s.name);
+    }
+    assert_eq!(sheet[4][1].as_str(), Some("Late Partial"));
+    assert!(sheet[4][0].is_null());
+}

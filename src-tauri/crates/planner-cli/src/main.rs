@@ -136,8 +136,8 @@ enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
-    /// The vendor scorecard of a workspace: costs, compliance, axis scores, the ranking and how
-    /// stable it is.
+    /// The vendor scorecard of a workspace: costs, compliance, axis scores, the ranking, how
+    /// stable it is, and the vendors not ranked or not reviewed.
     Scorecard {
         /// The workspace (.cpw).
         file: PathBuf,

@@ -1,12 +1,14 @@
 //! `planner scorecard WORKSPACE [--json]`: the vendor scorecard of a workspace as the Vendors tab
 //! shows it (weights, each vendor's cost, compliance and axis scores, the ranking and how stable
-//! it is), from the same use case the app calls.
+//! it is, the vendors not ranked with what each lacks, the vendors not reviewed), from the same
+//! use case the app calls.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::scorecard::PerAxis;
+use planner_core::vendors::ScorecardView;
 use rust_decimal::Decimal;
 
 /// A share (0..1) as a percentage with one decimal.
@@ -77,5 +79,28 @@ pub fn scorecard(catalog_dir: &Path, path: &Path, json: bool) -> Result<String, 
     if let Some(stability) = &view.stability {
         let _ = writeln!(out, "stability: {stability}");
     }
+    left_out(&view, &mut out);
     Ok(out)
+}
+
+/// The vendors left out of the ranking (partial: what each lacks) and those with no D-1
+/// checklist record (not reviewed), as the memo and the workbook list them.
+fn left_out(view: &ScorecardView, out: &mut String) {
+    for v in view.vendors.iter().filter(|v| !v.problems.is_empty()) {
+        let missing: Vec<&str> = v.problems.iter().map(|p| p.message.as_str()).collect();
+        let _ = writeln!(out, "partial (not ranked): {}: {}", v.name, missing.join("; "));
+    }
+    let not_reviewed: Vec<&str> = view
+        .vendors
+        .iter()
+        .filter(|v| v.compliance.is_none())
+        .map(|v| v.name.as_str())
+        .collect();
+    if !not_reviewed.is_empty() {
+        let _ = writeln!(
+            out,
+            "not reviewed (no D-1 checklist record, compliance counted as 0): {}",
+            not_reviewed.join(", ")
+        );
+    }
 }

@@ -548,10 +548,30 @@ fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
     assert!(String::from_utf8_lossy(&not.stderr).contains("not a Compute Planner workspace"));
 }
 
-#[test]
-fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("rfp.cpw");
+/// Edits the scorecard of the workspace at `ws` the way the Vendors tab does.
+fn edit_scorecard(
+    host: &planner_app::DesktopHost,
+    ws: &Path,
+    edit: impl FnOnce(&mut planner_core::vendors::ScorecardDraft),
+) {
+    planner_app::session::open(host, ws).unwrap();
+    let mut draft = planner_app::vendors::scorecard_draft(host).unwrap();
+    edit(&mut draft);
+    planner_app::scenarios::apply_edit(
+        host,
+        &planner_store::workspace::EditRequest {
+            edit: planner_store::workspace::Edit::Scorecard { scorecard: draft },
+            label: "Vendor figures".to_owned(),
+            coalesce: None,
+        },
+    )
+    .unwrap();
+    planner_app::session::close(host);
+}
+
+/// A workspace at `ws` from the enterprise sample with the template's two example vendors
+/// imported and every figure of theirs typed in; the host the app would use on it.
+fn rfp_workspace(ws: &Path) -> planner_app::DesktopHost {
     let ws_arg = ws.to_str().unwrap();
     let made = planner(&[
         "workspace",
@@ -563,29 +583,30 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     // Import the template's example quotes the way the app does (there is no CLI import).
     let host = planner_app::DesktopHost::new(root().join("catalogs"), None);
-    planner_app::session::open(&host, &ws).unwrap();
+    planner_app::session::open(&host, ws).unwrap();
     let quotes = root().join("catalogs/templates/rfp-quotes.csv");
     planner_app::vendors::import_quotes(&host, &quotes, "hybrid").unwrap();
-    // The figures a quote file does not carry, as the buyer types them on the Vendors tab.
-    let mut draft = planner_app::vendors::scorecard_draft(&host).unwrap();
-    for (i, v) in draft.vendors.iter_mut().enumerate() {
-        let d = |t: &str| Some(t.parse::<Decimal>().unwrap());
-        v.mfu = if i == 0 { d("0.42") } else { d("0.38") };
-        v.annual_failure_rate = d("0.05");
-        v.sla = v.sla.or(d("0.995"));
-        v.sla_refund_share = v.sla_refund_share.or(d("0.1"));
-        v.expert_hours_per_month = if i == 0 { d("4") } else { d("10") };
-    }
-    planner_app::scenarios::apply_edit(
-        &host,
-        &planner_store::workspace::EditRequest {
-            edit: planner_store::workspace::Edit::Scorecard { scorecard: draft },
-            label: "Vendor figures".to_owned(),
-            coalesce: None,
-        },
-    )
-    .unwrap();
     planner_app::session::close(&host);
+    // The figures a quote file does not carry, as the buyer types them on the Vendors tab.
+    edit_scorecard(&host, ws, |draft| {
+        for (i, v) in draft.vendors.iter_mut().enumerate() {
+            let d = |t: &str| Some(t.parse::<Decimal>().unwrap());
+            v.mfu = if i == 0 { d("0.42") } else { d("0.38") };
+            v.annual_failure_rate = d("0.05");
+            v.sla = v.sla.or(d("0.995"));
+            v.sla_refund_share = v.sla_refund_share.or(d("0.1"));
+            v.expert_hours_per_month = if i == 0 { d("4") } else { d("10") };
+        }
+    });
+    host
+}
+
+#[test]
+fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("rfp.cpw");
+    let ws_arg = ws.to_str().unwrap();
+    let host = rfp_workspace(&ws);
 
     let out = planner(&["scorecard", ws_arg, "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -623,7 +644,72 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     let top = ranking[0]["name"].as_str().unwrap();
     assert!(text.contains(&format!("  1. {top} score")), "{text}");
     assert!(text.contains("compliance not reviewed"), "{text}");
-    assert!(text.contains("stability: "), "{text}");
+}
+
+#[test]
+fn scorecard_and_memo_state_the_stability_and_the_vendors_not_reviewed_or_not_ranked() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("rfp.cpw");
+    let ws_arg = ws.to_str().unwrap();
+    let host = rfp_workspace(&ws);
+    let json = planner(&["scorecard", ws_arg, "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let shown = planner(&["scorecard", ws_arg]);
+    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    let text = String::from_utf8_lossy(&shown.stdout);
+    // The stability sentence as the engine words it, and the vendors no one has reviewed.
+    let stability = v["stability"].as_str().unwrap();
+    assert!(text.contains(&format!("stability: {stability}\n")), "{text}");
+    assert!(
+        text.contains(
+            "not reviewed (no D-1 checklist record, compliance counted as 0): Example Cloud, Example Hardware"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("partial (not ranked)"),
+        "every vendor has every figure: {text}"
+    );
+
+    // `planner memo` on the workspace carries the scorecard: the ranking and the same sentence.
+    let pdf = dir.path().join("memo.pdf");
+    let memo = planner(&[
+        "memo",
+        ws_arg,
+        "--out",
+        pdf.to_str().unwrap(),
+        "--author",
+        "Ann Author",
+        "--decision",
+        "Adopt the hybrid plan.",
+        "--recommended",
+        "hybrid",
+    ]);
+    assert!(memo.status.success(), "{}", String::from_utf8_lossy(&memo.stderr));
+    let read = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is needed by this test");
+    let words = String::from_utf8_lossy(&read.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(words.contains("Vendor scorecard"), "{words}");
+    assert!(words.contains(stability), "{words}");
+    assert!(
+        words.contains("Not reviewed: Example Cloud, Example Hardware have no D-1 checklist record"),
+        "{words}"
+    );
+
+    // A vendor without its MFU is listed as partial, with what it lacks.
+    edit_scorecard(&host, &ws, |draft| draft.vendors[1].mfu = None);
+    let shown = planner(&["scorecard", ws_arg]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        text.contains("partial (not ranked): Example Hardware: the measured MFU is missing"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -30,7 +30,8 @@
 //! and `scorecard` ranks vendors on five weighted axes with the smallest weight
 //! change that would change the top vendor; `vendors` holds the scorecard as the buyer keeps it
 //! (weights, each vendor's figures, its scenario), the import preview of quotes and the
-//! scorecard screen computed with the engine's cost and the checklist's compliance.
+//! scorecard screen computed with the engine's cost and the checklist's compliance;
+//! `rfp::summary` sorts that screen for a document (the memo's and the workbook's scorecard).
 //! `checklist` holds the D-1 compliance checklist (template loader, answers, the cleared rule,
 //! hints from the plan) and `audit` the hash-chained log of its changes.
 //! The building blocks (`finance`, `sizing`, `rack`, `network`, `spot`, `dispatch`) take plain

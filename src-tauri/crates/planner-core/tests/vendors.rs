@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use planner_core::plan::WorkspaceSettings;
 use planner_core::provenance::AsOf;
 use planner_core::quote::{Quote, QuoteKind, QuoteSource};
@@ -159,4 +161,118 @@ fn a_vendor_scenario_is_the_base_with_the_vendors_quotes_as_layers() {
         (Some(dec!(0.4)), Some(dec!(0.99)), Some("base-other"))
     );
     assert_eq!(ScorecardDraft::default().weights, PerAxis::from_array([dec!(20); 5]));
+}
+
+/// The enterprise sample's scenarios, the hybrid's owned DGX leased instead of bought on a loan,
+/// with a reserved layer stating no exit terms added to it.
+fn leased_hybrid() -> (
+    WorkspaceSettings,
+    Vec<planner_core::scenario_file::WorkloadSpec>,
+    Vec<ScenarioSpec>,
+) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../catalogs/samples/enterprise-hybrid.json"
+    );
+    let file = planner_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (settings, workloads, mut scenarios) = planner_core::plan::from_scenario_file(file);
+    let hybrid = scenarios.iter_mut().find(|s| s.id == "hybrid").unwrap();
+    let owned = hybrid.layers.iter_mut().find(|l| l.kind == LayerKind::Owned).unwrap();
+    let financing = owned.financing.as_mut().unwrap();
+    financing.method = planner_core::scenario_file::FinancingMethod::Lease;
+    // A lease takes no down payment.
+    financing.down_payment = Decimal::ZERO;
+    let cloud = scenarios.iter().find(|s| s.id == "all-cloud").unwrap();
+    let mut reserved = cloud
+        .layers
+        .iter()
+        .find(|l| l.kind == LayerKind::Reserved)
+        .unwrap()
+        .clone();
+    reserved.id = "reserved-plain".into();
+    reserved.exit_clause = None;
+    scenarios
+        .iter_mut()
+        .find(|s| s.id == "hybrid")
+        .unwrap()
+        .layers
+        .push(reserved);
+    (settings, workloads, scenarios)
+}
+
+#[test]
+fn the_summary_sorts_the_screen_for_a_document_with_each_vendors_commitments() {
+    use planner_core::rfp::summary::summary;
+    use planner_core::vendors::{VendorEntry, scorecard_view};
+    let (settings, workloads, scenarios) = leased_hybrid();
+    let catalog = common::shipped_catalog();
+    let full = |name: &str, scenario: &str, mfu: Decimal| VendorEntry {
+        name: name.into(),
+        scenario: Some(scenario.into()),
+        mfu: Some(mfu),
+        annual_failure_rate: Some(dec!(0.03)),
+        sla: Some(dec!(0.999)),
+        sla_refund_share: Some(dec!(0.1)),
+        response_hours: Some(dec!(4)),
+        expert_hours_per_month: Some(dec!(8)),
+        exit_terms_stated: Some(dec!(1)),
+    };
+    let draft = ScorecardDraft {
+        weights: PerAxis::from_array([dec!(30), dec!(20), dec!(30), dec!(10), dec!(10)]),
+        vendors: vec![
+            full("Cloud Co", "all-cloud", dec!(0.4)),
+            full("Metal Co", "hybrid", dec!(0.45)),
+            VendorEntry {
+                mfu: None,
+                ..full("Late Co", "hybrid", dec!(0))
+            },
+            VendorEntry {
+                scenario: None,
+                ..full("Nowhere Co", "hybrid", dec!(0.3))
+            },
+        ],
+    };
+    let compliance = [("Cloud Co".to_owned(), dec!(0.9))].into_iter().collect();
+    let view = scorecard_view(&draft, &catalog, &settings, &workloads, &scenarios, None, &compliance);
+    let s = summary(&draft, &view, &scenarios).unwrap();
+    // The ranking and the sentence are the view's, unchanged.
+    let card = view.scorecard.as_ref().unwrap();
+    let ranked: Vec<&str> = s.ranked.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(ranked, card.ranking.iter().map(|v| v.name.as_str()).collect::<Vec<_>>());
+    assert_eq!(s.stability, view.stability);
+    assert_eq!(s.weights, Some(card.weights));
+    assert_eq!(s.entered_weights, draft.weights);
+    // Left out: what each lacks, in the scorecard's words; not reviewed: no checklist record.
+    let partial: Vec<(&str, &[String])> = s.partial.iter().map(|p| (p.name.as_str(), &p.missing[..])).collect();
+    assert_eq!(partial.len(), 2, "{:#?}", s.partial);
+    assert_eq!(partial[0].0, "Late Co");
+    assert_eq!(partial[0].1, ["the measured MFU is missing".to_owned()]);
+    assert_eq!(partial[1].0, "Nowhere Co");
+    assert!(partial[1].1[0].starts_with("choose the scenario"), "{:?}", partial[1].1);
+    assert_eq!(s.not_reviewed, ["Metal Co", "Late Co", "Nowhere Co"]);
+    // Commitments: the cloud's reserved layer with its clause; the hybrid's lease (no clause) and
+    // its reserved layer without exit terms; none for a vendor with no scenario.
+    let exits = |name: &str| s.exits.iter().find(|e| e.vendor == name).unwrap();
+    let cloud = &exits("Cloud Co").commitments;
+    assert_eq!(cloud.len(), 1);
+    assert_eq!(cloud[0].kind, LayerKind::Reserved);
+    assert_eq!(cloud[0].exit_clause.as_ref().unwrap().notice_months, 3);
+    let metal: Vec<(&str, LayerKind, bool)> = exits("Metal Co")
+        .commitments
+        .iter()
+        .map(|c| (c.layer.as_str(), c.kind, c.exit_clause.is_some()))
+        .collect();
+    assert_eq!(
+        metal,
+        [
+            ("dgx", LayerKind::Owned, false),
+            ("reserved-plain", LayerKind::Reserved, false)
+        ]
+    );
+    assert!(exits("Nowhere Co").commitments.is_empty() && exits("Nowhere Co").scenario.is_none());
+
+    // A scorecard without vendors has no summary: the documents leave it out.
+    let empty = ScorecardDraft::default();
+    let view = scorecard_view(&empty, &catalog, &settings, &workloads, &scenarios, None, &compliance);
+    assert!(summary(&empty, &view, &scenarios).is_none());
 }

@@ -7,19 +7,23 @@
 //! 3. Comparison: the decision figures side by side (the same rows as the XLSX export) and the
 //!    cumulative cost chart with its break-even points; then the workloads as declared (kind,
 //!    class, model size, demand, growth, MFU, active months).
-//! 4. Risk: the spread of each scenario's decision total over the draws of the kept analysis,
+//! 4. Vendor scorecard, when the workspace keeps one with vendors ([`scorecard`]): the buyer's
+//!    weights, the ranking (rank, vendor, the scenario it is priced on, five axis scores, the
+//!    weighted total), the stability sentence as the engine words it, the vendors not ranked
+//!    (with what each lacks) or not reviewed, and each vendor's exit terms as quoted.
+//! 5. Risk: the spread of each scenario's decision total over the draws of the kept analysis,
 //!    the chance the recommended scenario is cheaper than each alternative, the tornado of the
 //!    closest alternative, the fan chart, and the seed and draws to rerun it (or one sentence
 //!    saying no analysis was run).
-//! 5. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
+//! 6. One section per scenario: key figures, the monthly cost chart, sizing, rack and network
 //!    plan, each owned layer's delivery and bridge, spot checkpoint arithmetic, what the work
 //!    needs (GPUs, time to train), exit terms and warnings.
-//! 6. Assumption ledger: where the catalog came from (one sentence: version, publisher, whether
+//! 7. Assumption ledger: where the catalog came from (one sentence: version, publisher, whether
 //!    its signature verified), then every catalog figure and every override each scenario used,
 //!    with its range, sources, as-of date and confidence; a catalog figure older than its
 //!    threshold on the memo's date is marked stale with its age; the workloads' declared demand
 //!    is listed first, as the planner's own figures.
-//! 7. Appendix: the monthly cash ledger of each scenario, then its month-by-month dispatch
+//! 8. Appendix: the monthly cash ledger of each scenario, then its month-by-month dispatch
 //!    (what each layer gave, owned idle hours, unmet demand).
 //!
 //! Figures are the decision view's presented values (money rounded half-even to cents once, in
@@ -60,6 +64,7 @@ const CATEGORIES_PER_TABLE: usize = 7;
 pub use planner_report::grouped;
 
 pub mod operations;
+pub mod scorecard;
 
 /// Money as printed in the memo: to the cent, with thousands separators.
 pub fn money(d: Decimal) -> String {
@@ -144,6 +149,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
     decision(input, &mut out);
     comparison(view, &mut out)?;
     operations::workloads_section(input, &mut out);
+    scorecard::scorecard_section(input, &mut out);
     risk(input, &mut out)?;
     compliance(input, &mut out);
     for (s, r) in view.scenarios.iter().zip(&input.evaluation.scenarios) {

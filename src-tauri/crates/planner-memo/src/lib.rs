@@ -4,13 +4,15 @@
 //! [`memo_pdf`] takes the author's [`MemoDraft`], the [`DecisionView`] of the chosen scenarios
 //! and the [`Evaluation`] behind it, and returns the PDF bytes: the decision and rationale, the
 //! comparison table and charts (the same SVG the compare screen shows, embedded as vectors),
-//! the workloads as declared, each scenario's key figures, sizing, rack plan, delivery and
-//! bridge of its owned hardware, spot checkpoint arithmetic, the GPUs its work needs, exit terms
-//! and warnings, the assumption ledger with every figure's sources, date and confidence (and the
-//! declared demand), and the monthly ledger and the month-by-month dispatch as appendices; page numbers on every page; DejaVu Sans embedded (and WenQuanYi Micro Hei for CJK
-//! text, when there is some), so the text can be searched and copied. Text the memo cannot print
-//! as written (a script written right to left or needing shaping, a character no embedded font
-//! has) is refused with [`MemoError::Unset`], naming the field and the characters.
+//! the workloads as declared, the vendor scorecard (when the workspace keeps one), each
+//! scenario's key figures, sizing, rack plan, delivery and bridge of its owned hardware, spot
+//! checkpoint arithmetic, the GPUs its work needs, exit terms and warnings, the assumption ledger
+//! with every figure's sources, date and confidence (and the declared demand), and the monthly
+//! ledger and the month-by-month dispatch as appendices; page numbers on every page; DejaVu Sans
+//! embedded (and WenQuanYi Micro Hei for CJK text, when there is some), so the text can be
+//! searched and copied. Text the memo cannot print as written (a script written right to left or
+//! needing shaping, a character no embedded font has) is refused with [`MemoError::Unset`],
+//! naming the field and the characters.
 //! The last page ends with empty signature boxes at [`signature_slots`], which the signer
 //! (`planner-sign`) fills with visible PAdES signatures.
 //!
@@ -20,6 +22,7 @@
 //! - [`content`]: what the memo says, as blocks (testable without a PDF);
 //! - [`content::operations`]: what each plan does beside its cost (workloads, bridges, spot,
 //!   needs, dispatch), as blocks for [`content`];
+//! - [`content::scorecard`]: the vendor scorecard section, as blocks for [`content`];
 //! - [`layout`]: pagination and drawing with printpdf;
 //! - [`fonts`]: the embedded faces, text measuring and wrapping;
 //! - [`scripts`]: what the memo cannot print, found before layout.
@@ -35,6 +38,7 @@ use planner_core::catalog::diff::Freshness;
 use planner_core::decision::DecisionView;
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::MemoDraft;
+use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 
@@ -97,6 +101,10 @@ pub struct MemoInput<'a> {
     /// The risk analysis of the memo's scenarios against the recommended one (the kept analysis's
     /// draws, seed and correlation); `None` when none was run.
     pub risk: Option<&'a RiskOutcome>,
+    /// The workspace's vendor scorecard, as the scorecard screen computes it; `None` when the
+    /// workspace lists no vendor (or the memo is made from a scenario file): the memo then has no
+    /// Vendor scorecard section.
+    pub scorecard: Option<&'a ScorecardSummary>,
 }
 
 /// Where the catalog behind a memo came from.

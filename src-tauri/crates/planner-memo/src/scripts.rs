@@ -154,7 +154,7 @@ fn short(s: &str) -> String {
 /// Every text of the memo's input that it cannot print, named: the draft's fields, the plan's
 /// title, the workspace's name, where the catalog came from (a pack's publisher), each
 /// workload's name and id, and each scenario's name, warnings, workloads, layers and override
-/// reasons, and the checklist record.
+/// reasons, the checklist record, and the scorecard's vendors, their scenarios and layers.
 pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
     let mut out = Vec::new();
     let mut check = |field: Option<&str>, label: String, text: &str| {
@@ -229,6 +229,32 @@ pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
             check(None, "the checklist template".to_owned(), t);
         }
         check(None, "the checklist log".to_owned(), &c.log);
+    }
+    if let Some(card) = input.scorecard {
+        for e in &card.exits {
+            check(None, "a vendor name on the scorecard".to_owned(), &e.vendor);
+            for c in &e.commitments {
+                check(None, format!("a layer of vendor `{}`", short(&e.vendor)), &c.layer);
+            }
+        }
+        for v in &card.ranked {
+            if let Some(name) = &v.scenario_name {
+                check(
+                    None,
+                    format!("the scenario vendor `{}` is priced on", short(&v.name)),
+                    name,
+                );
+            }
+        }
+        for p in &card.partial {
+            if let Some(name) = &p.scenario_name {
+                check(
+                    None,
+                    format!("the scenario vendor `{}` is priced on", short(&p.name)),
+                    name,
+                );
+            }
+        }
     }
     dedup(out)
 }

@@ -3,9 +3,10 @@
 //! produce, sign, verify and record memos the same way.
 //!
 //! - [`make`] lays a memo out from its sources (an evaluated comparison, the draft, the D-1
-//!   status), signs it when asked and writes it atomically, returning the records (file,
-//!   SHA-256, pages, signer) for the caller to keep: `planner-app` keeps them in the workspace
-//!   the memo comes from; [`publish_from_file`] makes one from a scenario file, without a record.
+//!   status, the vendor scorecard), signs it when asked and writes it atomically, returning the
+//!   records (file, SHA-256, pages, signer) for the caller to keep: `planner-app` keeps them in
+//!   the workspace the memo comes from; [`publish_from_file`] makes one from a scenario file,
+//!   without a record.
 //! - [`sign_file`] adds a signature (a reviewer's, after the author's) to a memo already written,
 //!   as an incremental update that leaves the earlier ones valid.
 //! - [`verify_file`] reports every signature of any PDF.
@@ -24,6 +25,7 @@ use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
 use planner_core::plan::{self as core_ws, Comparison, ViewState};
+use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_memo::{CatalogSource, MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
@@ -212,6 +214,9 @@ pub struct MemoSources<'a> {
     pub compliance: Option<&'a MemoCompliance>,
     /// The risk analysis of the memo's scenarios, when one was run.
     pub risk: Option<&'a RiskOutcome>,
+    /// The workspace's vendor scorecard, when it lists vendors (the memo's Vendor scorecard
+    /// section); `None` for a scenario file.
+    pub scorecard: Option<&'a ScorecardSummary>,
 }
 
 /// A workspace's catalog origin as the memo's facts table names it.
@@ -289,6 +294,7 @@ pub fn make(
         created_unix: now_ms.div_euclid(1000),
         compliance: src.compliance,
         risk: src.risk,
+        scorecard: src.scorecard,
     })
     .map_err(memo_error)?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
@@ -420,6 +426,7 @@ pub fn publish_from_file(
         freshness: settings.freshness,
         compliance: None,
         risk: None,
+        scorecard: None,
     };
     Ok(make(&sources, draft, out, now_ms, signer)?.published())
 }

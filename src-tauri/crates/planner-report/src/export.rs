@@ -47,6 +47,13 @@
 //! at its P10 and at its P90, the swing); then the seed, draws, correlation and the CLI command
 //! that reruns it.
 //!
+//! Sheet **`Scorecard`**, when the workspace's vendor scorecard is passed (the same
+//! `ScorecardSummary` the memo's Vendor scorecard section prints): one row per vendor from `A1`
+//! (rank, name, scenario, total cash, the five axis scores and the weighted total as shares, the
+//! D-1 checklist share or `not reviewed`, and for a vendor not ranked what it lacks), then the
+//! weights, the stability sentence and the exit terms each vendor's quotes state; see
+//! `export/scorecard.rs`.
+//!
 //! Header rows and the first column (Dispatch and Bridge: the first two) are frozen. Money cells are formatted `#,##0.00` (ledger cells
 //! show a zero as `-`).
 //!
@@ -63,12 +70,15 @@ use planner_core::evaluate::{Evaluation, ScenarioResult};
 use planner_core::finance::present;
 use planner_core::ledger::Category;
 use planner_core::operations::{Bridge, DispatchUnit, Operations};
+use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::LayerKind;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::{DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 
 use crate::category_label;
+
+mod scorecard;
 
 /// Why an export was not produced.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -494,19 +504,24 @@ fn write_row(sheet: &mut Worksheet, row: u32, cells: &[Cell<'_>], f: &Formats) -
             Cell::Number(v) => {
                 sheet.write_number_with_format(row, col, number(*v)?, &f.whole)?;
             }
+            Cell::Plain(v) => {
+                sheet.write_number(row, col, number(*v)?)?;
+            }
             Cell::Empty => {}
         }
     }
     Ok(())
 }
 
-/// One cell of the Risk sheet.
+/// One cell of the Risk and Scorecard sheets.
 enum Cell<'a> {
     Text(&'a str),
     Head(&'a str),
     Money(Decimal),
     Share(Decimal),
     Number(Decimal),
+    /// A number as it is, in the general format.
+    Plain(Decimal),
     Empty,
 }
 
@@ -861,12 +876,13 @@ fn bridge_sheet(sheet: &mut Worksheet, view: &DecisionView, eval: &Evaluation, f
 }
 
 /// The comparison as an XLSX workbook: the `Comparison` sheet, one ledger sheet per scenario, the
-/// `Dispatch` and `Bridge` sheets and, when `risk` is given, the `Risk` sheet (see the module
-/// documentation for the layout). `eval` is the evaluation `view` was made from.
+/// `Dispatch` and `Bridge` sheets, the `Risk` sheet when `risk` is given and the `Scorecard`
+/// sheet when `scorecard` is (see the module documentation for the layout). `eval` is the evaluation `view` was made from.
 pub fn comparison_xlsx(
     view: &DecisionView,
     eval: &Evaluation,
     risk: Option<&RiskOutcome>,
+    scorecard: Option<&ScorecardSummary>,
 ) -> Result<Vec<u8>, ExportError> {
     check_same(view, eval)?;
     let f = formats();
@@ -887,6 +903,9 @@ pub fn comparison_xlsx(
     bridge_sheet(workbook.add_worksheet(), view, eval, &f)?;
     if let Some(outcome) = risk {
         risk_sheet(workbook.add_worksheet(), &view.currency, outcome, &f)?;
+    }
+    if let Some(card) = scorecard {
+        scorecard::scorecard_sheet(workbook.add_worksheet(), card, &f)?;
     }
     Ok(workbook.save_to_buffer()?)
 }

@@ -5,6 +5,7 @@
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
 use planner_core::plan::Comparison;
+use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use serde::{Deserialize, Serialize};
 
@@ -155,18 +156,19 @@ fn export_error(e: &export::ExportError) -> PlannerError {
 }
 
 /// The comparison as an XLSX workbook (`xlsx`, with a Risk sheet when `risk` is the analysis of
-/// the same plan) or CSV text, as bytes to write.
+/// the same plan, and a Scorecard sheet when `scorecard` is given) or CSV text, as bytes to write.
 pub fn export_bytes(
     comparison: &Comparison,
     evaluation: Option<&Evaluation>,
     risk: Option<&RiskOutcome>,
+    scorecard: Option<&ScorecardSummary>,
     xlsx: bool,
 ) -> Result<Vec<u8>, PlannerError> {
     let (Some(view), Some(eval)) = (&comparison.view, evaluation) else {
         return Err(nothing_to_export(comparison));
     };
     if xlsx {
-        export::comparison_xlsx(view, eval, risk).map_err(|e| export_error(&e))
+        export::comparison_xlsx(view, eval, risk, scorecard).map_err(|e| export_error(&e))
     } else {
         Ok(export::comparison_csv(view).into_bytes())
     }

@@ -155,7 +155,7 @@ fn money_format(cell: &Value) -> bool {
 }
 
 fn check_workbook(view: &DecisionView, eval: &Evaluation) {
-    let bytes = comparison_xlsx(view, eval, None).unwrap();
+    let bytes = comparison_xlsx(view, eval, None, None).unwrap();
     let sheets = read_with_openpyxl(&bytes);
     check_dispatch(view, eval, &sheets);
 
@@ -301,7 +301,7 @@ fn workbook_with_a_pinned_baseline_and_tokens() {
 #[test]
 fn workbook_with_eight_scenarios_has_unique_sheet_names() {
     let (eval, view) = common::evaluate_text(&common::eight_scenarios_text(), None);
-    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None, None).unwrap());
     let mut names: Vec<String> = sheets
         .iter()
         .map(|s| s["name"].as_str().unwrap().to_lowercase())
@@ -318,7 +318,7 @@ fn an_evaluation_of_another_plan_is_refused() {
     let (_, view) = common::sample("embodied-ai-team");
     let (other, _) = common::sample("university-lab-pool");
     assert!(matches!(
-        comparison_xlsx(&view, &other, None),
+        comparison_xlsx(&view, &other, None, None),
         Err(ExportError::Mismatch(_))
     ));
     assert!(matches!(
@@ -434,7 +434,7 @@ fn ledger_csv_is_the_engine_ledger_month_by_month() {
 fn the_risk_sheet_holds_the_analysis_percentiles_tornado_and_seed_as_numbers() {
     let (eval, view) = common::sample("enterprise-hybrid");
     let outcome = common::sample_risk("enterprise-hybrid", 200, 7);
-    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, Some(&outcome)).unwrap());
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, Some(&outcome), None).unwrap());
     assert_eq!(sheets.len(), 4 + view.scenarios.len());
     let risk = sheets.last().unwrap();
     assert_eq!(risk["name"], "Risk");
@@ -657,7 +657,7 @@ fn check_dispatch(view: &DecisionView, eval: &Evaluation, sheets: &[Value]) {
 #[test]
 fn the_dispatch_sheet_adds_up_to_the_ledger_and_the_bridge_sheet_to_the_engines_bridge() {
     let (eval, view) = common::sample("enterprise-hybrid");
-    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None, None).unwrap());
     let names: Vec<&str> = sheets.iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names[names.len() - 2..], ["Dispatch", "Bridge"]);
     check_dispatch(&view, &eval, &sheets);
@@ -709,7 +709,7 @@ fn the_dispatch_sheet_adds_up_to_the_ledger_and_the_bridge_sheet_to_the_engines_
 fn an_owned_layer_with_nothing_to_bridge_has_only_its_total_and_unmet_work_is_shown() {
     // Jetson: no lead time; Ascend: two months with no layer to serve its work.
     let (eval, view) = common::sample("embodied-ai-team");
-    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None).unwrap());
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None, None).unwrap());
     let r = &eval.scenarios[0];
     let rows = sheet(&sheets, "Bridge");
     let table = table_rows(rows);
@@ -727,4 +727,122 @@ fn an_owned_layer_with_nothing_to_bridge_has_only_its_total_and_unmet_work_is_sh
     assert!(ascend.unmet_pflop_h > Decimal::ZERO);
     let jetson = table.iter().find(|row| cell_text(row, 1) == Some("jetson")).unwrap();
     assert_eq!(cell_text(jetson, 5), Some("no lead time"));
+}
+
+/// The index of the first row of a sheet whose first cell is the text `first`.
+fn row_starting(rows: &[Value], first: &str) -> usize {
+    rows.iter()
+        .position(|r| {
+            r.as_array()
+                .unwrap()
+                .first()
+                .is_some_and(|c| c["t"] == "s" && c["v"] == first)
+        })
+        .unwrap_or_else(|| panic!("no row starting with {first:?}"))
+}
+
+#[test]
+fn the_scorecard_sheet_holds_the_engines_ranks_totals_weights_and_stability_as_numbers() {
+    let (eval, view) = common::sample("enterprise-hybrid");
+    let (_, screen, card) = common::sample_scorecard();
+    let engine = screen.scorecard.as_ref().unwrap();
+    assert_eq!(engine.ranking.len(), 3, "three vendors have every figure");
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None, Some(&card)).unwrap());
+    let last = sheets.last().unwrap();
+    assert_eq!(last["name"], "Scorecard");
+    assert_eq!(last["freeze"], "C2");
+    let rows = sheet(&sheets, "Scorecard");
+    let header: Vec<&str> = rows[0].as_array().unwrap().iter().map(text).collect();
+    assert_eq!(
+        header,
+        [
+            "Rank",
+            "Vendor",
+            "Scenario",
+            "Scenario id",
+            "Total cash (USD)",
+            "Performance",
+            "Reliability",
+            "Cost",
+            "Service",
+            "Compliance",
+            "Weighted total",
+            "D-1 checklist share",
+            "Note"
+        ]
+    );
+    let table = table_rows(rows);
+    assert_eq!(table.len(), 4, "three ranked vendors and one not ranked");
+    // The ranked rows are the engine's ranking, in its order, with its scores as numbers.
+    for (row, s) in table.iter().zip(&engine.ranking) {
+        assert_cell_is(&row[0], Decimal::from(s.rank), "rank");
+        assert_eq!(text(&row[1]), s.name);
+        let status = screen.vendors.iter().find(|v| v.name == s.name).unwrap();
+        assert_eq!(text(&row[3]), status.scenario.as_deref().unwrap());
+        assert_cell_is(&row[4], status.tco.unwrap(), "total cash");
+        assert!(money_format(&row[4]), "{}", row[4]);
+        for (k, a) in planner_core::scorecard::Axis::ALL.iter().enumerate() {
+            assert_cell_is(&row[5 + k], s.axes.get(*a), a.name());
+        }
+        assert_cell_is(&row[10], s.score, "weighted total");
+        assert_eq!(row[10]["f"], "0.00%");
+        match status.compliance {
+            Some(c) => assert_cell_is(&row[11], c, "checklist share"),
+            None => assert_eq!(text(&row[11]), "not reviewed"),
+        }
+    }
+    let mut ranked: Vec<&str> = table[..3].iter().map(|r| text(&r[1])).collect();
+    ranked.sort_unstable();
+    assert_eq!(ranked, ["Cirrus Compute", "Forge Metal", "Nimbus Cloud"]);
+    // The vendor not ranked: no rank, no scores, and what it lacks in the scorecard's words.
+    let partial = table[3];
+    assert!(partial[0].is_null() && partial[10].is_null());
+    assert_eq!(text(&partial[1]), "Delta Partial");
+    assert_eq!(text(&partial[11]), "not reviewed");
+    let note = text(&partial[12]);
+    assert!(note.starts_with("Not ranked: "), "{note}");
+    assert!(note.contains("the measured MFU is missing"), "{note}");
+    assert!(note.contains("the expert hours per month is missing"), "{note}");
+    // The weights: as typed and as shares of their sum.
+    let w = row_starting(rows, "Weights");
+    for (k, a) in planner_core::scorecard::Axis::ALL.iter().enumerate() {
+        let row = rows[w + 2 + k].as_array().unwrap();
+        assert_eq!(text(&row[0]), a.name());
+        assert_cell_is(&row[1], card.entered_weights.get(*a), "entered weight");
+        assert_cell_is(&row[2], engine.weights.get(*a), "weight share");
+    }
+    // The stability sentence, exactly as the engine words it.
+    let st = row_starting(rows, "Stability of the ranking");
+    assert_eq!(
+        text(&rows[st + 1].as_array().unwrap()[0]),
+        screen.stability.as_deref().unwrap()
+    );
+    let reviewed = text(&rows[st + 2].as_array().unwrap()[0]);
+    assert!(reviewed.contains("Cirrus Compute, Delta Partial"), "{reviewed}");
+    // The exit terms: the all-cloud reserved layer's clause, as numbers.
+    let ex = row_starting(rows, "Exit terms as quoted");
+    let spec = planner_core::scenario_file::parse(&common::sample_text("enterprise-hybrid")).unwrap();
+    let clause = spec
+        .scenarios
+        .iter()
+        .find(|s| s.id == "all-cloud")
+        .unwrap()
+        .layers
+        .iter()
+        .find_map(|l| l.exit_clause.clone())
+        .unwrap();
+    let nimbus = rows[ex + 2..]
+        .iter()
+        .map(|r| r.as_array().unwrap())
+        .find(|r| cell_text(r, 0) == Some("Nimbus Cloud"))
+        .unwrap();
+    assert_cell_is(&nimbus[3], Decimal::from(clause.notice_months), "notice");
+    assert_cell_is(&nimbus[8], present(clause.offboarding), "offboarding");
+}
+
+#[test]
+fn without_a_scorecard_the_workbook_has_no_scorecard_sheet() {
+    let (eval, view) = common::sample("enterprise-hybrid");
+    let sheets = read_with_openpyxl(&comparison_xlsx(&view, &eval, None, None).unwrap());
+    assert!(sheets.iter().all(|s| s["name"] != "Scorecard"));
 }

@@ -95,6 +95,7 @@ pub fn input<'a>(case: &'a Case, draft: &'a MemoDraft) -> MemoInput<'a> {
         created_unix: CREATED,
         compliance: None,
         risk: None,
+        scorecard: None,
     }
 }
 

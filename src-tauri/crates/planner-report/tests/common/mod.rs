@@ -78,3 +78,74 @@ pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::risk_ru
     planner_core::risk_run::analyse(&engine::shipped_catalog(), &file, None, &sampling)
         .unwrap_or_else(|p| panic!("analyse: {p:#?}"))
 }
+
+/// A vendor scorecard on the enterprise-hybrid sample, made by the engine as the scorecard screen
+/// makes it: four vendors under weights 30/20/30/10/10 over the file's horizon. Three have every
+/// figure and are ranked (`Nimbus Cloud` and `Cirrus Compute` priced on the all-cloud scenario,
+/// whose reserved layer states an exit clause; `Forge Metal` on the hybrid); `Delta Partial` lacks
+/// its measured MFU and expert hours, so it is left out. `Cirrus Compute` and `Delta Partial` have
+/// no checklist record (not reviewed). Returns the draft, the screen's view and its summary.
+pub fn sample_scorecard() -> (
+    planner_core::vendors::ScorecardDraft,
+    planner_core::vendors::ScorecardView,
+    planner_core::rfp::summary::ScorecardSummary,
+) {
+    use planner_core::scorecard::PerAxis;
+    use planner_core::vendors::{ScorecardDraft, VendorEntry};
+    use rust_decimal::Decimal;
+    let d = |t: &str| t.parse::<Decimal>().unwrap_or_else(|e| panic!("{t}: {e}"));
+    let entry = |name: &str, scenario: &str, figures: [&str; 7]| {
+        let f = |i: usize| (!figures[i].is_empty()).then(|| d(figures[i]));
+        VendorEntry {
+            name: name.to_owned(),
+            scenario: Some(scenario.to_owned()),
+            mfu: f(0),
+            annual_failure_rate: f(1),
+            sla: f(2),
+            sla_refund_share: f(3),
+            response_hours: f(4),
+            expert_hours_per_month: f(5),
+            exit_terms_stated: f(6),
+        }
+    };
+    let draft = ScorecardDraft {
+        weights: PerAxis::from_array(["30", "20", "30", "10", "10"].map(d)),
+        vendors: vec![
+            entry(
+                "Nimbus Cloud",
+                "all-cloud",
+                ["0.40", "0.02", "0.999", "0.10", "2", "10", "1"],
+            ),
+            entry(
+                "Forge Metal",
+                "hybrid",
+                ["0.45", "0.04", "0.995", "0.05", "8", "4", "1"],
+            ),
+            entry(
+                "Cirrus Compute",
+                "all-cloud",
+                ["0.35", "0.03", "0.998", "0", "4", "8", "0"],
+            ),
+            entry("Delta Partial", "hybrid", ["", "0.03", "0.99", "0", "6", "", "1"]),
+        ],
+    };
+    let compliance = [("Nimbus Cloud", "0.9"), ("Forge Metal", "0.8")]
+        .into_iter()
+        .map(|(n, s)| (n.to_owned(), d(s)))
+        .collect();
+    let file = planner_core::scenario_file::parse(&sample_text("enterprise-hybrid"))
+        .unwrap_or_else(|p| panic!("parse: {}", p.message));
+    let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(file);
+    let view = planner_core::vendors::scorecard_view(
+        &draft,
+        &engine::shipped_catalog(),
+        &settings,
+        &workloads,
+        &scenarios,
+        None,
+        &compliance,
+    );
+    let summary = planner_core::rfp::summary::summary(&draft, &view, &scenarios)
+        .unwrap_or_else(|| panic!("a scorecard with vendors has a summary"));
+    (draft, view, summary)
+}

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use planner_core::checklist::{ChecklistTemplate, Subject};
 use planner_core::error::PlannerError;
 use planner_core::quote::Quote;
+use planner_core::rfp::summary::{self, ScorecardSummary};
+use planner_core::scenario_file::ScenarioSpec;
 use planner_core::vendors::{self, ScorecardDraft, ScorecardView};
 use rust_decimal::Decimal;
 
@@ -59,32 +61,61 @@ impl Workspace {
         Ok(out)
     }
 
-    /// The scorecard screen: each vendor's cost is its scenario's total over the compare
-    /// screen's horizon; `compliance` maps vendor names to the checklist's share (absent: not
-    /// reviewed, counted as 0).
-    pub fn scorecard_view(&self, compliance: &BTreeMap<String, Decimal>) -> Result<ScorecardView, PlannerError> {
-        let draft = self.scorecard()?;
-        let view = self.view()?;
-        let mut scenarios = Vec::new();
+    /// The scenarios the vendors of `draft` are priced on, each once, in the vendors' order
+    /// (a scenario that is gone is left out: the scorecard says so).
+    fn vendor_scenarios(&self, draft: &ScorecardDraft) -> Result<Vec<ScenarioSpec>, PlannerError> {
+        let mut scenarios: Vec<ScenarioSpec> = Vec::new();
         for v in &draft.vendors {
             if let Some(id) = &v.scenario
-                && !scenarios
-                    .iter()
-                    .any(|s: &planner_core::scenario_file::ScenarioSpec| &s.id == id)
+                && !scenarios.iter().any(|s| &s.id == id)
                 && let Some(p) = history::read_scenario(&self.conn, id).map_err(|e| self.err(&e))?
             {
                 scenarios.push(p.item);
             }
         }
+        Ok(scenarios)
+    }
+
+    fn view_of(
+        &self,
+        draft: &ScorecardDraft,
+        scenarios: &[ScenarioSpec],
+        compliance: &BTreeMap<String, Decimal>,
+    ) -> Result<ScorecardView, PlannerError> {
+        let view = self.view()?;
         Ok(vendors::scorecard_view(
-            &draft,
+            draft,
             &self.catalog,
             &self.settings,
             &self.workloads,
-            &scenarios,
+            scenarios,
             view.horizon_months,
             compliance,
         ))
+    }
+
+    /// The scorecard screen: each vendor's cost is its scenario's total over the compare
+    /// screen's horizon; `compliance` maps vendor names to the checklist's share (absent: not
+    /// reviewed, counted as 0).
+    pub fn scorecard_view(&self, compliance: &BTreeMap<String, Decimal>) -> Result<ScorecardView, PlannerError> {
+        let draft = self.scorecard()?;
+        let scenarios = self.vendor_scenarios(&draft)?;
+        self.view_of(&draft, &scenarios, compliance)
+    }
+
+    /// The scorecard as the memo and the workbook state it (the screen's view sorted, with each
+    /// vendor's commitments and their exit terms); `None` when the scorecard lists no vendor.
+    pub fn scorecard_summary(
+        &self,
+        compliance: &BTreeMap<String, Decimal>,
+    ) -> Result<Option<ScorecardSummary>, PlannerError> {
+        let draft = self.scorecard()?;
+        if draft.vendors.is_empty() {
+            return Ok(None);
+        }
+        let scenarios = self.vendor_scenarios(&draft)?;
+        let view = self.view_of(&draft, &scenarios, compliance)?;
+        Ok(summary::summary(&draft, &view, &scenarios))
     }
 
     /// Imports `quotes` (read from `source`) as one undo step: for each vendor, a scenario made
