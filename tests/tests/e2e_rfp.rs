@@ -114,7 +114,8 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     .await;
     reload(&app).await;
     app.click("[data-testid='tab-compliance']").await;
-    app.click(&format!("[data-testid='compliance-subject-vendor-{top}']")).await;
+    app.click(&format!("[data-testid='compliance-subject-vendor-{top}']"))
+        .await;
     app.wait_text("[data-testid='signoff-state']", &format!("Signed off by {REVIEWER}"))
         .await;
     app.screenshot("rfp-2-vendor-signed-off").await;
@@ -163,22 +164,37 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
         .collect();
     let at: Vec<usize> = ranked
         .iter()
-        .map(|n| text.find(&format!(" {n} ")).unwrap_or_else(|| panic!("{n} in the memo")))
+        .map(|n| {
+            text.find(&format!(" {n} "))
+                .unwrap_or_else(|| panic!("{n} in the memo"))
+        })
         .collect();
-    assert!(at.windows(2).all(|w| w[0] < w[1]) || ranked.len() < 2, "the ranking in order: {ranked:?}");
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1]) || ranked.len() < 2,
+        "the ranking in order: {ranked:?}"
+    );
     let sentence = view["stability"]
         .as_str()
         .map(str::to_owned)
         .unwrap_or_else(|| stability.clone());
     let sentence: String = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(text.contains(&sentence), "the stability sentence {sentence:?} is in the memo");
+    assert!(
+        text.contains(&sentence),
+        "the stability sentence {sentence:?} is in the memo"
+    );
     // Each vendor's exit terms: Exitwell's stated clause, the others' absence of one.
     assert!(text.contains("25.00% of the commitment remaining"), "{text}");
     // The cost of leaving each vendor's scenario is priced.
     for s in scenarios["workspace"]["scenarios"].as_array().unwrap() {
         let name = s["name"].as_str().unwrap();
-        if ["Blockcloud", "Exitwell", "Uptime Cloud"].iter().any(|v| name.contains(v)) {
-            assert!(text.contains(&format!("Ways out: {name}")) || text.contains("Ways out"), "{name}");
+        if ["Blockcloud", "Exitwell", "Uptime Cloud"]
+            .iter()
+            .any(|v| name.contains(v))
+        {
+            assert!(
+                text.contains(&format!("Ways out: {name}")) || text.contains("Ways out"),
+                "{name}"
+            );
         }
     }
     assert!(text.contains("Ways out"), "{text}");

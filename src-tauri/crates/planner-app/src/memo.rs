@@ -128,6 +128,10 @@ pub fn publish(
     let compliance = memo_compliance(ws, view)?;
     let risk = memo_risk(ws, draft, &ids)?;
     let scorecard = crate::vendors::summary_of(ws)?;
+    let ways_out = {
+        let (file, catalog) = ws.memo_file(draft)?;
+        planner_core::exit_kinds::ways_out_of(catalog, &file, &ids)
+    };
     let name = file_name(ws.path());
     // Where the catalog came from, its pack signature checked again now.
     let origin = ws.catalog_origin()?;
@@ -146,6 +150,7 @@ pub fn publish(
         compliance: Some(&compliance),
         risk: risk.as_ref(),
         scorecard: scorecard.as_ref(),
+        ways_out: &ways_out,
     };
     let made = planner_publish::make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;

@@ -65,6 +65,7 @@ pub use planner_report::grouped;
 
 pub mod operations;
 pub mod scorecard;
+pub mod ways_out;
 
 /// Money as printed in the memo: to the cent, with thousands separators.
 pub fn money(d: Decimal) -> String {
@@ -833,6 +834,7 @@ fn exit_terms(input: &MemoInput<'_>, s: &ScenarioFigures, r: &ScenarioResult, ou
     for l in &r.exit_costs {
         exit_clause_blocks(view, l, out);
     }
+    ways_out::ways_out_blocks(view, input.ways_out, &s.id, out);
 }
 
 /// The ledger's opening: what it lists, where the catalog came from, and which figures it marks

@@ -105,6 +105,9 @@ pub struct MemoInput<'a> {
     /// workspace lists no vendor (or the memo is made from a scenario file): the memo then has no
     /// Vendor scorecard section.
     pub scorecard: Option<&'a ScorecardSummary>,
+    /// Each scenario's ways out (leave, scale down, downgrade, leave a lease, sell early) from the
+    /// middle of the horizon, priced against staying; shown after its exit terms.
+    pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
 }
 
 /// Where the catalog behind a memo came from.

@@ -217,6 +217,9 @@ pub struct MemoSources<'a> {
     /// The workspace's vendor scorecard, when it lists vendors (the memo's Vendor scorecard
     /// section); `None` for a scenario file.
     pub scorecard: Option<&'a ScorecardSummary>,
+    /// Each scenario's ways out from the middle of the horizon, priced against staying
+    /// ([`planner_core::exit_kinds::ways_out_of`]).
+    pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
 }
 
 /// A workspace's catalog origin as the memo's facts table names it.
@@ -295,6 +298,7 @@ pub fn make(
         compliance: src.compliance,
         risk: src.risk,
         scorecard: src.scorecard,
+        ways_out: src.ways_out,
     })
     .map_err(memo_error)?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
@@ -413,6 +417,9 @@ pub fn publish_from_file(
     let (dv, eval) = evaluated(&comparison, eval.as_ref())?;
     let version = catalog_version(catalog);
     let (source, statement) = folder_source(&version, folder.dir);
+    let mut priced = file.clone();
+    priced.scenarios = specs.clone();
+    let ways_out = planner_core::exit_kinds::ways_out_of(catalog, &priced, &view.selected);
     let sources = MemoSources {
         view: dv,
         eval,
@@ -427,6 +434,7 @@ pub fn publish_from_file(
         compliance: None,
         risk: None,
         scorecard: None,
+        ways_out: &ways_out,
     };
     Ok(make(&sources, draft, out, now_ms, signer)?.published())
 }

@@ -912,6 +912,33 @@ fn resolve_replacement(
     Ok((layer, assumptions, s.warnings))
 }
 
+/// One scenario's ways out as a memo states them ([`standard_ways_out`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WaysOut {
+    pub scenario: String,
+    /// The month they are priced from (the middle of the horizon).
+    pub month: u32,
+    pub priced: Vec<ExitRequestPrice>,
+    /// The ways the engine refused for this scenario, in words ("scale dgx down …: why").
+    pub refused: Vec<String>,
+}
+
+/// [`standard_ways_out`] for each of `scenarios` of `file`.
+pub fn ways_out_of(catalog: &crate::catalog::Catalog, file: &ScenarioFile, scenarios: &[String]) -> Vec<WaysOut> {
+    scenarios
+        .iter()
+        .map(|id| {
+            let (priced, refused) = standard_ways_out(catalog, file, id);
+            WaysOut {
+                scenario: id.clone(),
+                month: file.horizon_months / 2,
+                priced,
+                refused,
+            }
+        })
+        .collect()
+}
+
 /// The ways out a memo states for one scenario, each priced against staying: for every layer that
 /// has one, its ways out from the middle of the horizon (the month a reader most often asks
 /// about: "what if we change course half-way?"): leave a reservation, scale it down to half its

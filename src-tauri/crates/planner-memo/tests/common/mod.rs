@@ -96,6 +96,7 @@ pub fn input<'a>(case: &'a Case, draft: &'a MemoDraft) -> MemoInput<'a> {
         compliance: None,
         risk: None,
         scorecard: None,
+        ways_out: &[],
     }
 }
 
