@@ -160,18 +160,18 @@ async fn a_reviewer_clears_a_scenario_and_a_row_changed_behind_the_apps_back_is_
     );
     app.click("[data-testid='verify-log']").await;
     let verified = app.wait_text("[data-testid='verify-result']", "Intact").await;
-    assert!(verified.contains("11 entries, 1 evidence file(s)"), "{verified}");
+    assert!(verified.contains("13 entries, 1 evidence file(s)"), "{verified}");
     app.screenshot("checklist-2-cleared").await;
     app.click("[data-testid='tab-scenarios']").await;
     app.wait_text("[data-testid='clearance-hybrid']", "Cleared").await;
     assert_eq!(badge(&app, "[data-testid='clearance-all-cloud']").await, "no");
     app.close().await;
 
-    // 5. The record as the store reads it: 10 answers and a sign-off, chained.
+    // 5. The record as the store reads it: 12 answers and a sign-off, chained.
     {
         let ws = planner_tests::open_when_free(&ws_path).unwrap();
         let check = ws.verify_checklist_log().unwrap();
-        assert_eq!((check.entries, check.evidence_files), (11, 1));
+        assert_eq!((check.entries, check.evidence_files), (13, 1));
         assert!(check.problem.is_none(), "{:?}", check.problem);
     }
 

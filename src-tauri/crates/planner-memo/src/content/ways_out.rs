@@ -40,6 +40,10 @@ pub fn ways_out_blocks(view: &DecisionView, ways: &[WaysOut], id: &str, out: &mu
         return;
     };
     if w.priced.is_empty() && w.refused.is_empty() {
+        out.push(Block::Subheading("Ways out".to_owned()));
+        out.push(small(
+            "Nothing to leave: every layer of this scenario is paid as it is used (no reservation, lease or owned hardware), so stopping costs nothing beyond the hours already used.",
+        ));
         return;
     }
     out.push(Block::Subheading(format!(
