@@ -88,41 +88,7 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     app.screenshot("rfp-1-scored").await;
 
     // 3. One vendor reviewed: every blocking D-1 item that applies to a vendor, then signed off.
-    let view = app.invoke("scorecard_view", json!({})).await;
-    let top = view["scorecard"]["ranking"][0]["name"]
-        .as_str()
-        .unwrap_or_else(|| panic!("a ranking: {view}"))
-        .to_owned();
-    let subject = json!({ "kind": "vendor", "id": top });
-    let checklist = app.invoke("checklist", json!({ "subject": subject })).await;
-    let mut answered = 0;
-    for item in checklist["items"].as_array().unwrap() {
-        if item["blocking"] == true {
-            app.invoke(
-                "answer_checklist_item",
-                json!({ "subject": subject,
-                        "answer": { "item": item["id"], "status": "pass",
-                                    "note": "checked against the vendor's contract and certificates",
-                                    "reviewer": REVIEWER },
-                        "evidence": [] }),
-            )
-            .await;
-            answered += 1;
-        }
-    }
-    assert!(answered >= 2, "{checklist}");
-    app.invoke(
-        "sign_off_checklist",
-        json!({ "subject": subject, "reviewer": REVIEWER, "note": "D-1 review of the chosen vendor", "sign": null }),
-    )
-    .await;
-    reload(&app).await;
-    app.click("[data-testid='tab-compliance']").await;
-    app.click(&format!("[data-testid='compliance-subject-vendor-{top}']"))
-        .await;
-    app.wait_text("[data-testid='signoff-state']", &format!("Signed off by {REVIEWER}"))
-        .await;
-    app.screenshot("rfp-2-vendor-signed-off").await;
+    let top = review_top_vendor(&app).await;
 
     // 4. The memo of the three vendors' scenarios, made and signed by its author.
     app.click("[data-testid='tab-memo']").await;
@@ -167,7 +133,61 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     app.close().await;
 
     // 5. What the memo says.
-    let text = words(&memo);
+    check_memo(&memo, &view, &stability, &vendor_scenarios, &scenarios);
+}
+
+/// Step 3: the top-ranked vendor reviewed (every blocking D-1 item that applies to a vendor
+/// answered) and signed off, shown signed off on the Compliance screen; its name.
+async fn review_top_vendor(app: &App) -> String {
+    let view = app.invoke("scorecard_view", json!({})).await;
+    let top = view["scorecard"]["ranking"][0]["name"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a ranking: {view}"))
+        .to_owned();
+    let subject = json!({ "kind": "vendor", "id": top });
+    let checklist = app.invoke("checklist", json!({ "subject": subject })).await;
+    let mut answered = 0;
+    for item in checklist["items"].as_array().unwrap() {
+        if item["blocking"] == true {
+            app.invoke(
+                "answer_checklist_item",
+                json!({ "subject": subject,
+                        "answer": { "item": item["id"], "status": "pass",
+                                    "note": "checked against the vendor's contract and certificates",
+                                    "reviewer": REVIEWER },
+                        "evidence": [] }),
+            )
+            .await;
+            answered += 1;
+        }
+    }
+    assert!(answered >= 2, "{checklist}");
+    app.invoke(
+        "sign_off_checklist",
+        json!({ "subject": subject, "reviewer": REVIEWER, "note": "D-1 review of the chosen vendor", "sign": null }),
+    )
+    .await;
+    reload(app).await;
+    app.click("[data-testid='tab-compliance']").await;
+    app.click(&format!("[data-testid='compliance-subject-vendor-{top}']"))
+        .await;
+    app.wait_text("[data-testid='signoff-state']", &format!("Signed off by {REVIEWER}"))
+        .await;
+    app.screenshot("rfp-2-vendor-signed-off").await;
+
+    top
+}
+
+/// Step 5: what the memo says: the scorecard in rank order, the stability sentence, each
+/// vendor's exit terms, and each vendor scenario's exit terms and ways out.
+fn check_memo(
+    memo: &std::path::Path,
+    view: &serde_json::Value,
+    stability: &str,
+    vendor_scenarios: &[String],
+    scenarios: &serde_json::Value,
+) {
+    let text = words(memo);
     assert!(text.contains("Vendor scorecard"), "{text}");
     let ranked: Vec<String> = view["scorecard"]["ranking"]
         .as_array()
@@ -191,7 +211,7 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     let sentence = view["stability"]
         .as_str()
         .map(str::to_owned)
-        .unwrap_or_else(|| stability.clone());
+        .unwrap_or_else(|| stability.to_owned());
     let sentence: String = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         text.contains(&sentence),
@@ -202,7 +222,7 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     // The cost of leaving each vendor's scenario: its section holds its exit terms and its ways
     // out, priced (or, where the engine cannot price one, why).
     let sections: Vec<&str> = text.split(". Scenario: ").skip(1).collect();
-    for id in &vendor_scenarios {
+    for id in vendor_scenarios {
         let name = scenarios["workspace"]["scenarios"]
             .as_array()
             .unwrap()
