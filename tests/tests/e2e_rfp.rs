@@ -78,7 +78,8 @@ async fn an_rfp_goes_from_quotes_to_a_signed_memo_with_the_ranking_and_every_exi
     // 2. Scored: the measured figures typed on the Vendors screen.
     app.click("[data-testid='tab-vendors']").await;
     app.text_of("[data-testid='vendors-screen']").await;
-    let figures = [("0.42", "3"), ("0.40", "2"), ("0.38", "1")];
+    // MFU in percent, annual failure rate per device-year.
+    let figures = [("42", "0.03"), ("40", "0.02"), ("38", "0.01")];
     for (i, (mfu, afr)) in figures.iter().enumerate() {
         app.fill(&format!("[data-testid='vendor-{i}-mfu']"), mfu).await;
         app.fill(&format!("[data-testid='vendor-{i}-afr']"), afr).await;
