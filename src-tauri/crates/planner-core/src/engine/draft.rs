@@ -309,8 +309,7 @@ fn gpu_lead_time(catalog: &Catalog) -> Option<(&crate::catalog::LeadTime, u32)> 
         .lead_times
         .iter()
         .find(|e| e.item.to_lowercase().contains("gpu"))?;
-    let months =
-        crate::engine::sizing::ceil_u32(entry.weeks.mid() * Decimal::from(7 * 12) / rust_decimal::dec!(365.25));
+    let months = crate::engine::sizing::lead_time_months(entry.weeks.mid());
     Some((entry, months))
 }
 

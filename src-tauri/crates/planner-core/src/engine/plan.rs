@@ -338,11 +338,7 @@ fn throughput_need(
     parameters: Decimal,
     memory_gpus: u32,
 ) -> Option<ThroughputNeed> {
-    let peak = |a: &crate::catalog::Accelerator| {
-        let p16 = a.bf16_tflops.as_ref().map(crate::catalog::provenance::Figure::mid);
-        let p8 = a.fp8_tflops.as_ref().map(crate::catalog::provenance::Figure::mid);
-        if w.precision.uses_8bit_peak() { p8.or(p16) } else { p16 }
-    };
+    let peak = |a: &crate::catalog::Accelerator| crate::engine::validate::peak_of(a, w.precision.uses_8bit_peak());
     let useful = crate::engine::workload::useful_pflop_per_gpu_hour(peak(acc)?, w.mfu);
     if useful <= Decimal::ZERO {
         return None;

@@ -105,6 +105,12 @@ pub fn gpus_for_throughput(
     ceil_u32(useful_pflop_hours / per_gpu)
 }
 
+/// A lead time of `weeks` in whole plan months: weeks × 7 days over months of 365.25 ÷ 12 days,
+/// rounded up (26 weeks → 6 months). The one rule `validate` and the Buy draft both use.
+pub fn lead_time_months(weeks: Decimal) -> u32 {
+    ceil_u32(weeks * Decimal::from(7 * 12) / rust_decimal::dec!(365.25))
+}
+
 pub(crate) fn ceil_u32(x: Decimal) -> u32 {
     if x <= Decimal::ZERO {
         return 0;

@@ -2043,7 +2043,7 @@ impl Resolver<'_> {
             None,
             point,
         );
-        crate::engine::sizing::ceil_u32(weeks * dec!(7) * dec!(12) / dec!(365.25))
+        crate::engine::sizing::lead_time_months(weeks)
     }
 
     /// The price of one owned GPU: an override, else the system's price per GPU, else the
@@ -2222,7 +2222,9 @@ struct KindTerms {
     gpus: Option<u32>,
 }
 
-fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {
+/// An accelerator's dense peak TFLOPS (catalog midpoint) at 8-bit precision (falling back to
+/// 16-bit) or at 16-bit.
+pub(crate) fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {
     let p16 = a.bf16_tflops.as_ref().map(Figure::mid);
     let p8 = a.fp8_tflops.as_ref().map(Figure::mid);
     if eight_bit { p8.or(p16) } else { p16 }
