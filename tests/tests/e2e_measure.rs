@@ -2,9 +2,11 @@
 //! pass/fail test). What it asserts is only that each measured change really reached the screen.
 //!
 //! - One change to a repainted comparison of 8 scenarios: a click on the horizon control, through
-//!   `set_view` and `compare` (engine, 9 charts drawn as SVG, IPC) to the frame after the decision
+//!   `set_view` and `compare` (engine, the charts' points, IPC) to the frame after the decision
 //!   table shows the new total; timed in the page with `performance.now()` and two animation
 //!   frames.
+//! - One what-if slider move to the repainted table and canvas charts, as the app measures it
+//!   itself (`performance.measure("what-if:<seq>")`, read through WebDriver), over 100 moves.
 //! - One edit saved and the comparison of 8 recomputed, as IPC round trips from the page.
 //! - Opening a workspace of 10,000 scenarios through the `open_workspace` command.
 //!
@@ -54,11 +56,12 @@ fn summary(name: &str, times: &Value) -> String {
     t.sort_by(f64::total_cmp);
     let pick = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize];
     format!(
-        "{name}: n={} min {:.1} ms, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+        "{name}: n={} min {:.1} ms, median {:.1} ms, p90 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
         t.len(),
         t[0],
         pick(0.5),
         pick(0.9),
+        pick(0.95),
         t[t.len() - 1]
     )
 }
@@ -125,9 +128,41 @@ const invoke = window.__TAURI_INTERNALS__.invoke;
     await invoke("set_view", { view: { selected: screen.comparison.view.scenarios.map((s) => s.id), baseline: null, horizon_months: 36 } });
     view_times.push(performance.now() - t1);
     bytes = JSON.stringify(screen).length;
-    svg = (screen.cumulative_svg || "").length + screen.monthly_svgs.reduce((n, m) => n + m.svg.length, 0);
+    svg = JSON.stringify(screen.cumulative).length + JSON.stringify(screen.monthly).length;
   }
   return { times, view_times, bytes, svg };
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
+/// Moves the demand slider `rounds` times, each move waiting for the app's own measure of it
+/// (`what-if:<seq>`, from the input to two frames after the answer is on screen: the table and
+/// both canvas charts repainted), and returns the measured durations.
+const WHAT_IF: &str = r#"
+const [rounds, done] = arguments;
+(async () => {
+  const slider = document.querySelector("[data-testid='what-if-slider-demand']");
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+  const measures = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if:"));
+  performance.clearMeasures();
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const before = measures().length;
+    setter.call(slider, String(50 + (i % 20) * 5));
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((resolve, reject) => {
+      const give_up = setTimeout(() => reject(new Error("no measure for move " + i)), 10000);
+      const check = () => {
+        if (measures().length > before) {
+          clearTimeout(give_up);
+          resolve();
+        } else setTimeout(check, 1);
+      };
+      check();
+    });
+    times.push(measures()[measures().length - 1].duration);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return times;
 })().then(done, (e) => done({ error: String(e) }));
 "#;
 
@@ -172,6 +207,10 @@ async fn measure_repaint_edit_and_open() {
     app.text_of(&format!("[data-testid='figure-{last}-total_cash']")).await;
 
     let repaint = run_async(&app, REPAINT, vec![json!(last), json!(20)]).await;
+    app.click("[data-testid='what-if-open']").await;
+    app.wait_text("[data-testid='what-if-replaces-demand']", "replaces").await;
+    let what_if = run_async(&app, WHAT_IF, vec![json!(100)]).await;
+    app.click("[data-testid='what-if-reset']").await;
     let round_trip = run_async(&app, ROUND_TRIP, vec![json!(selected[0]), json!(30)]).await;
     let compare_only = run_async(&app, COMPARE_ONLY, vec![json!(30)]).await;
     let open = run_async(&app, OPEN, vec![json!(large.display().to_string())]).await;
@@ -182,13 +221,17 @@ async fn measure_repaint_edit_and_open() {
     );
     println!(
         "{}",
+        summary("what-if slider move → repainted table and canvas charts of 8 scenarios", &what_if)
+    );
+    println!(
+        "{}",
         summary(
             "edit saved + 8 scenarios compared with charts (IPC round trips)",
             &round_trip
         )
     );
     println!(
-        "{}; answer {} bytes of JSON, {} bytes of it SVG",
+        "{}; answer {} bytes of JSON, {} bytes of it chart points",
         summary(
             "compare of 8 scenarios with charts alone (IPC round trip)",
             &compare_only["times"]

@@ -63,6 +63,7 @@ const ERROR_CODES: readonly string[] = [
   "no-workspace",
   "cancelled",
   "pack-refused",
+  "locked",
 ];
 
 /** True when `value` has the shape of a PlannerError (as it arrives over IPC). */

@@ -15,6 +15,7 @@ export type Shortcut =
   | { kind: "save-as" }
   | { kind: "filter" }
   | { kind: "help" }
+  | { kind: "present" }
   | { kind: "escape" };
 
 /** True for elements that edit text and have their own undo (inputs of text kinds, text areas). */
@@ -48,6 +49,7 @@ export function matchShortcut(e: KeyboardEvent): Shortcut | null {
   }
   if (e.altKey || mod) return null;
   if (key === "Escape") return { kind: "escape" };
+  if (key === "F5") return { kind: "present" };
   if (isFormControl(e.target)) return null;
   if (key === "/") return { kind: "filter" };
   if (key === "?") return { kind: "help" };
@@ -72,6 +74,7 @@ export const SHORTCUTS: readonly { keys: string[][]; action: string }[] = [
   { keys: [["/"]], action: "Filter the list on screen" },
   { keys: [["↑"], ["↓"]], action: "Move in a list (Home, End, Page Up, Page Down too)" },
   { keys: [["Enter"], ["Space"]], action: "Choose the row; in the compare picker, add or remove it" },
-  { keys: [["Esc"]], action: "Close a menu, panel or dialog; clear a filter" },
+  { keys: [["Esc"]], action: "Close a menu, panel or dialog; clear a filter; leave presenting" },
+  { keys: [["F5"]], action: "Present the comparison full screen (← → step the views, ↑ ↓ the scenario on its detail)" },
   { keys: [["?"]], action: "This list" },
 ];

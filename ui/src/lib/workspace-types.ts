@@ -90,6 +90,8 @@ import type {
   RackPlan,
   RecentFile_Serialize,
   ScenarioChart,
+  CumulativeSeries,
+  MonthlySeries,
   ScenarioDetail_Serialize,
   ScenarioExits_Serialize,
   ScenarioFigures_Serialize,
@@ -232,7 +234,9 @@ export type ExitRequestOutcome = ExitRequestOutcome_Serialize;
 export type ScenarioExits = ScenarioExits_Serialize;
 export type LayerExitCosts = LayerExitCosts_Serialize;
 export type ExitVariantOutcome = ExitVariantOutcome_Serialize;
-export type MonthlyChart = ScenarioChart;
+export type MonthlyChart = MonthlySeries;
+/** The points of the compare screen's charts, the same the memo's charts draw (issue #17). */
+export type { CumulativeSeries, MonthlySeries, ScenarioChart };
 /** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
 export type RiskView = RiskView_Serialize;
 export type DrawnFigure = DrawnFigure_Serialize;

@@ -16,6 +16,9 @@ import type {
   CompareScreen,
   EditRequest,
   Imported,
+  KeptWhatIf,
+  WhatIf,
+  BaselineLock,
   LayerForm,
   PlacedProblem,
   QuotesImported,
@@ -189,6 +192,22 @@ export class WorkspaceStore {
     this.absorb(applied, "catalog");
     this.notice = { kind: "info", text: `${applied.label}. Undo takes it back.` };
     return applied;
+  }
+
+  /** The current what-if written into a new scenario copied from `source` (one undo step); the
+   *  back end appends it to the comparison when there is room. Throws when refused. */
+  async keepWhatIf(whatIf: WhatIf, source: string): Promise<KeptWhatIf> {
+    const kept = await this.queue.submit(null, () => this.backend.keepWhatIf(whatIf, source));
+    this.absorb(kept.applied, "edit");
+    if (kept.view) this.info = { ...this.info, view: kept.view };
+    this.viewSaves += 1;
+    return kept;
+  }
+
+  /** The baseline lock as the back end now keeps it. */
+  setLock(lock: BaselineLock | null): void {
+    this.info = { ...this.info, lock };
+    this.viewSaves += 1;
   }
 
   async importScenarios(path: string): Promise<Imported | null> {

@@ -30,9 +30,9 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
-use crate::category_label;
 
 mod risk;
+pub mod series;
 pub use risk::{
     RiskLabels, TORNADO_BARS, risk_fan_svg, risk_tornado_svg, swing_label as risk_swing_label, tornado_height,
 };
@@ -191,8 +191,10 @@ pub fn category_colour(c: Category) -> (u8, u8, u8) {
     }
 }
 
-fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
-    RGBColor(r, g, b)
+/// `#RRGGBB` (as [`series`] writes it) as a colour; black when malformed.
+fn hex_colour(hex: &str) -> RGBColor {
+    let byte = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+    RGBColor(byte(1), byte(3), byte(5))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -686,11 +688,9 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
     }
     font_ready()?;
     let col = colours(theme);
-    let series: Vec<Vec<f64>> = view
-        .scenarios
-        .iter()
-        .map(|s| s.cumulative.iter().take(n).map(to_f64).collect())
-        .collect();
+    // The points come from the same structure the screen's canvas chart plots.
+    let plotted = series::cumulative_series(view, theme);
+    let series: Vec<Vec<f64>> = plotted.lines.iter().map(|l| l.values.clone()).collect();
     let (lo, hi) = series
         .iter()
         .flatten()
@@ -722,7 +722,11 @@ pub fn cumulative_svg(view: &DecisionView, theme: Theme, size: ChartSize) -> Res
 
         // Break-even points: one marker per line and month, however many scenarios break even
         // there against the reference.
-        let points = break_even_points(view, &series);
+        let points: Vec<(usize, u32, usize)> = plotted
+            .break_evens
+            .iter()
+            .map(|m| (m.line as usize, m.month, m.count as usize))
+            .collect();
         let at = |line: usize, month: u32| {
             let k = usize::try_from(month).unwrap_or(1).max(1) - 1;
             ((k as f64), series[line].get(k).copied().unwrap_or(0.0))
@@ -803,29 +807,6 @@ fn cumulative_legend(view: &DecisionView, theme: Theme) -> Vec<LegendItem> {
         .collect()
 }
 
-/// The break-even markers of the cumulative chart as (line, month, how many scenarios break even
-/// there): each on the line of the scenario cheaper from then on, one per line and month.
-fn break_even_points(view: &DecisionView, series: &[Vec<f64>]) -> Vec<(usize, u32, usize)> {
-    let mut points: Vec<(usize, u32, usize)> = Vec::new();
-    for s in &view.scenarios {
-        let Some(be) = s.difference.as_ref().and_then(|d| d.break_even.as_ref()) else {
-            continue;
-        };
-        let Some(line) = view.scenarios.iter().position(|x| x.id == be.cheaper_after) else {
-            continue;
-        };
-        let in_range = usize::try_from(be.month).is_ok_and(|k| (1..=series[line].len()).contains(&k));
-        if !in_range {
-            continue;
-        }
-        match points.iter_mut().find(|p| p.0 == line && p.1 == be.month) {
-            Some(p) => p.2 += 1,
-            None => points.push((line, be.month, 1)),
-        }
-    }
-    points
-}
-
 /// Where a break-even label `tw` pixels wide goes beside its marker at (`px`, `py`): the first
 /// place, nearest first, inside the plot area that overlaps no label or marker `placed` and
 /// crosses no line, else the one crossing the fewest lines, else above right.
@@ -870,11 +851,9 @@ pub fn monthly_svg(
     size: ChartSize,
 ) -> Result<String, ChartError> {
     check_size(size)?;
-    let scenario = view
-        .scenarios
-        .iter()
-        .find(|s| s.id == scenario_id)
-        .ok_or_else(|| ChartError::UnknownScenario(scenario_id.to_owned()))?;
+    if !view.scenarios.iter().any(|s| s.id == scenario_id) {
+        return Err(ChartError::UnknownScenario(scenario_id.to_owned()));
+    }
     let n = view.months.len();
     if n == 0 {
         return Err(ChartError::Empty);
@@ -882,30 +861,17 @@ pub fn monthly_svg(
     font_ready()?;
     let col = colours(theme);
 
-    // (category, month, from, to)
-    let mut bars: Vec<(Category, usize, f64, f64)> = Vec::new();
-    let mut up = vec![0.0f64; n];
-    let mut down = vec![0.0f64; n];
-    for series in &scenario.monthly {
-        for (k, v) in series.values.iter().take(n).enumerate() {
-            if v.is_zero() {
-                continue;
-            }
-            let v = to_f64(v);
-            let stack = if v > 0.0 { &mut up[k] } else { &mut down[k] };
-            bars.push((series.category, k, *stack, *stack + v));
-            *stack += v;
-        }
-    }
-    let lo = down.iter().copied().fold(0.0, f64::min);
-    let hi = up.iter().copied().fold(0.0, f64::max);
-    let mut items: Vec<LegendItem> = scenario
-        .monthly
+    // The bars come from the same structure the screen's canvas chart plots.
+    let plotted = series::monthly_series(view, scenario_id).ok_or_else(|| ChartError::UnknownScenario(scenario_id.to_owned()))?;
+    let colour_of = |c: u32| plotted.categories.get(c as usize).map_or(col.axis, |c| hex_colour(&c.colour));
+    let lo = plotted.segments.iter().map(|b| b.from.min(b.to)).fold(0.0, f64::min);
+    let hi = plotted.segments.iter().map(|b| b.from.max(b.to)).fold(0.0, f64::max);
+    let mut items: Vec<LegendItem> = plotted
+        .categories
         .iter()
-        .filter(|s| s.values.iter().take(n).any(|v| !v.is_zero()))
-        .map(|s| LegendItem {
-            label: category_label(s.category).to_owned(),
-            colour: rgb(category_colour(s.category)),
+        .map(|c| LegendItem {
+            label: c.label.clone(),
+            colour: hex_colour(&c.colour),
             swatch: Swatch::Block,
         })
         .collect();
@@ -919,9 +885,9 @@ pub fn monthly_svg(
     };
     months_svg(&frame, &mut items, theme, size, |chart, _, _, axis| {
         chart
-            .draw_series(bars.iter().map(|&(c, k, from, to)| {
-                let x = k as f64;
-                Rectangle::new([(x - 0.4, from), (x + 0.4, to)], rgb(category_colour(c)).filled())
+            .draw_series(plotted.segments.iter().map(|b| {
+                let x = f64::from(b.month);
+                Rectangle::new([(x - 0.4, b.from), (x + 0.4, b.to)], colour_of(b.category).filled())
             }))
             .map_err(drawing)?;
         zero_line(chart, frame.x, axis, &col)

@@ -1,6 +1,7 @@
-//! What the compare screen receives in one answer: the comparison and its two charts, drawn in
-//! Rust for the UI's theme, and the exports of that same comparison. The shell's commands call
-//! these, so the screen, the files and (later) the memo are drawn from one decision view.
+//! What the compare screen receives in one answer: the comparison and the points of its two
+//! charts (coloured for the UI's theme; the screen plots them on a canvas, the memo draws the
+//! same points with plotters), and the exports of that same comparison. The shell's commands call
+//! these, so the screen, the files and the memo are drawn from one decision view.
 
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::evaluate::Evaluation;
@@ -10,19 +11,15 @@ use planner_core::risk_run::RiskOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::charts::{
-    ChartSize, RiskLabels, Theme, cumulative_svg, monthly_svg, risk_fan_svg, risk_tornado_svg, tornado_height,
+    ChartSize, RiskLabels, Theme, risk_fan_svg, risk_tornado_svg, tornado_height,
 };
+use crate::charts::series::{CumulativeSeries, MonthlySeries, cumulative_series, monthly_series};
 use crate::export;
 
-/// The cumulative chart's size on screen (SVG user units; the UI scales it to its column).
+/// The risk fan chart's size on screen (SVG user units; the UI scales it to its column).
 pub const CUMULATIVE_SIZE: ChartSize = ChartSize {
     width: 960,
     height: 420,
-};
-/// The monthly chart's size on screen.
-pub const MONTHLY_SIZE: ChartSize = ChartSize {
-    width: 960,
-    height: 380,
 };
 
 /// One scenario's chart.
@@ -34,15 +31,15 @@ pub struct ScenarioChart {
 }
 
 /// The compare screen's content.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CompareScreen {
     pub comparison: Comparison,
-    /// Cumulative cash of every scenario with the break-even points; absent when nothing could
-    /// be evaluated.
-    pub cumulative_svg: Option<String>,
-    /// Cash per month by category, one chart per scenario.
-    pub monthly_svgs: Vec<ScenarioChart>,
+    /// The points of the cumulative cash chart, with the break-even points; absent when nothing
+    /// could be evaluated.
+    pub cumulative: Option<CumulativeSeries>,
+    /// The bars of the cash per month by category, one chart per scenario.
+    pub monthly: Vec<MonthlySeries>,
     /// Charts that could not be drawn, and why (the figures are still shown).
     pub chart_errors: Vec<String>,
     /// Milliseconds the back end spent (read, evaluate, draw), set by the shell.
@@ -69,30 +66,23 @@ pub struct StaleCount {
     pub oldest_months: u32,
 }
 
-/// Draws the comparison's charts for `theme`.
+/// The comparison with its charts' points, coloured for `theme`.
 pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
     let mut chart_errors = Vec::new();
     let mut cumulative = None;
     let mut monthly = Vec::new();
     if let Some(view) = &comparison.view {
-        match cumulative_svg(view, theme, CUMULATIVE_SIZE) {
-            Ok(svg) => cumulative = Some(svg),
-            Err(e) => chart_errors.push(format!("cumulative cost chart: {e}")),
-        }
-        for s in &view.scenarios {
-            match monthly_svg(view, &s.id, theme, MONTHLY_SIZE) {
-                Ok(svg) => monthly.push(ScenarioChart {
-                    scenario: s.id.clone(),
-                    svg,
-                }),
-                Err(e) => chart_errors.push(format!("monthly cost chart of {}: {e}", s.name)),
-            }
+        if view.months.is_empty() || view.scenarios.is_empty() {
+            chart_errors.push("cumulative cost chart: there is nothing to draw: the comparison has no scenarios or no months".to_owned());
+        } else {
+            cumulative = Some(cumulative_series(view, theme));
+            monthly = view.scenarios.iter().filter_map(|s| monthly_series(view, &s.id)).collect();
         }
     }
     CompareScreen {
         comparison,
-        cumulative_svg: cumulative,
-        monthly_svgs: monthly,
+        cumulative,
+        monthly,
         chart_errors,
         backend_ms: String::new(),
         plan_digest: String::new(),

@@ -320,3 +320,62 @@ fn an_unknown_scenario_or_an_unusable_size_is_an_error() {
     let doc = Document::parse(&svg).unwrap();
     check_svg_frame(&doc, small);
 }
+
+/// A pixel coordinate is `a + b·value` on both axes: the fit through the two extreme points of
+/// `pairs`, and the largest distance of any point from it, in pixels.
+fn worst_miss(pairs: &[(f64, f64)]) -> f64 {
+    let lo = pairs.iter().copied().fold((f64::MAX, 0.0), |m, p| if p.0 < m.0 { p } else { m });
+    let hi = pairs.iter().copied().fold((f64::MIN, 0.0), |m, p| if p.0 > m.0 { p } else { m });
+    if hi.0 <= lo.0 {
+        return pairs.iter().map(|p| (p.1 - lo.1).abs()).fold(0.0, f64::max);
+    }
+    let b = (hi.1 - lo.1) / (hi.0 - lo.0);
+    pairs.iter().map(|(v, px)| (px - (lo.1 + b * (v - lo.0))).abs()).fold(0.0, f64::max)
+}
+
+#[test]
+fn the_memo_chart_plots_the_points_of_the_series_the_screen_draws() {
+    use planner_report::charts::series::{cumulative_series, monthly_series};
+    for sample in ["embodied-ai-team", "enterprise-hybrid", "student-lora-rtx4090"] {
+        let (_, view) = common::sample(sample);
+        let series = cumulative_series(&view, Theme::Light);
+        let svg = cumulative_svg(&view, Theme::Light, SIZE).unwrap();
+        let doc = Document::parse(&svg).unwrap();
+        let lines = data_lines(&doc, &view);
+        assert_eq!(lines.len(), series.lines.len(), "{sample}");
+        // Each series line is drawn in its colour and width, with one point per value.
+        let mut ys = Vec::new();
+        let mut xs = Vec::new();
+        for line in &series.lines {
+            let drawn = lines
+                .iter()
+                .find(|l| attr(l, "stroke").eq_ignore_ascii_case(&line.colour))
+                .unwrap_or_else(|| panic!("{sample}: no line in {}", line.colour));
+            assert_eq!(attr(drawn, "stroke-width"), line.width.to_string());
+            let pts = points(drawn);
+            assert_eq!(pts.len(), line.values.len());
+            for (k, ((px, py), v)) in pts.iter().zip(&line.values).enumerate() {
+                ys.push((*v, *py as f64));
+                xs.push((k as f64, *px as f64));
+            }
+        }
+        // Pixels are whole numbers: every point lies within a pixel of one linear map.
+        assert!(worst_miss(&ys) <= 1.0, "{sample}: y off by {}", worst_miss(&ys));
+        assert!(worst_miss(&xs) <= 1.0, "{sample}: x off by {}", worst_miss(&xs));
+
+        // The monthly bars: one rectangle per segment, in the category's colour.
+        let id = &view.scenarios[0].id;
+        let bars = monthly_series(&view, id).unwrap();
+        let svg = monthly_svg(&view, id, Theme::Light, SIZE).unwrap();
+        let doc = Document::parse(&svg).unwrap();
+        for c in &bars.categories {
+            let want = bars.segments.iter().filter(|s| bars.categories[s.category as usize] == *c).count();
+            let drawn = elements(&doc, "rect")
+                .iter()
+                .filter(|r| r.attribute("fill").is_some_and(|f| f.eq_ignore_ascii_case(&c.colour)))
+                .count();
+            // The legend's swatch is one more rectangle of the colour.
+            assert_eq!(drawn, want + 1, "{sample}: {} bars", c.label);
+        }
+    }
+}

@@ -9,7 +9,9 @@ import { MAX_COMPARED, decisionRows, leavesWorkUndone, type Row } from "../compa
 import { cachedHaystack, matchRows } from "../filter";
 import type { WorkspaceStore } from "../workspace.svelte";
 import { RiskManager } from "./risk-manager.svelte";
+import { WhatIfManager } from "./what-if-manager.svelte";
 import type {
+  BaselineLock,
   CompareScreen,
   DecisionView,
   PlacedProblem,
@@ -32,6 +34,9 @@ export class CompareManager {
   exporting = $state(false);
   /** The risk analysis of the selection. */
   readonly risk: RiskManager;
+  /** The workshop what-if drivers. */
+  readonly whatIf: WhatIfManager;
+  locking = $state(false);
 
   readonly scenarios: ScenarioSummary[];
   readonly byId: Map<string, ScenarioSummary>;
@@ -39,9 +44,10 @@ export class CompareManager {
   /** The decision table's rows. */
   readonly rows: Row[];
 
-  constructor(store: WorkspaceStore) {
+  constructor(store: WorkspaceStore, whatIf: WhatIfManager = new WhatIfManager(store)) {
     this.store = store;
     this.risk = new RiskManager(store);
+    this.whatIf = whatIf;
     const haystack = cachedHaystack((s: ScenarioSummary) => `${s.name} ${s.id} ${s.supplies.join(" ")}`);
     this.scenarios = $derived(store.info.scenarios);
     this.byId = $derived(new Map(this.scenarios.map((s) => [s.id, s])));
@@ -53,9 +59,60 @@ export class CompareManager {
     return this.store.info.view;
   }
 
-  /** The last comparison (kept while a newer one is computed). */
+  /** The comparison shown: the what-if's while drivers are moved, else the last saved one (kept
+   *  while a newer one is computed). */
   get result(): CompareScreen | null {
+    return this.whatIf.screen ?? this.store.compared;
+  }
+
+  /** The comparison of the saved figures, whatever the what-if shows. */
+  get saved(): CompareScreen | null {
     return this.store.compared;
+  }
+
+  /** The saved figures of scenario `id` (to show what a what-if changed). */
+  savedFigures(id: string): ScenarioFigures | null {
+    return this.store.compared?.comparison.view?.scenarios.find((s) => s.id === id) ?? null;
+  }
+
+  /** The baseline lock, when the compared set is locked. */
+  get lock(): BaselineLock | null {
+    return this.store.info.lock ?? null;
+  }
+
+  /** Whether scenario `id` is in the locked baseline. */
+  isLocked(id: string): boolean {
+    return this.lock?.scenarios.includes(id) ?? false;
+  }
+
+  /** Locks the compared set (its baseline: the pinned one, else the first). */
+  async lockBaseline(): Promise<void> {
+    if (this.locking) return;
+    this.locking = true;
+    try {
+      await this.store.flush();
+      const lock = await this.store.backend.lockBaseline();
+      this.store.setLock(lock);
+      this.store.notice = { kind: "info", text: `Baseline locked: ${lock.scenarios.length} scenarios refuse edits until you unlock them here; differences are taken against “${this.name(lock.baseline)}”.` };
+    } catch (error) {
+      this.store.notice = { kind: "error", text: "The baseline could not be locked.", error };
+    } finally {
+      this.locking = false;
+    }
+  }
+
+  async unlockBaseline(): Promise<void> {
+    if (this.locking) return;
+    this.locking = true;
+    try {
+      await this.store.backend.unlockBaseline();
+      this.store.setLock(null);
+      this.store.notice = { kind: "info", text: "Baseline unlocked: its scenarios can be edited again." };
+    } catch (error) {
+      this.store.notice = { kind: "error", text: "The baseline could not be unlocked.", error };
+    } finally {
+      this.locking = false;
+    }
   }
 
   get error(): unknown {
@@ -81,7 +138,7 @@ export class CompareManager {
   }
 
   get monthly(): MonthlyChart[] {
-    return this.result?.monthly_svgs ?? [];
+    return this.result?.monthly ?? [];
   }
 
   get monthlyShown(): MonthlyChart | null {
@@ -134,6 +191,10 @@ export class CompareManager {
   /** Adds scenario `id` to the comparison, or takes it out. */
   toggle(id: string): void {
     const view = this.view;
+    if (this.isLocked(id)) {
+      this.store.notice = { kind: "info", text: `“${this.name(id)}” is in the locked baseline and stays compared: unlock the baseline (above the table) to remove it.` };
+      return;
+    }
     const selected = view.selected.includes(id) ? view.selected.filter((x) => x !== id) : [...view.selected, id];
     if (selected.length > MAX_COMPARED) {
       this.store.notice = { kind: "info", text: `At most ${MAX_COMPARED} scenarios are compared side by side; remove one first.` };
@@ -145,6 +206,10 @@ export class CompareManager {
   /** Pins `id` as the baseline, or unpins it. */
   pin(id: string): void {
     const view = this.view;
+    if (this.lock) {
+      this.store.notice = { kind: "info", text: `The baseline is locked on “${this.name(this.lock.baseline)}”: unlock it (Unlock baseline, above the table) to pin another.` };
+      return;
+    }
     this.save({ ...view, baseline: view.baseline === id ? null : id });
   }
 

@@ -343,6 +343,19 @@ export type BreakEven = {
 	at_month: string,
 };
 
+/**
+ *  A break-even marker: on line `line` (an index into `lines`) at the end of month `month`
+ *  (1-based), for `count` scenarios breaking even there against the reference.
+ */
+export type BreakEvenMark = {
+	line: number,
+	month: number,
+	count: number,
+	/**  The marker's point: x is the month index (month − 1), y the line's value there. */
+	x: number | null,
+	y: number | null,
+};
+
 /**  When one scenario's cumulative cash crosses the baseline's for good, over the draws. */
 export type BreakEvenRisk = BreakEvenRisk_Serialize | BreakEvenRisk_Deserialize;
 
@@ -817,12 +830,12 @@ export type CompareScreen = CompareScreen_Serialize | CompareScreen_Deserialize;
 export type CompareScreen_Deserialize = {
 	comparison: Comparison_Deserialize,
 	/**
-	 *  Cumulative cash of every scenario with the break-even points; absent when nothing could
-	 *  be evaluated.
+	 *  The points of the cumulative cash chart, with the break-even points; absent when nothing
+	 *  could be evaluated.
 	 */
-	cumulative_svg?: string | null,
-	/**  Cash per month by category, one chart per scenario. */
-	monthly_svgs: ScenarioChart[],
+	cumulative?: CumulativeSeries | null,
+	/**  The bars of the cash per month by category, one chart per scenario. */
+	monthly: MonthlySeries[],
 	/**  Charts that could not be drawn, and why (the figures are still shown). */
 	chart_errors: string[],
 	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
@@ -849,12 +862,12 @@ export type CompareScreen_Deserialize = {
 export type CompareScreen_Serialize = {
 	comparison: Comparison_Serialize,
 	/**
-	 *  Cumulative cash of every scenario with the break-even points; absent when nothing could
-	 *  be evaluated.
+	 *  The points of the cumulative cash chart, with the break-even points; absent when nothing
+	 *  could be evaluated.
 	 */
-	cumulative_svg: string | null,
-	/**  Cash per month by category, one chart per scenario. */
-	monthly_svgs: ScenarioChart[],
+	cumulative: CumulativeSeries | null,
+	/**  The bars of the cash per month by category, one chart per scenario. */
+	monthly: MonthlySeries[],
 	/**  Charts that could not be drawn, and why (the figures are still shown). */
 	chart_errors: string[],
 	/**  Milliseconds the back end spent (read, evaluate, draw), set by the shell. */
@@ -931,6 +944,15 @@ export type Cooling_Serialize = {
 	kw_per_rack: Figure_Serialize,
 	pue: Figure_Serialize,
 	notes: string | null,
+};
+
+/**  The cumulative cash chart's points. */
+export type CumulativeSeries = {
+	/**  The month labels, `YYYY-MM`, one per point. */
+	months: string[],
+	/**  In view order. */
+	lines: SeriesLine[],
+	break_evens: BreakEvenMark[],
 };
 
 /**  How sensitive the workload's data is. */
@@ -2585,6 +2607,16 @@ export type ModelSpec_Serialize = {
 	batch: number | null,
 };
 
+/**  One scenario's monthly cash by category. */
+export type MonthlySeries = {
+	scenario: string,
+	months: string[],
+	/**  The categories with at least one non-zero month, in the ledger's order. */
+	categories: SeriesCategory[],
+	/**  In drawing order: category by category, month by month. */
+	segments: StackSegment[],
+};
+
 /**  One workload's needs on one GPU layer. */
 export type NeedOnLayer = NeedOnLayer_Serialize | NeedOnLayer_Deserialize;
 
@@ -3854,6 +3886,25 @@ export type Scorecard_Serialize = {
 	flip: Flip | null,
 };
 
+/**  A cost category that has a bar in a scenario's monthly chart. */
+export type SeriesCategory = {
+	label: string,
+	colour: string,
+};
+
+/**  One scenario's line of cumulative cash. */
+export type SeriesLine = {
+	scenario: string,
+	/**  The legend's label ("Name (baseline)" for a pinned reference). */
+	label: string,
+	/**  `#RRGGBB`, the scenario's colour in every chart. */
+	colour: string,
+	/**  4 for the reference, 2 for the others. */
+	width: number,
+	/**  One value per month (cumulative cash at the end of that month). */
+	values: (number | null)[],
+};
+
 /**  A complete server or rack system: its accelerators, power draw and price. */
 export type ServerSystem = ServerSystem_Serialize | ServerSystem_Deserialize;
 
@@ -4163,6 +4214,19 @@ export type Spread = {
 	p50: string,
 	p90: string,
 	mean: string,
+};
+
+/**
+ *  One stacked bar segment of a month: from `from` to `to` (costs stack up from zero, income
+ *  down from zero).
+ */
+export type StackSegment = {
+	/**  An index into the series' `categories`. */
+	category: number,
+	/**  The month index (0 = the first month). */
+	month: number,
+	from: number | null,
+	to: number | null,
 };
 
 /**  How many stale catalog figures a scenario relies on. */

@@ -5,6 +5,7 @@
 import type { Backend } from "../backend";
 import { CatalogManager } from "../catalog/catalog-manager.svelte";
 import { PackManager } from "../catalog/pack-manager.svelte";
+import { WhatIfManager } from "../compare/what-if-manager.svelte";
 import { CompareManager } from "../compare/compare-manager.svelte";
 import { ComplianceManager } from "../compliance/compliance-manager.svelte";
 import { errorText } from "../errors";
@@ -46,6 +47,10 @@ export class WorkspaceFrameManager {
   pack: PackManager | null = $state.raw(null);
   /** A file action (open, save as, import, export, close) is under way. */
   busy = $state(false);
+  /** The presenting view is shown (F5; Esc leaves). */
+  presenting = $state(false);
+  /** The workshop what-if: kept across tab switches, shown on Compare and when presenting. */
+  readonly whatIf: WhatIfManager;
 
   private readonly backend: Backend;
   private readonly hooks: SessionHooks;
@@ -54,6 +59,7 @@ export class WorkspaceFrameManager {
     this.store = store;
     this.backend = store.backend;
     this.hooks = hooks;
+    this.whatIf = new WhatIfManager(store);
     this.screen = $state.raw(this.open(initialTab));
   }
 
@@ -73,7 +79,7 @@ export class WorkspaceFrameManager {
       case "scenarios":
         return { tab, manager: new ScenariosManager(this.store) };
       case "compare":
-        return { tab, manager: new CompareManager(this.store) };
+        return { tab, manager: new CompareManager(this.store, this.whatIf) };
       case "memo":
         return { tab, manager: new MemoManager(this.store) };
       case "compliance":
@@ -83,6 +89,16 @@ export class WorkspaceFrameManager {
       case "catalog":
         return { tab, manager: new CatalogManager(this.backend, this.store) };
     }
+  }
+
+  /** Presents the comparison (switching to the Compare tab). */
+  present(): void {
+    this.selectTab("compare");
+    this.presenting = true;
+  }
+
+  stopPresenting(): void {
+    this.presenting = false;
   }
 
   // ---- What the header shows ----

@@ -5,7 +5,7 @@
 import { BackendError, type Backend } from "../backend";
 import type { PlannerError } from "../catalog-types";
 import { VerifyPdfManager } from "../memo/verify-pdf-manager.svelte";
-import type { RecentFile, Session, WorkspaceInfo } from "../workspace-types";
+import type { RecentFile, SampleInfo, Session, WorkspaceInfo } from "../workspace-types";
 import { NewWorkspaceManager } from "./new-workspace-manager.svelte";
 
 export class StartManager {
@@ -19,6 +19,10 @@ export class StartManager {
   busy = $state(false);
   /** Why the last open failed, until dismissed or tried again. */
   error: unknown = $state.raw(null);
+  /** The sample workspaces shipped with the app; null until listed. */
+  samples: SampleInfo[] | null = $state.raw(null);
+  /** Why the samples could not be listed. */
+  samplesError: unknown = $state.raw(null);
 
   private readonly backend: Backend;
   private readonly launchError: PlannerError | null;
@@ -71,6 +75,22 @@ export class StartManager {
       const path = await this.backend.chooseFile("open-workspace");
       return path === null ? null : this.backend.openWorkspace(path);
     });
+  }
+
+  /** Lists the sample workspaces shipped with the app. */
+  loadSamples(): void {
+    this.backend.listSamples().then(
+      (list) => {
+        this.samples = list;
+        this.samplesError = null;
+      },
+      (e: unknown) => (this.samplesError = e),
+    );
+  }
+
+  /** Opens a copy of sample `id` in the documents folder (the shipped file stays untouched). */
+  openSample(id: string): Promise<void> {
+    return this.run(() => this.backend.openSample(id));
   }
 
   openRecent(r: RecentFile): Promise<void> {

@@ -1,0 +1,193 @@
+// Issue 17: the compare screen's canvas charts plot exactly the points the back end sends (the
+// structure the memo's plotters charts are drawn from; planner-report's `charts` test checks the
+// SVG side). The canvas is a recording stand-in: every path the chart strokes is read back and
+// mapped to data coordinates.
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { render, waitFor } from "@testing-library/svelte";
+import SeriesChart from "../src/lib/components/SeriesChart.svelte";
+import { compactMoney, cumulativeData, monthSplits, monthlyNet, monthlyRange } from "../src/lib/charts/series-charts";
+import type { CumulativeSeries, MonthlySeries } from "../src/lib/workspace-types";
+
+type Op = [string, ...number[]];
+
+/** A Path2D that records its segments. */
+class RecordingPath {
+  ops: Op[] = [];
+  moveTo(x: number, y: number) {
+    this.ops.push(["M", x, y]);
+  }
+  lineTo(x: number, y: number) {
+    this.ops.push(["L", x, y]);
+  }
+  rect(x: number, y: number, w: number, h: number) {
+    this.ops.push(["R", x, y, w, h]);
+  }
+  arc() {}
+  closePath() {}
+  bezierCurveTo() {}
+  quadraticCurveTo() {}
+  addPath() {}
+}
+
+interface Recorded {
+  strokes: { colour: string; width: number; ops: Op[] }[];
+  fills: { colour: string; x: number; y: number; w: number; h: number }[];
+}
+
+function recordingContext(rec: Recorded): CanvasRenderingContext2D {
+  const state: Record<string, unknown> = { strokeStyle: "#000", fillStyle: "#000", lineWidth: 1, font: "", textAlign: "", textBaseline: "", globalAlpha: 1 };
+  const target = {
+    ...state,
+    canvas: null,
+    save() {},
+    restore() {},
+    scale() {},
+    translate() {},
+    rotate() {},
+    setLineDash() {},
+    beginPath() {},
+    moveTo() {},
+    lineTo() {},
+    arc() {},
+    closePath() {},
+    rect() {},
+    clip() {},
+    fill() {},
+    fillText() {},
+    strokeText() {},
+    clearRect() {},
+    measureText: (t: string) => ({ width: t.length * 7 }),
+    stroke(this: Record<string, unknown>, path?: RecordingPath) {
+      if (path instanceof RecordingPath) rec.strokes.push({ colour: String(this.strokeStyle), width: Number(this.lineWidth), ops: path.ops });
+    },
+    fillRect(this: Record<string, unknown>, x: number, y: number, w: number, h: number) {
+      rec.fills.push({ colour: String(this.fillStyle), x, y, w, h });
+    },
+  };
+  return target as unknown as CanvasRenderingContext2D;
+}
+
+const cumulative: CumulativeSeries = {
+  months: ["2027-01", "2027-02", "2027-03", "2027-04", "2027-05", "2027-06"],
+  lines: [
+    { scenario: "buy", label: "Buy (baseline)", colour: "#0072B2", width: 4, values: [900000, 950000, 1000000, 1050000, 1100000, 1150000] },
+    { scenario: "rent", label: "Rent", colour: "#E69F00", width: 2, values: [200000, 420000, 640000, 860000, 1080000, 1300000] },
+  ],
+  break_evens: [{ line: 0, month: 5, count: 1, x: 4, y: 1100000 }],
+};
+
+const monthly: MonthlySeries = {
+  scenario: "buy",
+  months: ["2027-01", "2027-02", "2027-03"],
+  categories: [
+    { label: "Hardware", colour: "#0072B2" },
+    { label: "Electricity", colour: "#F0E442" },
+    { label: "Residual value", colour: "#7570B3" },
+  ],
+  segments: [
+    { category: 0, month: 0, from: 0, to: 800000 },
+    { category: 1, month: 0, from: 800000, to: 812000 },
+    { category: 1, month: 1, from: 0, to: 12000 },
+    { category: 1, month: 2, from: 0, to: 12000 },
+    { category: 2, month: 2, from: 0, to: -300000 },
+  ],
+};
+
+/** The largest distance, in pixels, of any (value, pixel) pair from the line through the two
+ *  extreme pairs: 0 when the pixels are one linear map of the values. */
+function worstMiss(pairs: [number, number][]): number {
+  const lo = pairs.reduce((m, p) => (p[0] < m[0] ? p : m));
+  const hi = pairs.reduce((m, p) => (p[0] > m[0] ? p : m));
+  const b = (hi[1] - lo[1]) / (hi[0] - lo[0]);
+  return Math.max(...pairs.map(([v, px]) => Math.abs(px - (lo[1] + b * (v - lo[0])))));
+}
+
+let rec: Recorded;
+const realGetContext = HTMLCanvasElement.prototype.getContext;
+
+beforeEach(() => {
+  rec = { strokes: [], fills: [] };
+  (globalThis as unknown as { Path2D: unknown }).Path2D = RecordingPath;
+  HTMLCanvasElement.prototype.getContext = function () {
+    return recordingContext(rec);
+  } as unknown as typeof HTMLCanvasElement.prototype.getContext;
+  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 800 });
+  window.matchMedia = ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} })) as unknown as typeof window.matchMedia;
+});
+
+afterEach(() => {
+  HTMLCanvasElement.prototype.getContext = realGetContext;
+  delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
+  delete (window as unknown as Record<string, unknown>).matchMedia;
+});
+
+describe("canvas charts", () => {
+  it("strokes each scenario's line through exactly the values sent, in its colour and width", async () => {
+    render(SeriesChart, { props: { chart: { kind: "cumulative", series: cumulative }, currency: "USD", theme: "light", title: "Cumulative cash, USD", testid: "chart-cumulative" } });
+    await waitFor(() => expect(rec.strokes.length).toBeGreaterThan(0));
+    const ys: [number, number][] = [];
+    const xs: [number, number][] = [];
+    for (const line of cumulative.lines) {
+      const stroke = rec.strokes.find((s) => s.colour.toUpperCase() === line.colour && s.ops.length >= line.values.length);
+      expect(stroke, `a stroke in ${line.colour}`).toBeDefined();
+      expect(stroke!.width).toBeCloseTo(line.width * (globalThis.devicePixelRatio || 1));
+      const pts = stroke!.ops.filter((o) => o[0] === "M" || o[0] === "L");
+      expect(pts).toHaveLength(line.values.length);
+      pts.forEach((o, k) => {
+        xs.push([k, o[1]!]);
+        ys.push([line.values[k]!, o[2]!]);
+      });
+    }
+    expect(worstMiss(ys)).toBeLessThan(0.51);
+    expect(worstMiss(xs)).toBeLessThan(0.51);
+    // Higher values are higher on screen.
+    const top = ys.find(([v]) => v === 1300000)![1];
+    const bottom = ys.find(([v]) => v === 200000)![1];
+    expect(top).toBeLessThan(bottom);
+  });
+
+  it("fills one bar per segment, in its category's colour, from its start to its end", async () => {
+    render(SeriesChart, { props: { chart: { kind: "monthly", series: monthly }, currency: "USD", theme: "dark", title: "Monthly", testid: "chart-monthly" } });
+    await waitFor(() => expect(rec.fills.length).toBeGreaterThan(0));
+    const bars = rec.fills.filter((f) => monthly.categories.some((c) => c.colour === f.colour));
+    expect(bars).toHaveLength(monthly.segments.length);
+    // Each bar's edges map linearly to its segment's from and to.
+    const ys: [number, number][] = [];
+    monthly.segments.forEach((s, i) => {
+      const b = bars[i]!;
+      expect(b.colour).toBe(monthly.categories[s.category]!.colour);
+      const [v0, v1] = [Math.min(s.from!, s.to!), Math.max(s.from!, s.to!)];
+      ys.push([v1, b.y], [v0, b.y + b.h]);
+    });
+    expect(worstMiss(ys)).toBeLessThan(0.51);
+    // Bars of one month share their x; months are spaced evenly.
+    expect(bars[0]!.x).toBeCloseTo(bars[1]!.x);
+    expect(bars[2]!.x - bars[0]!.x).toBeCloseTo(bars[3]!.x - bars[2]!.x);
+  });
+});
+
+describe("chart data", () => {
+  it("hands uPlot the months and each line's values unchanged", () => {
+    const data = cumulativeData(cumulative);
+    expect(data[0]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(data[1]).toEqual(cumulative.lines[0]!.values);
+    expect(data[2]).toEqual(cumulative.lines[1]!.values);
+  });
+
+  it("nets each month and ranges the bars with zero and room", () => {
+    expect(monthlyNet(monthly)).toEqual([812000, 12000, -288000]);
+    const [lo, hi] = monthlyRange(monthly);
+    expect(lo).toBeCloseTo(-300000 - 1112000 * 0.05);
+    expect(hi).toBeCloseTo(812000 + 1112000 * 0.05);
+  });
+
+  it("labels money compactly and thins month labels to fit", () => {
+    expect(compactMoney(1250000)).toBe("1.25M");
+    expect(compactMoney(-500000)).toBe("-500k");
+    expect(compactMoney(3e9)).toBe("3B");
+    expect(compactMoney(400)).toBe("400");
+    expect(monthSplits(36, 800)).toEqual([0, 6, 12, 18, 24, 30]);
+    expect(monthSplits(12, 1200)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+});
