@@ -46,6 +46,10 @@ fn select_all(host: &TestHost) {
     compare::set_view(host, &view).unwrap();
 }
 
+fn view(host: &TestHost) -> ViewState {
+    session::session(host).unwrap().workspace.unwrap().view
+}
+
 fn drivers(list: &[(DriverKind, Decimal)], scenario: Option<&str>) -> WhatIf {
     WhatIf {
         drivers: list.iter().map(|&(kind, value)| Driver { kind, value }).collect(),
@@ -104,11 +108,11 @@ fn a_kept_what_if_is_one_new_scenario_in_one_undo_step() {
     let price = spec.layers[0].price_per_gpu.as_ref().unwrap();
     assert_eq!(price.reason, "workshop what-if, 2026-11-23");
     assert!(original.layers[0].price_per_gpu.is_none());
-    let view = compare::view(&host).unwrap();
-    assert_eq!(view.selected.last(), Some(&kept.id));
-    assert_eq!(view.horizon_months, Some(24));
+    let shown = view(&host);
+    assert_eq!(shown.selected.last(), Some(&kept.id));
+    assert_eq!(shown.horizon_months, Some(24));
     // Over the workspace's horizon, the kept scenario costs what the live what-if showed.
-    compare::set_view(&host, &ViewState { horizon_months: None, ..view }).unwrap();
+    compare::set_view(&host, &ViewState { horizon_months: None, ..shown }).unwrap();
     let screen = compare::screen(&host, Theme::Light).unwrap();
     let figures = screen.comparison.view.unwrap();
     let kept_total = figures.scenarios.iter().find(|s| s.id == kept.id).unwrap().total_cash;
@@ -120,7 +124,7 @@ fn a_kept_what_if_is_one_new_scenario_in_one_undo_step() {
     scenarios::undo(&host).unwrap();
     assert_eq!(scenarios::get(&host, &again.id).unwrap_err().code, ErrorCode::NotFound);
     assert!(scenarios::get(&host, &kept.id).is_ok());
-    assert!(!compare::view(&host).unwrap().selected.contains(&again.id));
+    assert!(!view(&host).selected.contains(&again.id));
 }
 
 #[test]
