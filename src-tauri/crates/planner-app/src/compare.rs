@@ -330,7 +330,8 @@ pub fn what_if(host: &impl Host, what_if: &WhatIf, theme: Theme) -> Result<WhatI
     let (comparison, bases) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
         let bases = planner_core::what_if::bases(&file, catalog, what_if.scenario.as_deref());
-        let changed = planner_core::what_if::apply(&file, catalog, what_if, "what-if").map_err(|p| what_if_error(&p))?;
+        let changed =
+            planner_core::what_if::apply(&file, catalog, what_if, "what-if").map_err(|p| what_if_error(&p))?;
         let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(changed);
         // The file carries the horizon (the view's, or the driver's): the view adds none.
         let view = ViewState {

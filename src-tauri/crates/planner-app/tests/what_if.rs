@@ -80,7 +80,10 @@ fn no_driver_is_the_plain_comparison_and_a_driver_moves_only_its_scenario() {
     assert_eq!(total(&screen, "all-cloud"), total(&empty, "all-cloud"));
     assert_ne!(total(&screen, "hybrid"), total(&empty, "hybrid"));
     // Nothing is saved.
-    assert_eq!(compare::screen(&host, Theme::Light).unwrap().comparison, plain.comparison);
+    assert_eq!(
+        compare::screen(&host, Theme::Light).unwrap().comparison,
+        plain.comparison
+    );
 
     let horizon = drivers(&[(DriverKind::Horizon, dec!(24))], None);
     let screen = compare::what_if(&host, &horizon, Theme::Light).unwrap();
@@ -100,7 +103,12 @@ fn a_kept_what_if_is_one_new_scenario_in_one_undo_step() {
         &[(DriverKind::GpuPrice, dec!(0.8)), (DriverKind::Horizon, dec!(24))],
         None,
     );
-    let live = compare::what_if(&host, &drivers(&[(DriverKind::GpuPrice, dec!(0.8))], Some("hybrid")), Theme::Light).unwrap();
+    let live = compare::what_if(
+        &host,
+        &drivers(&[(DriverKind::GpuPrice, dec!(0.8))], Some("hybrid")),
+        Theme::Light,
+    )
+    .unwrap();
     let kept = scenarios::keep_what_if(&host, &what_if, "hybrid").unwrap();
     let original = scenarios::get(&host, "hybrid").unwrap();
     assert_eq!(kept.name, format!("{} (what-if)", original.name));
@@ -112,7 +120,14 @@ fn a_kept_what_if_is_one_new_scenario_in_one_undo_step() {
     assert_eq!(shown.selected.last(), Some(&kept.id));
     assert_eq!(shown.horizon_months, Some(24));
     // Over the workspace's horizon, the kept scenario costs what the live what-if showed.
-    compare::set_view(&host, &ViewState { horizon_months: None, ..shown }).unwrap();
+    compare::set_view(
+        &host,
+        &ViewState {
+            horizon_months: None,
+            ..shown
+        },
+    )
+    .unwrap();
     let screen = compare::screen(&host, Theme::Light).unwrap();
     let figures = screen.comparison.view.unwrap();
     let kept_total = figures.scenarios.iter().find(|s| s.id == kept.id).unwrap().total_cash;

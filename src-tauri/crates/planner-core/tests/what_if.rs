@@ -263,7 +263,10 @@ fn scenario_level_overrides_are_bounded_and_need_a_reason() {
     // Beyond the file's bound: refused before any arithmetic.
     assert_eq!(paths(&f), ["scenarios[0].demand_scale.value"]);
     f.scenarios[0].demand_scale.as_mut().unwrap().value = dec!(2);
-    assert_eq!(paths(&f), ["scenarios[0].demand_scale.reason", "scenarios[1].monthly_growth"]);
+    assert_eq!(
+        paths(&f),
+        ["scenarios[0].demand_scale.reason", "scenarios[1].monthly_growth"]
+    );
 }
 
 #[test]

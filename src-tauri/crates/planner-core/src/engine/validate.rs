@@ -626,7 +626,13 @@ impl Resolver<'_> {
     /// over its months in the horizon, stays within
     /// [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
     /// the growth factor over them.
-    fn demand_fits(&self, w: &WorkloadSpec, base: Decimal, per_day: bool, growth: Decimal) -> (u32, Option<Decimal>, bool) {
+    fn demand_fits(
+        &self,
+        w: &WorkloadSpec,
+        base: Decimal,
+        per_day: bool,
+        growth: Decimal,
+    ) -> (u32, Option<Decimal>, bool) {
         let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
@@ -814,11 +820,32 @@ impl Resolver<'_> {
     /// The scenario's own demand scale, monthly growth and discount rate (scenario-level
     /// overrides of figures every scenario otherwise shares), each in its range, with its reason
     /// recorded; the scaled and grown demand of every workload is held to the demand bound.
-    fn world_overrides(&mut self, p: &str, s: &ScenarioSpec, file: &ScenarioFile, workloads: &[Workload]) -> WorldFigures {
+    fn world_overrides(
+        &mut self,
+        p: &str,
+        s: &ScenarioSpec,
+        file: &ScenarioFile,
+        workloads: &[Workload],
+    ) -> WorldFigures {
         let world = WorldFigures {
-            demand_scale: self.scenario_override(&format!("{p}.demand_scale"), s.demand_scale.as_ref(), (Decimal::ZERO, dec!(100)), "a scale of the stated demand between 0 and 100 (\"0.8\" for 80%)"),
-            monthly_growth: self.scenario_override(&format!("{p}.monthly_growth"), s.monthly_growth.as_ref(), (dec!(-1), Decimal::ONE), "a monthly growth between -1 and 1"),
-            discount_rate: self.scenario_override(&format!("{p}.discount_rate"), s.discount_rate.as_ref(), (Decimal::ZERO, Decimal::ONE), "an annual rate between 0 and 1 (\"0.08\" for 8%)"),
+            demand_scale: self.scenario_override(
+                &format!("{p}.demand_scale"),
+                s.demand_scale.as_ref(),
+                (Decimal::ZERO, dec!(100)),
+                "a scale of the stated demand between 0 and 100 (\"0.8\" for 80%)",
+            ),
+            monthly_growth: self.scenario_override(
+                &format!("{p}.monthly_growth"),
+                s.monthly_growth.as_ref(),
+                (dec!(-1), Decimal::ONE),
+                "a monthly growth between -1 and 1",
+            ),
+            discount_rate: self.scenario_override(
+                &format!("{p}.discount_rate"),
+                s.discount_rate.as_ref(),
+                (Decimal::ZERO, Decimal::ONE),
+                "an annual rate between 0 and 1 (\"0.08\" for 8%)",
+            ),
         };
         if world.demand_scale.is_none() && world.monthly_growth.is_none() {
             return world;
@@ -834,7 +861,11 @@ impl Resolver<'_> {
                 .checked_mul(scale)
                 .is_some_and(|base| self.demand_fits(spec, base, w.per_day, growth).2);
             if !fits {
-                let field = if world.demand_scale.is_some() { "demand_scale" } else { "monthly_growth" };
+                let field = if world.demand_scale.is_some() {
+                    "demand_scale"
+                } else {
+                    "monthly_growth"
+                };
                 self.push(
                     format!("{p}.{field}"),
                     format!(
@@ -850,7 +881,13 @@ impl Resolver<'_> {
 
     /// A scenario-level override: its value within `range` (else refused with `what`), a reason
     /// given, no currency (it is not money); recorded as an assumption at `path`.
-    fn scenario_override(&mut self, path: &str, o: Option<&Override>, range: (Decimal, Decimal), what: &str) -> Option<Decimal> {
+    fn scenario_override(
+        &mut self,
+        path: &str,
+        o: Option<&Override>,
+        range: (Decimal, Decimal),
+        what: &str,
+    ) -> Option<Decimal> {
         let o = o?;
         if o.value < range.0 || o.value > range.1 {
             self.push(path, format!("{} is not {what}", o.value));
@@ -862,12 +899,17 @@ impl Resolver<'_> {
             );
         }
         if o.currency.is_some() {
-            self.push(format!("{path}.currency"), "this figure is not money, so it has no currency; remove `currency`");
+            self.push(
+                format!("{path}.currency"),
+                "this figure is not money, so it has no currency; remove `currency`",
+            );
         }
         self.assumptions.push(Assumption {
             path: path.to_owned(),
             value: o.value,
-            origin: Origin::Override { reason: o.reason.clone() },
+            origin: Origin::Override {
+                reason: o.reason.clone(),
+            },
         });
         Some(o.value)
     }

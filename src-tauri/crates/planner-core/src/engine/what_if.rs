@@ -131,11 +131,17 @@ pub fn check(file: &ScenarioFile, what_if: &WhatIf) -> Vec<Problem> {
     if let Some(id) = &what_if.scenario
         && !file.scenarios.iter().any(|s| &s.id == id)
     {
-        push("scenario".into(), format!("there is no scenario `{id}` to apply the what-if to"));
+        push(
+            "scenario".into(),
+            format!("there is no scenario `{id}` to apply the what-if to"),
+        );
     }
     for (i, d) in what_if.drivers.iter().enumerate() {
         if what_if.drivers[..i].iter().any(|e| e.kind == d.kind) {
-            push(format!("drivers[{i}].kind"), "this driver is given twice; give each once".into());
+            push(
+                format!("drivers[{i}].kind"),
+                "this driver is given twice; give each once".into(),
+            );
         }
         let (low, high) = d.kind.range();
         let v = d.value;
@@ -146,11 +152,17 @@ pub fn check(file: &ScenarioFile, what_if: &WhatIf) -> Vec<Problem> {
                 format!("{} is outside {} {upper}", v.normalize(), low.normalize()),
             );
         } else if d.kind == DriverKind::LeadTime && !v.fract().is_zero() {
-            push(format!("drivers[{i}].value"), format!("{} is not a whole number of months", v.normalize()));
+            push(
+                format!("drivers[{i}].value"),
+                format!("{} is not a whole number of months", v.normalize()),
+            );
         } else if d.kind == DriverKind::Horizon && !HORIZON_CHOICES.iter().any(|h| Decimal::from(*h) == v) {
             push(
                 format!("drivers[{i}].value"),
-                format!("{} months is not one of the horizons compared (12, 24, 36 or 60)", v.normalize()),
+                format!(
+                    "{} months is not one of the horizons compared (12, 24, 36 or 60)",
+                    v.normalize()
+                ),
             );
         }
     }
@@ -194,7 +206,12 @@ fn targeted<'a>(file: &'a ScenarioFile, scenario: Option<&'a str>) -> impl Itera
 /// reason is `reason`, on the scenario it names (else every scenario); the drivers' problems at
 /// their paths when any is out of range. Multipliers read the figures `file` resolves to; a
 /// scenario that does not validate takes only the drivers that need no resolved figure.
-pub fn apply(file: &ScenarioFile, catalog: &Catalog, what_if: &WhatIf, reason: &str) -> Result<ScenarioFile, Vec<Problem>> {
+pub fn apply(
+    file: &ScenarioFile,
+    catalog: &Catalog,
+    what_if: &WhatIf,
+    reason: &str,
+) -> Result<ScenarioFile, Vec<Problem>> {
     let problems = check(file, what_if);
     if !problems.is_empty() {
         return Err(problems);
