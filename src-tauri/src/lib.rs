@@ -39,6 +39,8 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::scenarios::redo,
         commands::compare::set_view,
         commands::compare::compare,
+        commands::compare::compare_what_if,
+        commands::scenarios::keep_what_if,
         commands::compare::run_risk,
         commands::compare::risk,
         commands::compare::risk_progress,

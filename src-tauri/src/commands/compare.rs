@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
-use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView};
+use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView, WhatIfScreen};
 use planner_core::error::PlannerError;
 use planner_core::plan::ViewState;
+use planner_core::what_if::WhatIf;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 
@@ -22,6 +23,13 @@ pub async fn set_view(host: Host<'_>, view: ViewState) -> Result<ViewState, Plan
 #[specta::specta]
 pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, PlannerError> {
     compare::screen(&*host, theme)
+}
+
+/// The comparison with live what-if drivers applied (nothing saved), drawn for `theme`.
+#[tauri::command]
+#[specta::specta]
+pub async fn compare_what_if(host: Host<'_>, what_if: WhatIf, theme: Theme) -> Result<WhatIfScreen, PlannerError> {
+    compare::what_if(&*host, &what_if, theme)
 }
 
 /// Runs the risk analysis of the compare selection as `request` asks (draws, seed, shape,

@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
-use planner_app::scenarios::{self, DraftFrom, Reshape};
+use planner_app::scenarios::{self, DraftFrom, KeptWhatIf, Reshape};
 use planner_core::draft::Draft;
 use planner_core::error::PlannerError;
 use planner_core::exit_kinds::ExitRequest;
 use planner_core::layer_form::LayerForm;
 use planner_core::plan::{ExitRequestOutcome, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::what_if::WhatIf;
 use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 
@@ -142,4 +143,12 @@ pub async fn import_scenarios(host: Host<'_>, path: String) -> Result<Imported, 
 #[specta::specta]
 pub async fn export_scenarios(host: Host<'_>, path: String, ids: Option<Vec<String>>) -> Result<(), PlannerError> {
     scenarios::export_file(&*host, Path::new(&path), ids.as_deref())
+}
+
+/// Keeps the what-if drivers on `scenario` as a new scenario (one undo step), added to the
+/// compare selection when it has room.
+#[tauri::command]
+#[specta::specta]
+pub async fn keep_what_if(host: Host<'_>, what_if: WhatIf, scenario: String) -> Result<KeptWhatIf, PlannerError> {
+    scenarios::keep_what_if(&*host, &what_if, &scenario)
 }

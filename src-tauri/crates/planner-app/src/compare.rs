@@ -9,6 +9,7 @@ use planner_core::plan::ViewState;
 use planner_core::risk::{Sampling, Shape};
 use planner_core::risk_drivers::{Uncertain, candidates};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
+use planner_core::what_if::{DriverBase, WhatIf};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
 use planner_report::screen::{CompareScreen, RiskCharts, StaleCount};
@@ -299,6 +300,50 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
     screen.stale = stale;
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(screen)
+}
+
+/// The comparison with live what-if drivers applied, and what each driver replaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct WhatIfScreen {
+    pub screen: CompareScreen,
+    pub bases: Vec<DriverBase>,
+}
+
+/// A what-if's problems as one error, each at its field (`drivers[1].value`, `scenario`).
+pub(crate) fn what_if_error(problems: &[planner_core::problem::Problem]) -> PlannerError {
+    let mut error = planner_core::validate::to_error(problems, None);
+    error.message = format!(
+        "The what-if has {} problem{}; nothing was changed. Bring each driver listed back into its range.",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    error
+}
+
+/// The comparison of the compare selection (its horizon, its baseline) with the drivers of
+/// `what_if` written into a copy of the plan (`planner_core::what_if::apply`), drawn for `theme`;
+/// nothing is saved. Empty `drivers` give the plain comparison. `bases` say what each driver
+/// replaces over the scenarios it applies to (before the drivers).
+pub fn what_if(host: &impl Host, what_if: &WhatIf, theme: Theme) -> Result<WhatIfScreen, PlannerError> {
+    let started = Instant::now();
+    let (comparison, bases) = with_workspace(host, |ws| {
+        let (file, catalog, view) = ws.compare_file()?;
+        let bases = planner_core::what_if::bases(&file, catalog, what_if.scenario.as_deref());
+        let changed =
+            planner_core::what_if::apply(&file, catalog, what_if, "what-if").map_err(|p| what_if_error(&p))?;
+        let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(changed);
+        // The file carries the horizon (the view's, or the driver's): the view adds none.
+        let view = ViewState {
+            horizon_months: None,
+            ..view
+        };
+        let (comparison, _) = planner_core::plan::compare_selection(catalog, &settings, &workloads, &scenarios, &view);
+        Ok((comparison, bases))
+    })?;
+    let mut screen = planner_report::screen::compare_screen(comparison, theme);
+    screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
+    Ok(WhatIfScreen { screen, bases })
 }
 
 /// Exports the comparison on screen to `path` (XLSX with every ledger, or CSV).

@@ -8,6 +8,7 @@ use planner_core::error::PlannerError;
 use planner_core::layer_form::{self, LayerForm};
 use planner_core::plan::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
 use planner_core::scenario_file::{self, LayerKind, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::what_if::{DriverKind, WhatIf};
 use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 use serde::{Deserialize, Serialize};
@@ -115,6 +116,69 @@ pub fn apply_edit(host: &impl Host, request: &EditRequest) -> Result<Applied, Pl
         let applied = ws.apply(request)?;
         Ok(crate::catalog::weighed(host, ws, applied))
     })
+}
+
+/// The scenario a kept what-if made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct KeptWhatIf {
+    pub id: String,
+    pub name: String,
+}
+
+/// Keeps the drivers of `what_if` on `scenario` as a new scenario: a copy named "<name>
+/// (what-if)" (name and id unique) with the drivers written as overrides whose reason is
+/// `workshop what-if, YYYY-MM-DD` (today, UTC, by the host's clock), added in one undo step and
+/// appended to the compare selection when it has room. The Horizon driver is not a scenario
+/// figure: it sets the compare view's horizon (a view, not an undo step).
+pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Result<KeptWhatIf, PlannerError> {
+    let stamp = planner_store::workspace::format_utc(host.now_ms());
+    let reason = format!("workshop what-if, {}", stamp.get(..10).unwrap_or(&stamp));
+    let what_if = WhatIf {
+        drivers: what_if.drivers.clone(),
+        scenario: Some(scenario.to_owned()),
+    };
+    with_workspace(host, |ws| {
+        let original = ws.scenario(scenario)?;
+        let summaries = ws.scenario_summaries()?;
+        let taken: Vec<String> = summaries.iter().map(|s| s.id.clone()).collect();
+        let names: Vec<String> = summaries.iter().map(|s| s.name.clone()).collect();
+        let file = core_ws::to_scenario_file(ws.settings(), ws.workloads(), std::slice::from_ref(&original));
+        let changed = planner_core::what_if::apply(&file, ws.catalog(), &what_if, &reason)
+            .map_err(|p| crate::compare::what_if_error(&p))?;
+        let mut kept = changed.scenarios.into_iter().next().unwrap_or(original);
+        kept.name = unique_name(&format!("{} (what-if)", kept.name), &names);
+        kept.id = planner_core::ids::unique_id(&kept.name, &taken, "scenario");
+        let request = EditRequest {
+            edit: planner_store::workspace::Edit::PutScenario { scenario: kept.clone() },
+            label: format!("Keep what-if as \"{}\"", kept.name),
+            coalesce: None,
+        };
+        ws.apply(&request)?;
+        let mut view = ws.view()?;
+        if view.selected.len() < planner_core::decision::MAX_COMPARED {
+            view.selected.push(kept.id.clone());
+        }
+        if let Some(h) = what_if.drivers.iter().find(|d| d.kind == DriverKind::Horizon) {
+            view.horizon_months = u32::try_from(h.value).ok();
+        }
+        ws.set_view(&view)?;
+        Ok(KeptWhatIf {
+            id: kept.id,
+            name: kept.name,
+        })
+    })
+}
+
+/// `name`, or `name 2`, `name 3`… the first not in `names`.
+fn unique_name(name: &str, names: &[String]) -> String {
+    let mut candidate = name.to_owned();
+    let mut n = 2;
+    while names.contains(&candidate) {
+        candidate = format!("{name} {n}");
+        n += 1;
+    }
+    candidate
 }
 
 /// Takes back the last edit; `None` when there is nothing to undo.

@@ -55,6 +55,6 @@ pub use compliance::{audit, checklist};
 pub use engine::{
     assumption, commitment, compare, decision, dispatch, draft, evaluate, exit, exit_kinds, finance, fx, ids,
     layer_form, ledger, limits, network, operations, pack_effect, plan, rack, risk, risk_drivers, risk_run,
-    risk_surface, scenario, scenario_file, sizing, spot, validate, workload,
+    risk_surface, scenario, scenario_file, sizing, spot, validate, what_if, workload,
 };
 pub use rfp::{quote, scorecard, vendors};

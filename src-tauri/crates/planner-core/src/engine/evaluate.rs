@@ -166,7 +166,12 @@ pub fn evaluate(plan: &Plan) -> Evaluation {
         scenarios: plan
             .scenarios
             .iter()
-            .map(|s| evaluate_scenario(plan, s, monthly))
+            .map(|s| match plan.as_seen_by(s) {
+                // A scenario with its own demand, growth or discount rate is evaluated against
+                // the plan as it sees it; every other against the plan itself.
+                Some(own) => evaluate_scenario(&own, s, monthly_rate(own.discount_rate).unwrap_or_default()),
+                None => evaluate_scenario(plan, s, monthly),
+            })
             .collect(),
     }
 }

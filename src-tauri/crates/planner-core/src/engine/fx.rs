@@ -73,7 +73,15 @@ pub const MONEY_OVERRIDES: [&str; 9] = [
 
 /// The overrides that are not money (listed so that a test can check every override is one or
 /// the other).
-pub const NON_MONEY_OVERRIDES: [&str; 4] = ["peak_tflops", "power_kw_per_gpu", "grid_gco2_per_kwh", "pue"];
+pub const NON_MONEY_OVERRIDES: [&str; 7] = [
+    "peak_tflops",
+    "power_kw_per_gpu",
+    "grid_gco2_per_kwh",
+    "pue",
+    "demand_scale",
+    "monthly_growth",
+    "discount_rate",
+];
 
 /// Whether the override at `path` (its last segment names the field) is an amount of money.
 pub fn is_money_override(path: &str) -> bool {

@@ -194,6 +194,9 @@ pub fn empty_scenario(id: &str, name: &str) -> ScenarioSpec {
         egress_tb_per_month: Decimal::ZERO,
         egress_per_tb: Decimal::ZERO,
         egress_share_of_cloud_spend: None,
+        demand_scale: None,
+        monthly_growth: None,
+        discount_rate: None,
     }
 }
 

@@ -130,6 +130,7 @@ fn bound_of(key: &str) -> Bound {
         | "tariff_per_kwh"
         | "colocation_per_kw_month" => bound(MAX_RATE_PRICE, "a price per unit"),
         "gpus" => bound(MAX_GPUS, "GPUs"),
+        "demand_scale" => bound(dec!(100), "a scale of demand"),
         "gpus_per_server" => bound(dec!(1024), "GPUs per server"),
         "parameters_billion" => floor(MAX_PARAMETERS_BILLION, MIN_PARAMETERS_BILLION, "billion parameters"),
         "tokens_per_month" => bound(MAX_TOKENS_PER_MONTH, "tokens a month"),

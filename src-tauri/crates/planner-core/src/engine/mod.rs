@@ -47,4 +47,5 @@ pub mod scenario_file;
 pub mod sizing;
 pub mod spot;
 pub mod validate;
+pub mod what_if;
 pub mod workload;

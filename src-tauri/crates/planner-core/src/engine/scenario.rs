@@ -44,6 +44,15 @@ pub struct Scenario {
     /// the first `adaptation_months` months.
     pub adaptation_per_month: Decimal,
     pub adaptation_months: u32,
+    /// This scenario's own scale of every workload's demand (`demand_scale`), absent: 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub demand_scale: Option<Decimal>,
+    /// This scenario's own monthly growth in place of every workload's, absent: each its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monthly_growth: Option<Decimal>,
+    /// This scenario's own annual discount rate, absent: the plan's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discount_rate: Option<Decimal>,
     /// Every figure taken from the catalog or overridden, with where it comes from.
     pub assumptions: Vec<Assumption>,
     /// Findings of the resolution itself (data region, unusual choices).
@@ -137,6 +146,40 @@ pub struct TokenPrices {
     pub output: Decimal,
     /// Cached input tokens (the input price when the file gives none).
     pub cached: Decimal,
+}
+
+impl Plan {
+    /// The plan as scenario `s` sees it when it carries its own demand scale, growth or
+    /// discount rate (scenario-level overrides): the workloads scaled and grown as it says, its
+    /// own rate, and no scenarios; `None` when it carries none, so the plan is used as it is.
+    pub fn as_seen_by(&self, s: &Scenario) -> Option<Plan> {
+        if s.demand_scale.is_none() && s.monthly_growth.is_none() && s.discount_rate.is_none() {
+            return None;
+        }
+        let workloads = self
+            .workloads
+            .iter()
+            .map(|w| {
+                let mut w = w.clone();
+                if let Some(scale) = s.demand_scale {
+                    w.base_demand *= scale;
+                }
+                if let Some(g) = s.monthly_growth {
+                    w.monthly_growth = g;
+                }
+                w
+            })
+            .collect();
+        Some(Plan {
+            title: self.title.clone(),
+            currency: self.currency.clone(),
+            start: self.start,
+            horizon_months: self.horizon_months,
+            discount_rate: s.discount_rate.unwrap_or(self.discount_rate),
+            workloads,
+            scenarios: Vec::new(),
+        })
+    }
 }
 
 impl Layer {

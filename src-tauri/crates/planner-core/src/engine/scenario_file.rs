@@ -273,6 +273,20 @@ pub struct ScenarioSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub egress_share_of_cloud_spend: Option<Decimal>,
+    /// This scenario's own scale of every workload's stated demand ("0.8" = 80%, 0 to 100), with
+    /// its reason (a what-if kept as a scenario). Absent: the demand as the workloads state it.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub demand_scale: Option<Override>,
+    /// This scenario's own monthly demand growth (−1 to 1), in place of every workload's, with
+    /// its reason. Absent: each workload's own `monthly_growth`.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub monthly_growth: Option<Override>,
+    /// This scenario's own annual discount rate (0 to 1), in place of the file's, with its reason.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub discount_rate: Option<Override>,
 }
 
 /// What kind of supply a layer is.

@@ -622,10 +622,17 @@ impl Resolver<'_> {
         }
     }
 
-    /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
-    /// than [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
-    /// passes it: the engine compounds the growth month by month and sizes layers from it.
-    fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
+    /// Whether demand `base` (per day when `per_day`) of workload `w`, grown at `growth` a month
+    /// over its months in the horizon, stays within
+    /// [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
+    /// the growth factor over them.
+    fn demand_fits(
+        &self,
+        w: &WorkloadSpec,
+        base: Decimal,
+        per_day: bool,
+        growth: Decimal,
+    ) -> (u32, Option<Decimal>, bool) {
         let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
@@ -634,14 +641,23 @@ impl Resolver<'_> {
         } else {
             Some(base)
         };
-        let factor = crate::engine::finance::powi(Decimal::ONE + w.monthly_growth, months);
+        let factor = crate::engine::finance::powi(Decimal::ONE + growth, months);
         let peak = match (per_month, factor) {
             (Some(d), Some(f)) if f <= max => d.checked_mul(f),
             _ => None,
         };
-        if peak.is_some_and(|d| d <= max) {
+        (months, factor, peak.is_some_and(|d| d <= max))
+    }
+
+    /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
+    /// than [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// passes it: the engine compounds the growth month by month and sizes layers from it.
+    fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
+        let (months, factor, fits) = self.demand_fits(w, base, per_day, w.monthly_growth);
+        if fits {
             return;
         }
+        let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let field = if w.monthly_growth > Decimal::ZERO && factor.is_none_or(|f| f > Decimal::ONE) {
             "monthly_growth"
         } else if per_day {
@@ -767,6 +783,10 @@ impl Resolver<'_> {
         if self.problems.len() > before {
             return None;
         }
+        let world = self.world_overrides(&p, s, file, workloads);
+        if self.problems.len() > before {
+            return None;
+        }
         let months = crate::engine::sizing::ceil_u32(adaptation_months);
         // Every scenario prices work it leaves undone at the workloads' shadow prices: each
         // scenario's assumption list cites where they come from.
@@ -789,9 +809,109 @@ impl Resolver<'_> {
                 adaptation_months * s.engineer_month_cost / Decimal::from(months)
             },
             adaptation_months: months,
+            demand_scale: world.demand_scale,
+            monthly_growth: world.monthly_growth,
+            discount_rate: world.discount_rate,
             assumptions: std::mem::take(&mut self.assumptions),
             warnings,
         })
+    }
+
+    /// The scenario's own demand scale, monthly growth and discount rate (scenario-level
+    /// overrides of figures every scenario otherwise shares), each in its range, with its reason
+    /// recorded; the scaled and grown demand of every workload is held to the demand bound.
+    fn world_overrides(
+        &mut self,
+        p: &str,
+        s: &ScenarioSpec,
+        file: &ScenarioFile,
+        workloads: &[Workload],
+    ) -> WorldFigures {
+        let world = WorldFigures {
+            demand_scale: self.scenario_override(
+                &format!("{p}.demand_scale"),
+                s.demand_scale.as_ref(),
+                (Decimal::ZERO, dec!(100)),
+                "a scale of the stated demand between 0 and 100 (\"0.8\" for 80%)",
+            ),
+            monthly_growth: self.scenario_override(
+                &format!("{p}.monthly_growth"),
+                s.monthly_growth.as_ref(),
+                (dec!(-1), Decimal::ONE),
+                "a monthly growth between -1 and 1",
+            ),
+            discount_rate: self.scenario_override(
+                &format!("{p}.discount_rate"),
+                s.discount_rate.as_ref(),
+                (Decimal::ZERO, Decimal::ONE),
+                "an annual rate between 0 and 1 (\"0.08\" for 8%)",
+            ),
+        };
+        if world.demand_scale.is_none() && world.monthly_growth.is_none() {
+            return world;
+        }
+        let scale = world.demand_scale.unwrap_or(Decimal::ONE);
+        for spec in &file.workloads {
+            let Some(w) = workloads.iter().find(|w| w.id == spec.id) else {
+                continue;
+            };
+            let growth = world.monthly_growth.unwrap_or(spec.monthly_growth);
+            let fits = w
+                .base_demand
+                .checked_mul(scale)
+                .is_some_and(|base| self.demand_fits(spec, base, w.per_day, growth).2);
+            if !fits {
+                let field = if world.demand_scale.is_some() {
+                    "demand_scale"
+                } else {
+                    "monthly_growth"
+                };
+                self.push(
+                    format!("{p}.{field}"),
+                    format!(
+                        "workload `{}`, scaled and grown as this scenario says, asks for more than {} useful PFLOP-hours in a month, beyond what the planner evaluates; lower the scale or the growth",
+                        spec.id,
+                        crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H.normalize()
+                    ),
+                );
+            }
+        }
+        world
+    }
+
+    /// A scenario-level override: its value within `range` (else refused with `what`), a reason
+    /// given, no currency (it is not money); recorded as an assumption at `path`.
+    fn scenario_override(
+        &mut self,
+        path: &str,
+        o: Option<&Override>,
+        range: (Decimal, Decimal),
+        what: &str,
+    ) -> Option<Decimal> {
+        let o = o?;
+        if o.value < range.0 || o.value > range.1 {
+            self.push(path, format!("{} is not {what}", o.value));
+        }
+        if o.reason.trim().is_empty() {
+            self.push(
+                format!("{path}.reason"),
+                "say why this scenario departs from the shared figure (a what-if, a measurement, a source)",
+            );
+        }
+        if o.currency.is_some() {
+            self.push(
+                format!("{path}.currency"),
+                "this figure is not money, so it has no currency; remove `currency`",
+            );
+        }
+        self.assumptions.push(Assumption {
+            path: path.to_owned(),
+            value: o.value,
+            origin: Origin::Override {
+                reason: o.reason.clone(),
+            },
+        });
+        Some(o.value)
     }
 
     /// The scenario's network fabric from the catalog, its price per port taken from the catalog
@@ -2228,4 +2348,11 @@ pub(crate) fn peak_of(a: &Accelerator, eight_bit: bool) -> Option<Decimal> {
     let p16 = a.bf16_tflops.as_ref().map(Figure::mid);
     let p8 = a.fp8_tflops.as_ref().map(Figure::mid);
     if eight_bit { p8.or(p16) } else { p16 }
+}
+
+/// A scenario's own figures in place of those every scenario shares (absent: the shared ones).
+struct WorldFigures {
+    demand_scale: Option<Decimal>,
+    monthly_growth: Option<Decimal>,
+    discount_rate: Option<Decimal>,
 }
