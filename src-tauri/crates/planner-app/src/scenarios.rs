@@ -119,11 +119,15 @@ pub fn apply_edit(host: &impl Host, request: &EditRequest) -> Result<Applied, Pl
 }
 
 /// The scenario a kept what-if made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct KeptWhatIf {
     pub id: String,
     pub name: String,
+    /// The edit as applied (the new scenario, the history), for the screen's lists.
+    pub applied: Applied,
+    /// The compare view after it: the new scenario appended, the horizon of a Horizon driver.
+    pub view: planner_core::plan::ViewState,
 }
 
 /// Keeps the drivers of `what_if` on `scenario` as a new scenario: a copy named "<name>
@@ -154,7 +158,8 @@ pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Resul
             label: format!("Keep what-if as \"{}\"", kept.name),
             coalesce: None,
         };
-        ws.apply(&request)?;
+        let applied = ws.apply(&request)?;
+        let applied = crate::catalog::weighed(host, ws, applied);
         let mut view = ws.view()?;
         if view.selected.len() < planner_core::decision::MAX_COMPARED {
             view.selected.push(kept.id.clone());
@@ -162,10 +167,12 @@ pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Resul
         if let Some(h) = what_if.drivers.iter().find(|d| d.kind == DriverKind::Horizon) {
             view.horizon_months = u32::try_from(h.value).ok();
         }
-        ws.set_view(&view)?;
+        let view = ws.set_view(&view)?;
         Ok(KeptWhatIf {
             id: kept.id,
             name: kept.name,
+            applied,
+            view,
         })
     })
 }
