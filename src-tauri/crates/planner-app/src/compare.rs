@@ -291,7 +291,10 @@ pub fn lock_baseline(host: &impl Host) -> Result<BaselineLock, PlannerError> {
             ));
         }
         let Some(baseline) = view.baseline.clone().or_else(|| view.selected.first().cloned()) else {
-            return Err(PlannerError::invalid("selected", "compare at least two scenarios to lock a baseline"));
+            return Err(PlannerError::invalid(
+                "selected",
+                "compare at least two scenarios to lock a baseline",
+            ));
         };
         let lock = BaselineLock {
             scenarios: view.selected.clone(),

@@ -53,7 +53,11 @@ fn edit(host: &TestHost, edit: Edit, label: &str) -> Result<planner_store::works
     )
 }
 
-fn put(host: &TestHost, scenario: ScenarioSpec, label: &str) -> Result<planner_store::workspace::Applied, PlannerError> {
+fn put(
+    host: &TestHost,
+    scenario: ScenarioSpec,
+    label: &str,
+) -> Result<planner_store::workspace::Applied, PlannerError> {
     edit(host, Edit::PutScenario { scenario }, label)
 }
 
@@ -66,13 +70,21 @@ fn bytes(dir: &Path) -> (Vec<u8>, Vec<u8>) {
 
 /// Runs `refused`, which must fail with `ErrorCode::Locked` and exactly `message`, leaving the
 /// file and what the UI lists unchanged.
-fn assert_locked<T: std::fmt::Debug>(host: &TestHost, dir: &Path, message: &str, refused: impl FnOnce() -> Result<T, PlannerError>) {
+fn assert_locked<T: std::fmt::Debug>(
+    host: &TestHost,
+    dir: &Path,
+    message: &str,
+    refused: impl FnOnce() -> Result<T, PlannerError>,
+) {
     let before = (bytes(dir), session::session(host).unwrap().workspace);
     let err = refused().unwrap_err();
     assert_eq!(err.code, ErrorCode::Locked, "{}", err.message);
     assert_eq!(err.message, message);
     let after = (bytes(dir), session::session(host).unwrap().workspace);
-    assert!(before == after, "a refusal changed the file or the workspace: {message}");
+    assert!(
+        before == after,
+        "a refusal changed the file or the workspace: {message}"
+    );
 }
 
 fn scenario_refusal(name: &str, to: &str) -> String {
@@ -93,7 +105,8 @@ fn a_lock_needs_two_compared_scenarios_without_problems() {
     let err = compare::lock_baseline(&host).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(
-        err.message.starts_with("selected: compare at least two scenarios to lock a baseline"),
+        err.message
+            .starts_with("selected: compare at least two scenarios to lock a baseline"),
         "{}",
         err.message
     );
@@ -107,7 +120,8 @@ fn a_lock_needs_two_compared_scenarios_without_problems() {
     let err = compare::lock_baseline(&host).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(
-        err.message.starts_with("selected: “Broken copy” has a problem that keeps it out of the comparison ("),
+        err.message
+            .starts_with("selected: “Broken copy” has a problem that keeps it out of the comparison ("),
         "{}",
         err.message
     );
@@ -134,11 +148,17 @@ fn a_locked_baseline_refuses_what_would_move_its_figures_and_nothing_is_written(
     assert_eq!(lock, expected);
     let info = session::session(&host).unwrap().workspace.unwrap();
     assert_eq!(info.lock, Some(expected));
-    assert_eq!(info.view.baseline.as_deref(), Some("hybrid"), "locking pins the baseline");
+    assert_eq!(
+        info.view.baseline.as_deref(),
+        Some("hybrid"),
+        "locking pins the baseline"
+    );
 
     hybrid.staff_fte += rust_decimal::Decimal::ONE;
     let to_edit = "edit it, or duplicate it and edit the copy";
-    assert_locked(&host, d, &scenario_refusal(HYBRID, to_edit), || put(&host, hybrid.clone(), "Edit hybrid"));
+    assert_locked(&host, d, &scenario_refusal(HYBRID, to_edit), || {
+        put(&host, hybrid.clone(), "Edit hybrid")
+    });
     let mut renamed = scenarios::get(&host, "all-cloud").unwrap();
     renamed.name = "Renamed".to_owned();
     assert_locked(
@@ -148,14 +168,26 @@ fn a_locked_baseline_refuses_what_would_move_its_figures_and_nothing_is_written(
         || put(&host, renamed, "Rename"),
     );
     assert_locked(&host, d, &scenario_refusal(ALL_CLOUD, "delete it"), || {
-        edit(&host, Edit::DeleteScenario { id: "all-cloud".to_owned() }, "Delete")
+        edit(
+            &host,
+            Edit::DeleteScenario {
+                id: "all-cloud".to_owned(),
+            },
+            "Delete",
+        )
     });
     let workload = info.workloads[0].clone();
     assert_locked(&host, d, &feeds("The workloads feed", "change a workload"), || {
         edit(&host, Edit::PutWorkload { workload }, "Edit workload")
     });
     assert_locked(&host, d, &feeds("The workloads feed", "change a workload"), || {
-        edit(&host, Edit::DeleteWorkload { id: "batch-inference".to_owned() }, "Delete workload")
+        edit(
+            &host,
+            Edit::DeleteWorkload {
+                id: "batch-inference".to_owned(),
+            },
+            "Delete workload",
+        )
     });
     let mut settings = info.settings.clone();
     settings.title = "Another title".to_owned();
@@ -165,17 +197,26 @@ fn a_locked_baseline_refuses_what_would_move_its_figures_and_nothing_is_written(
     assert_locked(
         &host,
         d,
-        &feeds("The catalog snapshot feeds", "apply a catalog pack or update the catalog"),
+        &feeds(
+            "The catalog snapshot feeds",
+            "apply a catalog pack or update the catalog",
+        ),
         || catalog::update(&host),
     );
     // Importing a scenario file adds workloads, which feed every scenario.
     assert_locked(&host, d, &feeds("The workloads feed", "change a workload"), || {
         scenarios::import_file(&host, &repo().join("catalogs/samples/enterprise-hybrid.json"))
     });
-    assert_locked(&host, d, &scenario_refusal(HYBRID, "undo “Edit hybrid: staff”"), || {
-        scenarios::undo(&host)
-    });
-    assert_eq!(scenarios::get(&host, "hybrid").unwrap().staff_fte, staff + rust_decimal::Decimal::ONE);
+    assert_locked(
+        &host,
+        d,
+        &scenario_refusal(HYBRID, "undo “Edit hybrid: staff”"),
+        || scenarios::undo(&host),
+    );
+    assert_eq!(
+        scenarios::get(&host, "hybrid").unwrap().staff_fte,
+        staff + rust_decimal::Decimal::ONE
+    );
     // The view may not drop a locked scenario nor take another baseline.
     assert_locked(
         &host,
@@ -209,7 +250,11 @@ fn a_locked_baseline_leaves_new_scenarios_quotes_checklists_and_the_memo_free() 
     put(&host, copy.clone(), "Duplicate hybrid").unwrap();
     copy.staff_fte += rust_decimal::Decimal::ONE;
     put(&host, copy, "Edit the copy").unwrap();
-    let shown = compare::set_view(&host, &view(&["hybrid", "all-cloud", "hybrid-copy"], Some("hybrid"), Some(36))).unwrap();
+    let shown = compare::set_view(
+        &host,
+        &view(&["hybrid", "all-cloud", "hybrid-copy"], Some("hybrid"), Some(36)),
+    )
+    .unwrap();
     assert_eq!(shown.selected, ["hybrid", "all-cloud", "hybrid-copy"]);
     assert_eq!(shown.horizon_months, Some(36));
     // Undo and redo of a step on an unlocked scenario.
@@ -270,8 +315,14 @@ fn the_lock_survives_reopening_and_the_comparison_is_against_the_locked_baseline
     assert_eq!(decision.reference.as_deref(), Some("all-cloud"));
     let hybrid = decision.scenarios.iter().find(|s| s.id == "hybrid").unwrap();
     let all_cloud = decision.scenarios.iter().find(|s| s.id == "all-cloud").unwrap();
-    let difference = hybrid.difference.as_ref().expect("hybrid is compared with the baseline");
+    let difference = hybrid
+        .difference
+        .as_ref()
+        .expect("hybrid is compared with the baseline");
     assert_eq!(difference.against, "all-cloud");
     assert_eq!(difference.total, hybrid.decision_total - all_cloud.decision_total);
-    assert!(all_cloud.difference.is_none(), "the baseline has no difference to itself");
+    assert!(
+        all_cloud.difference.is_none(),
+        "the baseline has no difference to itself"
+    );
 }

@@ -28,7 +28,9 @@ use planner_core::plan::{self as core_ws, Comparison, ViewState};
 use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_memo::{CatalogSource, MemoCompliance, MemoError, MemoInput, MemoLock, SIGNATURE_ROLES, memo_pdf, signature_slots};
+use planner_memo::{
+    CatalogSource, MemoCompliance, MemoError, MemoInput, MemoLock, SIGNATURE_ROLES, memo_pdf, signature_slots,
+};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
 use planner_store::files::write_atomic;

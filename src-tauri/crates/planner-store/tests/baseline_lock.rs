@@ -57,7 +57,8 @@ fn a_file_from_before_the_lock_opens_with_none_and_its_content_unchanged() {
     // Take the file back to schema 5, as the previous release wrote it.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("DROP TABLE baseline_lock; PRAGMA user_version = 5;").unwrap();
+        conn.execute_batch("DROP TABLE baseline_lock; PRAGMA user_version = 5;")
+            .unwrap();
     }
     let ws = Workspace::open(&path).unwrap();
     let info = ws.info(None).unwrap();
@@ -102,7 +103,9 @@ fn a_lock_survives_reopening_and_refusals_leave_the_file_as_it_was() {
     let err = ws.update_catalog(&catalog_files()).unwrap_err();
     assert_eq!(err.code, ErrorCode::Locked);
     assert!(
-        err.message.starts_with("The catalog snapshot feeds the figures of the locked baseline (locked 2026-11-26 10:41 UTC: “Two DGX H100"),
+        err.message.starts_with(
+            "The catalog snapshot feeds the figures of the locked baseline (locked 2026-11-26 10:41 UTC: “Two DGX H100"
+        ),
         "{}",
         err.message
     );

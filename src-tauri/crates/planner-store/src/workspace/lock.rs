@@ -42,9 +42,7 @@ fn locked(message: String) -> PlannerError {
 
 /// The name of a scenario on the side of a change that exists (`id` when neither does).
 fn name_of(id: &str, before: Option<&Positioned<ScenarioSpec>>, after: Option<&Positioned<ScenarioSpec>>) -> String {
-    before
-        .or(after)
-        .map_or_else(|| id.to_owned(), |p| p.item.name.clone())
+    before.or(after).map_or_else(|| id.to_owned(), |p| p.item.name.clone())
 }
 
 impl Workspace {

@@ -1108,8 +1108,7 @@ impl Workspace {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
-        let Some((label, changes)) = history::step(&tx, undo).map_err(journal)?
-        else {
+        let Some((label, changes)) = history::step(&tx, undo).map_err(journal)? else {
             return Ok(None);
         };
         tx.commit().map_err(e)?;
