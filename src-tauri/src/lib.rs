@@ -38,6 +38,8 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::scenarios::undo,
         commands::scenarios::redo,
         commands::compare::set_view,
+        commands::compare::lock_baseline,
+        commands::compare::unlock_baseline,
         commands::compare::compare,
         commands::compare::compare_what_if,
         commands::scenarios::keep_what_if,

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView, WhatIfScreen};
 use planner_core::error::PlannerError;
-use planner_core::plan::ViewState;
+use planner_core::plan::{BaselineLock, ViewState};
 use planner_core::what_if::WhatIf;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
@@ -16,6 +16,21 @@ use super::Host;
 #[specta::specta]
 pub async fn set_view(host: Host<'_>, view: ViewState) -> Result<ViewState, PlannerError> {
     compare::set_view(&*host, &view)
+}
+
+/// Locks the compared set and its baseline (issue #17): changes that would move their figures
+/// are refused until it is unlocked.
+#[tauri::command]
+#[specta::specta]
+pub async fn lock_baseline(host: Host<'_>) -> Result<BaselineLock, PlannerError> {
+    compare::lock_baseline(&*host)
+}
+
+/// Lifts the baseline lock.
+#[tauri::command]
+#[specta::specta]
+pub async fn unlock_baseline(host: Host<'_>) -> Result<(), PlannerError> {
+    compare::unlock_baseline(&*host)
 }
 
 /// The comparison of the selected scenarios with its charts, drawn for `theme`.

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use planner_core::calendar::YearMonth;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::ViewState;
+use planner_core::plan::{BaselineLock, ProblemPlace, ViewState};
 use planner_core::risk::{Sampling, Shape};
 use planner_core::risk_drivers::{Uncertain, candidates};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
@@ -259,6 +259,58 @@ pub enum ExportFormat {
 /// Saves what the compare screen shows (not an undo step).
 pub fn set_view(host: &impl Host, view: &ViewState) -> Result<ViewState, PlannerError> {
     with_workspace(host, |ws| ws.set_view(view))
+}
+
+/// Locks the compared set (issue #17): the compare view's scenarios, in order, with its pinned
+/// baseline (else the first), stamped with the host's clock. Refused when fewer than two
+/// scenarios are compared or when a problem keeps one out of the comparison. While locked,
+/// changes that would move these scenarios' figures are refused (`ErrorCode::Locked`) and every
+/// difference is taken against the locked baseline. Not an undo step; locking again replaces
+/// the lock with the set compared now.
+pub fn lock_baseline(host: &impl Host) -> Result<BaselineLock, PlannerError> {
+    let locked_at = planner_store::workspace::log_time(host.now_ms());
+    with_workspace(host, |ws| {
+        let (comparison, _, view) = ws.compare()?;
+        if view.selected.len() < 2 {
+            return Err(PlannerError::invalid(
+                "selected",
+                "compare at least two scenarios to lock a baseline: the lock keeps the compared set and the scenario the others are measured against",
+            ));
+        }
+        if let Some(p) = comparison.problems.first() {
+            let what = match &p.subject {
+                ProblemPlace::Scenario(id) => format!("“{}”", ws.scenario(id).map_or_else(|_| id.clone(), |s| s.name)),
+                ProblemPlace::Workload(id) => format!("the workload `{id}`"),
+                ProblemPlace::Settings => "the workspace settings".to_owned(),
+            };
+            return Err(PlannerError::invalid(
+                "selected",
+                format!(
+                    "{what} has a problem that keeps it out of the comparison ({}); fix it, or leave that scenario out, before locking the baseline",
+                    p.message
+                ),
+            ));
+        }
+        let Some(baseline) = view.baseline.clone().or_else(|| view.selected.first().cloned()) else {
+            return Err(PlannerError::invalid(
+                "selected",
+                "compare at least two scenarios to lock a baseline",
+            ));
+        };
+        let lock = BaselineLock {
+            scenarios: view.selected.clone(),
+            baseline,
+            locked_at,
+        };
+        ws.set_lock(&lock)?;
+        Ok(lock)
+    })
+}
+
+/// Lifts the baseline lock (not an undo step; nothing happens when nothing is locked). The
+/// compare view keeps its pinned baseline.
+pub fn unlock_baseline(host: &impl Host) -> Result<(), PlannerError> {
+    with_workspace(host, |ws| ws.clear_lock().map(|_| ()))
 }
 
 /// The comparison of the selected scenarios with its charts, drawn for `theme`, with the time

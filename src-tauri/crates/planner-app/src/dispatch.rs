@@ -69,7 +69,9 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
             a.get("kind")?,
         )),
         "reshape_scenario" => answer(scenarios::reshape(host, &a.get("scenario")?, &a.get("change")?)),
-        "set_view" | "compare" | "export_comparison" | "export_ledger" => compare_command(host, &a),
+        "set_view" | "compare" | "export_comparison" | "export_ledger" | "lock_baseline" | "unlock_baseline" => {
+            compare_command(host, &a)
+        }
         "run_risk" => answer(compare::run_risk(host, &a.get("request")?, a.get("theme")?)),
         "risk" => answer(compare::risk(host, a.get("theme")?)),
         "risk_progress" => answer(Ok(compare::risk_progress(host))),
@@ -177,6 +179,8 @@ fn compare_command<H: Host>(host: &H, a: &Args) -> Result<Value, PlannerError> {
     match a.command {
         "set_view" => answer(compare::set_view(host, &a.get("view")?)),
         "compare" => answer(compare::screen(host, a.get("theme")?)),
+        "lock_baseline" => answer(compare::lock_baseline(host)),
+        "unlock_baseline" => answer(compare::unlock_baseline(host)),
         "export_comparison" => answer(compare::export(host, &a.path("path")?, a.get("format")?)),
         _ => answer(compare::export_ledger(
             host,

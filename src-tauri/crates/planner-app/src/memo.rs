@@ -17,7 +17,7 @@ use planner_core::decision::DecisionView;
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
-use planner_memo::MemoCompliance;
+use planner_memo::{MemoCompliance, MemoLock};
 use planner_publish::{MemoSources, PdfCheck, Published, Signer};
 use planner_store::Workspace;
 
@@ -86,6 +86,16 @@ fn memo_compliance(ws: &Workspace, view: &DecisionView) -> Result<MemoCompliance
     })
 }
 
+/// The workspace's locked baseline by names, for the memo to state; `None` when nothing is locked.
+fn memo_lock(ws: &Workspace) -> Result<Option<MemoLock>, PlannerError> {
+    let name = |id: &str| ws.scenario(id).map_or_else(|_| id.to_owned(), |s| s.name);
+    Ok(ws.lock()?.map(|lock| MemoLock {
+        locked_at: lock.locked_when(),
+        baseline: name(&lock.baseline),
+        scenarios: lock.scenarios.iter().map(|id| name(id)).collect(),
+    }))
+}
+
 /// The risk analysis of the memo's own scenarios (`ids`) on the workspace's catalog snapshot,
 /// against the recommended scenario (else the first), with the draws, seed and correlation of the
 /// analysis kept in the workspace; `None` when none is kept.
@@ -133,6 +143,7 @@ pub fn publish(
         planner_core::exit_kinds::ways_out_of(catalog, &file, &ids)
     };
     let name = file_name(ws.path());
+    let lock = memo_lock(ws)?;
     // Where the catalog came from, its pack signature checked again now.
     let origin = ws.catalog_origin()?;
     let source = planner_publish::catalog_source(&origin);
@@ -151,6 +162,7 @@ pub fn publish(
         risk: risk.as_ref(),
         scorecard: scorecard.as_ref(),
         ways_out: &ways_out,
+        lock: lock.as_ref(),
     };
     let made = planner_publish::make(&sources, draft, out, now_ms, signer)?;
     ws.record_memo(&made.generated)?;

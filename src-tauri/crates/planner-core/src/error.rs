@@ -37,6 +37,9 @@ pub enum ErrorCode {
     /// A catalog pack was refused whole (altered, signed by an unknown key, older than the
     /// catalog in use, or damaged); nothing was changed. The message says why.
     PackRefused,
+    /// The change would move a figure of the locked baseline (issue #17); nothing was changed.
+    /// The message names what is locked, since when, and how to unlock it.
+    Locked,
 }
 
 /// One located problem.

@@ -47,7 +47,7 @@ use planner_report::export::{FIGURES, FigureKind};
 use rust_decimal::Decimal;
 
 use crate::blocks::{Block, Column, Row, Style, Table};
-use crate::{MemoError, MemoInput};
+use crate::{MemoError, MemoInput, MemoLock};
 
 /// Charts are drawn at the width of the compare screen's column and scaled to the content width
 /// of an A4 page (Letter is a little wider), so their labels come out at about 8 points.
@@ -148,7 +148,7 @@ pub fn blocks(input: &MemoInput<'_>) -> Result<Vec<Block>, MemoError> {
         ),
     });
     decision(input, &mut out);
-    comparison(view, &mut out)?;
+    comparison(input, &mut out)?;
     operations::workloads_section(input, &mut out);
     scorecard::scorecard_section(input, &mut out);
     risk(input, &mut out)?;
@@ -246,17 +246,38 @@ fn decision(input: &MemoInput<'_>, out: &mut Vec<Block>) {
     }));
 }
 
-fn comparison(view: &DecisionView, out: &mut Vec<Block>) -> Result<(), MemoError> {
+/// The sentence stating the locked baseline (issue #17): when, against which scenario the
+/// figures are compared, and which scenarios are locked.
+pub fn lock_sentence(lock: &MemoLock, reference: Option<&str>) -> String {
+    let locked = lock.scenarios.join(", ");
+    match reference {
+        Some(r) if r != lock.baseline => format!(
+            "Baseline locked on {}: the locked baseline “{}” is not among this memo's scenarios, so the figures below are compared with “{r}”; locked scenarios: {locked}.",
+            lock.locked_at, lock.baseline
+        ),
+        _ => format!(
+            "Baseline locked on {}: the figures below are compared with “{}”; locked scenarios: {locked}.",
+            lock.locked_at, lock.baseline
+        ),
+    }
+}
+
+fn comparison(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
+    let view = input.view;
     out.push(heading("Comparison", false));
+    let reference = view.reference.as_deref().and_then(|id| name_of(view, id));
     out.push(small(format!(
         "The decision figures of each scenario over {} months, in {}. Differences and break-even are against {}.",
         view.horizon_months,
         view.currency,
-        view.reference
-            .as_deref()
-            .and_then(|id| name_of(view, id))
-            .unwrap_or("the first scenario")
+        reference.unwrap_or("the first scenario")
     )));
+    if let Some(lock) = input.lock {
+        out.push(Block::Paragraph {
+            text: lock_sentence(lock, reference),
+            style: Style::STRONG,
+        });
+    }
     for chunk in view.scenarios.chunks(SCENARIOS_PER_TABLE) {
         let mut columns = vec![Column::left("Figure", 2.4)];
         columns.extend(chunk.iter().map(|s| Column::right(s.name.clone(), 1.3)));

@@ -108,6 +108,20 @@ pub struct MemoInput<'a> {
     /// Each scenario's ways out (leave, scale down, downgrade, leave a lease, sell early) from the
     /// middle of the horizon, priced against staying; shown after its exit terms.
     pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
+    /// The workspace's locked baseline (issue #17), stated where the memo lists the compared
+    /// scenarios; `None` when nothing is locked (or the memo is made from a scenario file).
+    pub lock: Option<&'a MemoLock>,
+}
+
+/// A locked baseline as the memo states it, by names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoLock {
+    /// When it was locked, e.g. `2026-11-26 10:41 UTC`.
+    pub locked_at: String,
+    /// The locked baseline's name.
+    pub baseline: String,
+    /// The locked scenarios' names, in the locked order.
+    pub scenarios: Vec<String>,
 }
 
 /// Where the catalog behind a memo came from.

@@ -28,7 +28,9 @@ use planner_core::plan::{self as core_ws, Comparison, ViewState};
 use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_memo::{CatalogSource, MemoCompliance, MemoError, MemoInput, SIGNATURE_ROLES, memo_pdf, signature_slots};
+use planner_memo::{
+    CatalogSource, MemoCompliance, MemoError, MemoInput, MemoLock, SIGNATURE_ROLES, memo_pdf, signature_slots,
+};
 use planner_sign::{Appearance, Identity, PageChoice, SignRequest, Timestamp, Verification};
 use planner_store::Workspace;
 use planner_store::files::write_atomic;
@@ -220,6 +222,8 @@ pub struct MemoSources<'a> {
     /// Each scenario's ways out from the middle of the horizon, priced against staying
     /// ([`planner_core::exit_kinds::ways_out_of`]).
     pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
+    /// The workspace's locked baseline, by names; `None` when nothing is locked.
+    pub lock: Option<&'a MemoLock>,
 }
 
 /// A workspace's catalog origin as the memo's facts table names it.
@@ -299,6 +303,7 @@ pub fn make(
         risk: src.risk,
         scorecard: src.scorecard,
         ways_out: src.ways_out,
+        lock: src.lock,
     })
     .map_err(memo_error)?;
     let ids: Vec<String> = view.scenarios.iter().map(|s| s.id.clone()).collect();
@@ -435,6 +440,7 @@ pub fn publish_from_file(
         risk: None,
         scorecard: None,
         ways_out: &ways_out,
+        lock: None,
     };
     Ok(make(&sources, draft, out, now_ms, signer)?.published())
 }

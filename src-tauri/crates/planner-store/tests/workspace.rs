@@ -473,12 +473,13 @@ fn a_schema_1_workspace_is_migrated_and_keeps_its_content() {
         new_workspace(dir.path());
     }
     std::fs::rename(dir.path().join("client.cpw"), &path).unwrap();
-    // Take the file back to schema 1: drop what migrations 2 to 5 added and set the version.
+    // Take the file back to schema 1: drop what migrations 2 to 6 added and set the version.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP TABLE memo_draft; DROP TABLE memos; DROP TABLE checklist_log; DROP TABLE evidence;
-             DROP TABLE scorecard; DROP TABLE risk_run; DROP TABLE catalog_origin; PRAGMA user_version = 1;",
+             DROP TABLE scorecard; DROP TABLE risk_run; DROP TABLE catalog_origin; DROP TABLE baseline_lock;
+             PRAGMA user_version = 1;",
         )
         .unwrap();
     }
@@ -489,13 +490,13 @@ fn a_schema_1_workspace_is_migrated_and_keeps_its_content() {
     drop(ws);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(v, 5);
+    assert_eq!(v, 6);
     let tables: i64 = conn
         .query_row(
-            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('checklist_log', 'evidence', 'scorecard', 'risk_run', 'catalog_origin')",
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('checklist_log', 'evidence', 'scorecard', 'risk_run', 'catalog_origin', 'baseline_lock')",
             [],
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(tables, 5);
+    assert_eq!(tables, 6);
 }

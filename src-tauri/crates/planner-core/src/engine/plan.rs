@@ -60,6 +60,30 @@ impl WorkspaceSettings {
     }
 }
 
+/// The compared set locked in a workshop (issue #17): while it exists, nothing that would move
+/// these scenarios' figures may change, and every difference is taken against `baseline`.
+/// Kept in the workspace; not an undo step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct BaselineLock {
+    /// The compared set when it was locked, in its order.
+    pub scenarios: Vec<String>,
+    /// The pinned baseline, else the first compared.
+    pub baseline: String,
+    /// When it was locked, UTC, RFC 3339 to the second (`2026-11-26T10:41:00Z`).
+    pub locked_at: String,
+}
+
+impl BaselineLock {
+    /// When it was locked as a message shows it: `2026-11-26 10:41 UTC`.
+    pub fn locked_when(&self) -> String {
+        match (self.locked_at.get(..10), self.locked_at.get(11..16)) {
+            (Some(day), Some(time)) => format!("{day} {time} UTC"),
+            _ => self.locked_at.clone(),
+        }
+    }
+}
+
 /// What the compare screen shows: which scenarios, against which baseline, over how long.
 /// Kept in the workspace so a handed-over file opens on the same comparison.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -97,6 +97,7 @@ pub fn input<'a>(case: &'a Case, draft: &'a MemoDraft) -> MemoInput<'a> {
         risk: None,
         scorecard: None,
         ways_out: &[],
+        lock: None,
     }
 }
 

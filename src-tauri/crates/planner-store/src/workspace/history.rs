@@ -372,20 +372,9 @@ impl From<rusqlite::Error> for StepError {
 /// Undoes the last applied step (`undo`) or redoes the first undone one, returning its label and
 /// changes; `None` when there is none.
 pub fn step(tx: &Transaction<'_>, undo: bool) -> Result<Option<(String, Vec<Change>)>, StepError> {
-    let sql = if undo {
-        "SELECT seq, label, changes FROM edits WHERE undone = 0 ORDER BY seq DESC LIMIT 1"
-    } else {
-        "SELECT seq, label, changes FROM edits WHERE undone = 1 ORDER BY seq ASC LIMIT 1"
-    };
-    let Some((seq, label, body)) = tx
-        .query_row(sql, [], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
-        })
-        .optional()?
-    else {
+    let Some((seq, label, changes)) = pending(tx, undo)? else {
         return Ok(None);
     };
-    let changes: Vec<Change> = serde_json::from_str(&body).map_err(StepError::Body)?;
     if undo {
         for c in changes.iter().rev() {
             write_side(tx, c, true)?;
@@ -397,6 +386,25 @@ pub fn step(tx: &Transaction<'_>, undo: bool) -> Result<Option<(String, Vec<Chan
     }
     tx.execute("UPDATE edits SET undone = ?1 WHERE seq = ?2", params![undo, seq])?;
     Ok(Some((label, changes)))
+}
+
+/// The step undo (`undo`) or redo would take, as (seq, label, changes), without taking it.
+pub fn pending(conn: &Connection, undo: bool) -> Result<Option<(i64, String, Vec<Change>)>, StepError> {
+    let sql = if undo {
+        "SELECT seq, label, changes FROM edits WHERE undone = 0 ORDER BY seq DESC LIMIT 1"
+    } else {
+        "SELECT seq, label, changes FROM edits WHERE undone = 1 ORDER BY seq ASC LIMIT 1"
+    };
+    let Some((seq, label, body)) = conn
+        .query_row(sql, [], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+        })
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let changes: Vec<Change> = serde_json::from_str(&body).map_err(StepError::Body)?;
+    Ok(Some((seq, label, changes)))
 }
 
 /// Where undo and redo stand.

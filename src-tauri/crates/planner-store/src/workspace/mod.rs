@@ -24,6 +24,7 @@
 
 mod checklists;
 mod history;
+mod lock;
 mod packs;
 pub mod schema;
 mod signoff;
@@ -815,7 +816,9 @@ impl Workspace {
         )
     }
 
-    /// The compare view as saved, cleaned of scenarios that no longer exist.
+    /// The compare view as saved, cleaned of scenarios that no longer exist; while the baseline
+    /// is locked, with every locked scenario compared and the locked baseline pinned, whatever
+    /// was saved.
     pub fn view(&self) -> Result<ViewState, PlannerError> {
         let view = match &self.view_in_memory {
             Some(view) => view.clone(),
@@ -829,6 +832,7 @@ impl Workspace {
                 body.and_then(|b| serde_json::from_str(&b).ok()).unwrap_or_default()
             }
         };
+        let view = self.locked_view(view)?;
         let mut stmt = self
             .conn
             .prepare_cached("SELECT 1 FROM scenarios WHERE id = ?1")
@@ -837,8 +841,10 @@ impl Workspace {
     }
 
     /// Saves the compare view (not an undo step: choosing what to look at changes no figure).
-    /// A workspace open read-only keeps it in memory until it is closed.
+    /// A workspace open read-only keeps it in memory until it is closed. While the baseline is
+    /// locked, a view that drops a locked scenario or takes another baseline is refused.
     pub fn set_view(&mut self, view: &ViewState) -> Result<ViewState, PlannerError> {
+        self.check_view_lock(view)?;
         if self.read_only.is_some() {
             self.view_in_memory = Some(view.clone());
             return self.view();
@@ -932,6 +938,7 @@ impl Workspace {
             history: self.history()?,
             catalog: self.catalog_status(shipped),
             read_only: self.read_only.clone(),
+            lock: self.lock()?,
         })
     }
 
@@ -1049,6 +1056,7 @@ impl Workspace {
         at_ms: i64,
     ) -> Result<Applied, PlannerError> {
         self.check_writable("change it")?;
+        self.check_lock(&changes, lock::Attempt::Edit)?;
         let path = self.path.clone();
         let e = |e: rusqlite::Error| db_error(&path, &e);
         let tx = self
@@ -1082,16 +1090,25 @@ impl Workspace {
     fn step(&mut self, undo: bool) -> Result<Option<Applied>, PlannerError> {
         self.check_writable(if undo { "undo an edit" } else { "redo an edit" })?;
         let path = self.path.clone();
+        let journal = |err| match err {
+            history::StepError::Db(x) => db_error(&path, &x),
+            history::StepError::Body(x) => bad_body(&path, "the undo journal", &x),
+        };
+        // The lock is checked on the step as the journal holds it, before anything is written.
+        if let Some((_, label, changes)) = history::pending(&self.conn, undo).map_err(journal)? {
+            let attempt = if undo {
+                lock::Attempt::Undo(&label)
+            } else {
+                lock::Attempt::Redo(&label)
+            };
+            self.check_lock(&changes, attempt)?;
+        }
         let e = |e: rusqlite::Error| db_error(&path, &e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
-        let Some((label, changes)) = history::step(&tx, undo).map_err(|err| match err {
-            history::StepError::Db(x) => db_error(&path, &x),
-            history::StepError::Body(x) => bad_body(&path, "the undo journal", &x),
-        })?
-        else {
+        let Some((label, changes)) = history::step(&tx, undo).map_err(journal)? else {
             return Ok(None);
         };
         tx.commit().map_err(e)?;
@@ -1274,8 +1291,9 @@ impl Workspace {
 
     /// Evaluates what a memo of `draft` shows: its scenarios over the compare screen's horizon,
     /// with the differences taken against the recommended scenario (else the compare screen's
-    /// baseline, else the first). Returns the comparison, the evaluation and the scenario
-    /// files (for the exit terms each one states).
+    /// baseline, else the first); while the baseline is locked and the memo compares the locked
+    /// baseline, against it. Returns the comparison, the evaluation and the scenario files (for
+    /// the exit terms each one states).
     pub fn memo_comparison(
         &self,
         draft: &MemoDraft,
@@ -1283,8 +1301,9 @@ impl Workspace {
         let ids = self.memo_scenarios(draft)?;
         let view = self.view()?;
         let scenarios = ids.iter().map(|id| self.scenario(id)).collect::<Result<Vec<_>, _>>()?;
+        let locked = self.lock()?.map(|l| l.baseline).filter(|b| ids.contains(b));
         let memo_view = ViewState {
-            baseline: draft.recommended.clone().or(view.baseline),
+            baseline: locked.or_else(|| draft.recommended.clone()).or(view.baseline),
             selected: ids,
             horizon_months: view.horizon_months,
         };

@@ -17,10 +17,10 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: u32 = 0x4350_4C57;
 
 /// The schema this build writes. Each migration below takes a file from version `i` to `i + 1`.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The migrations, in order; `MIGRATIONS[i]` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; 5] = [
+const MIGRATIONS: [&str; 6] = [
     r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -123,6 +123,15 @@ CREATE TABLE risk_run (
 -- publisher, version, key, and the manifest and signature as signed, so the signature can be
 -- checked again. No row: the catalog shipped with the app. Written with the snapshot.
 CREATE TABLE catalog_origin (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL
+) STRICT;
+",
+    r"
+-- The locked baseline (issue #17): the compared set, its baseline and when it was locked. No
+-- row: nothing is locked. Not an undo step; while it exists, changes that would move the locked
+-- scenarios' figures are refused.
+CREATE TABLE baseline_lock (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL
 ) STRICT;

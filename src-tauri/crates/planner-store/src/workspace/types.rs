@@ -2,7 +2,7 @@
 //! edit, an undo or a redo changed.
 
 use planner_core::memo::MemoDraft;
-use planner_core::plan::{ViewState, WorkspaceSettings};
+use planner_core::plan::{BaselineLock, ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
 use planner_core::vendors::ScorecardDraft;
 use serde::{Deserialize, Serialize};
@@ -97,6 +97,8 @@ pub struct WorkspaceInfo {
     /// Why the workspace is open read-only (it can be read, exported, verified and saved
     /// elsewhere, not changed); `None` when it can be changed.
     pub read_only: Option<String>,
+    /// The locked baseline (issue #17); `None` when nothing is locked.
+    pub lock: Option<BaselineLock>,
 }
 
 /// One change a person makes.
