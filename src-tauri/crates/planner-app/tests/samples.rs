@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planner_app::TestHost;
+use planner_app::{Host, TestHost};
 use planner_app::session;
 use planner_core::error::ErrorCode;
 
