@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use planner_app::{Host, TestHost};
 use planner_app::session;
+use planner_app::{Host, TestHost};
 use planner_core::error::ErrorCode;
 
 fn repo() -> PathBuf {
