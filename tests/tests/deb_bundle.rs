@@ -58,4 +58,5 @@ fn the_deb_ships_five_samples_that_open_and_compare() {
     let samples = resources.join("samples");
     assert!(samples.is_dir(), "{} is missing", samples.display());
     sample_checks::check_samples_dir(&resources.join("catalogs"), &samples);
+    sample_checks::check_refusals(&resources.join("catalogs"), &samples);
 }
