@@ -1,5 +1,5 @@
-//! Launch options: which catalog folder and which workspace file the window opens, and where the
-//! recent-workspaces list is kept.
+//! Launch options: which catalog folder and which workspace file the window opens, where the
+//! recent-workspaces list is kept, and where the sample workspaces and the user's documents are.
 
 use std::path::PathBuf;
 
@@ -15,6 +15,12 @@ pub struct LaunchOptions {
     /// `PLANNER_CONFIG_DIR`: where the recent list lives (tests point it at a temporary
     /// folder); absent, the platform's configuration folder for the app.
     pub config_dir: Option<PathBuf>,
+    /// `--samples DIR` or `PLANNER_SAMPLES_DIR`: the sample workspaces; absent, the shell looks
+    /// in the installed resources, then (a development build) in the repository's `target/samples`.
+    pub samples_dir: Option<PathBuf>,
+    /// `PLANNER_DOCUMENTS_DIR`: where an opened sample is copied (tests point it at a temporary
+    /// folder); absent, the platform's documents folder, else the home folder.
+    pub documents_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {
@@ -24,6 +30,8 @@ impl LaunchOptions {
         let mut catalog_dir = std::env::var_os("PLANNER_CATALOG").map(PathBuf::from);
         let mut workspace = std::env::var_os("PLANNER_WORKSPACE").map(PathBuf::from);
         let config_dir = std::env::var_os("PLANNER_CONFIG_DIR").map(PathBuf::from);
+        let mut samples_dir = std::env::var_os("PLANNER_SAMPLES_DIR").map(PathBuf::from);
+        let documents_dir = std::env::var_os("PLANNER_DOCUMENTS_DIR").map(PathBuf::from);
         let mut read_only = false;
         let mut args = args;
         while let Some(arg) = args.next() {
@@ -46,10 +54,19 @@ impl LaunchOptions {
                 other if other.starts_with("--workspace=") => {
                     workspace = Some(PathBuf::from(&other["--workspace=".len()..]));
                 }
+                "--samples" => {
+                    let dir = args
+                        .next()
+                        .ok_or("--samples needs a folder, e.g. --samples ./target/samples")?;
+                    samples_dir = Some(PathBuf::from(dir));
+                }
+                other if other.starts_with("--samples=") => {
+                    samples_dir = Some(PathBuf::from(&other["--samples=".len()..]));
+                }
                 "--read-only" => read_only = true,
                 other => {
                     return Err(format!(
-                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR] [--workspace FILE [--read-only]]"
+                        "unknown argument `{other}`; usage: compute-planner [--catalog DIR] [--samples DIR] [--workspace FILE [--read-only]]"
                     ));
                 }
             }
@@ -70,6 +87,15 @@ impl LaunchOptions {
             workspace,
             read_only,
             config_dir,
+            samples_dir,
+            documents_dir,
         })
     }
+}
+
+/// The repository's `target/samples` (what `cargo xtask samples` builds), for a development
+/// build run from the repository; `None` when it does not exist (an installed app).
+pub fn dev_samples_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/samples"));
+    dir.is_dir().then_some(dir)
 }

@@ -31,6 +31,8 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
         commands::session::open_workspace,
         commands::session::save_workspace_as,
         commands::session::close_workspace,
+        commands::session::list_samples,
+        commands::session::open_sample,
         commands::session::choose_file,
         commands::catalog::workspace_catalog,
         commands::scenarios::get_scenario,
@@ -118,7 +120,20 @@ pub fn run() {
         .setup(move |app| {
             builder.mount_events(app);
             let config_dir = options.config_dir.clone().or_else(|| app.path().app_config_dir().ok());
-            let host = DesktopHost::new(options.catalog_dir.clone(), config_dir);
+            let samples_dir = options
+                .samples_dir
+                .clone()
+                .or_else(|| {
+                    let installed = app.path().resource_dir().ok()?.join("samples");
+                    installed.is_dir().then_some(installed)
+                })
+                .or_else(launch::dev_samples_dir);
+            let documents_dir = options
+                .documents_dir
+                .clone()
+                .or_else(|| app.path().document_dir().ok())
+                .or_else(|| app.path().home_dir().ok());
+            let host = DesktopHost::new(options.catalog_dir.clone(), config_dir, samples_dir, documents_dir);
             if let Some(path) = &launch_workspace {
                 planner_app::session::launch(&host, path, launch_read_only);
             }

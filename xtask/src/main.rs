@@ -4,6 +4,10 @@
 //! - `cargo xtask test`: installs what is missing and runs every test: formatting, lints, UI type
 //!   checks and unit tests, Rust unit and integration tests, the end-to-end tests of the real
 //!   app under Xvfb through WebDriver, and a bounded fuzzing run of every importer.
+//! - `cargo xtask samples`: builds the five sample workspaces from their recipes
+//!   (`catalogs/samples/recipes/`) into `<target>/samples/` with the `planner` command line.
+//! - `cargo xtask deb`: the samples, then a .deb bundled from the debug build already made (as
+//!   `test` does before its tests).
 //! - `cargo xtask fixtures`: records the UI tests' answers again from the real use cases (see
 //!   `record_fixtures`).
 //! - `cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]`: fuzzes the importers
@@ -54,8 +58,22 @@ fn main() -> ExitCode {
         Some("measure") => measure::measure(&root(), &args[1..]),
         Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
         Some("fixtures") => record_fixtures(&root()),
+        // What `test` does after the build: the samples, then the .deb (the debug build must exist).
+        Some("deb") => {
+            let root = root();
+            build_samples(&root)
+                .and_then(|samples| bundle_deb(&root, &samples))
+                .map(|deb| println!("xtask: {}", deb.display()))
+        }
+        Some("samples") => {
+            let root = root();
+            sh(Command::new("cargo")
+                .args(["build", "--locked", "-p", "planner-cli", "--bin", "planner"])
+                .current_dir(&root))
+            .and_then(|()| build_samples(&root).map(|_| ()))
+        }
         _ => Err(
-            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask fixtures | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
+            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask samples | cargo xtask deb | cargo xtask fixtures | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
         ),
     };
     match result {
@@ -84,12 +102,15 @@ fn run(app_args: &[String]) -> Step {
     // The same build as `cargo xtask test` (every package and target, so the same features
     // unify): running the app after the tests, or the tests after the app, compiles nothing again.
     sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    let samples = build_samples(&root)?;
     if env::var_os("DISPLAY").is_none() && env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, or headless as `xvfb-run -a cargo xtask run`".to_owned());
     }
     let mut app = Command::new(target_dir(&root).join("debug/compute-planner"));
+    // The start screen lists the samples just built.
+    app.env("PLANNER_SAMPLES_DIR", &samples);
     if app_args.is_empty() {
-        let sample = sample_workspace(&root)?;
+        let sample = sample_workspace(&root, &samples)?;
         app.arg("--catalog").arg(root.join("catalogs"));
         app.arg("--workspace").arg(sample);
     } else {
@@ -98,10 +119,10 @@ fn run(app_args: &[String]) -> Step {
     sh(app.current_dir(&root))
 }
 
-/// The bundled sample workspace, made once from `catalogs/samples/enterprise-hybrid.json` with
-/// the `planner` command line and kept (with the edits made in it) in the target folder; delete
-/// the file to start again from the sample.
-fn sample_workspace(root: &Path) -> Result<PathBuf, String> {
+/// The workspace `cargo xtask run` opens: the enterprise hybrid sample, copied once from
+/// `samples` and kept (with the edits made in it) in `<target>/sample/`; delete the file to start
+/// again from the sample.
+fn sample_workspace(root: &Path, samples: &Path) -> Result<PathBuf, String> {
     let path = target_dir(root).join("sample/enterprise-hybrid.cpw");
     if path.is_file() {
         return Ok(path);
@@ -109,16 +130,103 @@ fn sample_workspace(root: &Path) -> Result<PathBuf, String> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    sh(Command::new(target_dir(root).join("debug/planner"))
-        .arg("--catalog")
-        .arg(root.join("catalogs"))
-        .args(["workspace", "new"])
-        .arg(&path)
-        .arg("--from")
-        .arg(root.join("catalogs/samples/enterprise-hybrid.json"))
-        .args(["--title", "Sample: enterprise hybrid (owned base load, cloud burst)"])
-        .current_dir(root))?;
+    let built = samples.join("enterprise-hybrid.cpw");
+    std::fs::copy(&built, &path).map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), path.display()))?;
     Ok(path)
+}
+
+/// Builds every sample workspace from its recipe (`catalogs/samples/recipes/<name>.toml`) into
+/// `<target>/samples/<name>.cpw` with the `planner` command line already built, from scratch
+/// every time (the old folder is deleted), so a change of format or recipe shows at once.
+/// Returns the folder.
+fn build_samples(root: &Path) -> Result<PathBuf, String> {
+    let out = target_dir(root).join("samples");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| format!("cannot delete {}: {e}", out.display()))?;
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let recipes = root.join("catalogs/samples/recipes");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&recipes)
+        .map_err(|e| format!("cannot read {}: {e}", recipes.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("{} holds no recipe (*.toml)", recipes.display()));
+    }
+    for recipe in &names {
+        let name = recipe
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        sh(Command::new(target_dir(root).join("debug/planner"))
+            .arg("--catalog")
+            .arg(root.join("catalogs"))
+            .args(["workspace", "sample"])
+            .arg(recipe)
+            .arg("--out")
+            .arg(out.join(format!("{name}.cpw")))
+            .current_dir(root))?;
+    }
+    println!("xtask: {} sample workspaces in {}", names.len(), out.display());
+    Ok(out)
+}
+
+/// Bundles a .deb from the debug build already made (`tauri bundle` with the UI's pinned
+/// `@tauri-apps/cli`), with the sample workspaces in `samples` added to the resources by an
+/// extra configuration (not in `tauri.conf.json`: tauri-build checks resource paths when it
+/// compiles, and a clean clone has no samples yet). Returns the .deb.
+fn bundle_deb(root: &Path, samples: &Path) -> Result<PathBuf, String> {
+    let bundle_dir = target_dir(root).join("debug/bundle/deb");
+    if bundle_dir.exists() {
+        std::fs::remove_dir_all(&bundle_dir).map_err(|e| format!("cannot delete {}: {e}", bundle_dir.display()))?;
+    }
+    let glob = format!("{}/*.cpw", samples.display());
+    let config = format!(
+        "{{\"bundle\":{{\"resources\":{{{}:\"samples/\"}}}}}}",
+        json_string(&glob)
+    );
+    let started = std::time::Instant::now();
+    sh(Command::new("npx")
+        .args([
+            "--no-install",
+            "tauri",
+            "bundle",
+            "--debug",
+            "--bundles",
+            "deb",
+            "--config",
+        ])
+        .arg(&config)
+        .env("TAURI_APP_PATH", root.join("src-tauri"))
+        .env("TAURI_FRONTEND_PATH", root.join("ui"))
+        .env("CARGO_TARGET_DIR", target_dir(root))
+        .current_dir(root.join("ui")))?;
+    println!("xtask: the .deb bundle took {:.1} s", started.elapsed().as_secs_f64());
+    let deb = std::fs::read_dir(&bundle_dir)
+        .map_err(|e| format!("cannot read {}: {e}", bundle_dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        .ok_or_else(|| format!("tauri bundle made no .deb in {}", bundle_dir.display()))?;
+    Ok(deb)
+}
+
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn test() -> Step {
@@ -155,6 +263,8 @@ fn test() -> Step {
         ])
         .current_dir(&root))?;
     sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    let samples = build_samples(&root)?;
+    let deb = bundle_deb(&root, &samples)?;
 
     // Everything, including the end-to-end tests (marked #[ignore] so that a plain `cargo test`
     // without a display stays usable), under a virtual X server. WebDriver sessions share one
@@ -177,6 +287,7 @@ fn test() -> Step {
             "--test-threads=1",
         ])
         .env("PLANNER_APP_BINARY", &app)
+        .env("PLANNER_DEB", &deb)
         .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
         .current_dir(&root))?;
     let after = user_folders_fingerprint();

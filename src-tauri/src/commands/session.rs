@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use planner_app::session::{self, Session};
+use planner_app::session::{self, SampleInfo, Session};
 use planner_core::error::PlannerError;
 use planner_store::workspace::WorkspaceInfo;
 
@@ -44,6 +44,20 @@ pub async fn save_workspace_as(host: Host<'_>, path: String) -> Result<Workspace
 pub async fn close_workspace(host: Host<'_>) -> Result<(), PlannerError> {
     session::close(&*host);
     Ok(())
+}
+
+/// The sample workspaces shipped with the app, for the start screen.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_samples(host: Host<'_>) -> Result<Vec<SampleInfo>, PlannerError> {
+    session::samples(&*host)
+}
+
+/// Copies the sample `id` into the user's documents folder and opens the copy.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_sample(host: Host<'_>, id: String) -> Result<WorkspaceInfo, PlannerError> {
+    session::open_sample(&*host, &id)
 }
 
 /// Asks the user for a file with the system dialog; `None` when they cancel.

@@ -56,9 +56,8 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
     let a = Args { command, values: args };
     match command {
         "get_catalog" | "workspace_catalog" | "update_catalog" => catalog_command(host, &a),
-        "session" | "create_workspace" | "open_workspace" | "save_workspace_as" | "close_workspace" => {
-            session_command(host, &a)
-        }
+        "session" | "create_workspace" | "open_workspace" | "save_workspace_as" | "close_workspace"
+        | "list_samples" | "open_sample" => session_command(host, &a),
         "get_scenario" | "apply_edit" | "undo" | "redo" | "scenario_detail" | "exit_costs" | "exit_variant"
         | "exit_request" | "size_workload" | "import_scenarios" | "export_scenarios" => scenario_command(host, &a),
         "layer_forms" => answer(Ok(scenarios::layer_forms(host))),
@@ -139,6 +138,8 @@ fn session_command<H: Host>(host: &H, a: &Args) -> Result<Value, PlannerError> {
         "create_workspace" => answer(session::create(host, &a.path("path")?, &a.get::<String>("title")?)),
         "open_workspace" => answer(session::open(host, &a.path("path")?)),
         "save_workspace_as" => answer(session::save_as(host, &a.path("path")?)),
+        "list_samples" => answer(session::samples(host)),
+        "open_sample" => answer(session::open_sample(host, &a.get::<String>("id")?)),
         _ => {
             session::close(host);
             answer(Ok(()))

@@ -15,6 +15,10 @@ pub trait Host: Sync {
     fn catalog_dir(&self) -> &Path;
     /// The app's configuration folder (recent files, signing identities), if it has one.
     fn config_dir(&self) -> Option<&Path>;
+    /// The folder of the sample workspaces shipped with the app (`<name>.cpw`), if it has one.
+    fn samples_dir(&self) -> Option<&Path>;
+    /// The user's documents folder, where a sample opened from the start screen is copied.
+    fn documents_dir(&self) -> Option<&Path>;
     /// Now, in milliseconds since the Unix epoch (UTC).
     fn now_ms(&self) -> i64;
     /// The open workspace and why the launch workspace failed.
@@ -135,14 +139,25 @@ pub(crate) fn file_name(path: &Path) -> String {
 pub struct DesktopHost {
     catalog_dir: PathBuf,
     config_dir: Option<PathBuf>,
+    samples_dir: Option<PathBuf>,
+    documents_dir: Option<PathBuf>,
     slots: Slots,
 }
 
 impl DesktopHost {
-    pub fn new(catalog_dir: PathBuf, config_dir: Option<PathBuf>) -> DesktopHost {
+    /// A host over the catalog folder, the configuration folder, the shipped samples' folder
+    /// and the user's documents folder (each but the catalog optional).
+    pub fn new(
+        catalog_dir: PathBuf,
+        config_dir: Option<PathBuf>,
+        samples_dir: Option<PathBuf>,
+        documents_dir: Option<PathBuf>,
+    ) -> DesktopHost {
         DesktopHost {
             catalog_dir,
             config_dir,
+            samples_dir,
+            documents_dir,
             slots: Slots::default(),
         }
     }
@@ -155,6 +170,14 @@ impl Host for DesktopHost {
 
     fn config_dir(&self) -> Option<&Path> {
         self.config_dir.as_deref()
+    }
+
+    fn samples_dir(&self) -> Option<&Path> {
+        self.samples_dir.as_deref()
+    }
+
+    fn documents_dir(&self) -> Option<&Path> {
+        self.documents_dir.as_deref()
     }
 
     fn now_ms(&self) -> i64 {
@@ -171,6 +194,8 @@ impl Host for DesktopHost {
 pub struct TestHost {
     catalog_dir: PathBuf,
     config_dir: Option<PathBuf>,
+    samples_dir: Option<PathBuf>,
+    documents_dir: Option<PathBuf>,
     now: AtomicI64,
     slots: Slots,
 }
@@ -182,9 +207,25 @@ impl TestHost {
         TestHost {
             catalog_dir: catalog_dir.to_path_buf(),
             config_dir: config_dir.map(Path::to_path_buf),
+            samples_dir: None,
+            documents_dir: None,
             now: AtomicI64::new(now_ms),
             slots: Slots::default(),
         }
+    }
+
+    /// The host with `dir` as the shipped samples' folder.
+    #[must_use]
+    pub fn with_samples_dir(mut self, dir: &Path) -> TestHost {
+        self.samples_dir = Some(dir.to_path_buf());
+        self
+    }
+
+    /// The host with `dir` as the user's documents folder.
+    #[must_use]
+    pub fn with_documents_dir(mut self, dir: &Path) -> TestHost {
+        self.documents_dir = Some(dir.to_path_buf());
+        self
     }
 
     /// Moves the clock forward by `ms`.
@@ -200,6 +241,14 @@ impl Host for TestHost {
 
     fn config_dir(&self) -> Option<&Path> {
         self.config_dir.as_deref()
+    }
+
+    fn samples_dir(&self) -> Option<&Path> {
+        self.samples_dir.as_deref()
+    }
+
+    fn documents_dir(&self) -> Option<&Path> {
+        self.documents_dir.as_deref()
     }
 
     fn now_ms(&self) -> i64 {

@@ -10,7 +10,7 @@ use planner_store::workspace::WorkspaceInfo;
 
 /// The CLI's host over the catalog folder `catalog_dir`.
 pub fn host(catalog_dir: &Path) -> DesktopHost {
-    DesktopHost::new(catalog_dir.to_path_buf(), None)
+    DesktopHost::new(catalog_dir.to_path_buf(), None, None, None)
 }
 
 /// A host with the workspace at `path` open, and its summary.

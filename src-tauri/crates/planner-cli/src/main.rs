@@ -22,6 +22,7 @@ mod pack_cmd;
 mod plan_cmd;
 mod quotes_cmd;
 mod risk_cmd;
+mod sample_cmd;
 mod scorecard_cmd;
 mod workspace_cmd;
 
@@ -238,6 +239,15 @@ enum WorkspaceCommand {
         /// Where to write (default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Build a sample workspace from its recipe (catalogs/samples/recipes/*.toml, see
+    /// catalogs/samples/README.md) with the app's own use cases.
+    Sample {
+        /// The recipe (TOML).
+        recipe: PathBuf,
+        /// The workspace file to create (it must not exist).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Run SQLite's integrity check on a workspace; exits 1 when it fails.
     Check { file: PathBuf },
@@ -554,6 +564,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             WorkspaceCommand::Show { file } => workspace_cmd::show(catalog, &file),
             WorkspaceCommand::Export { file, out } => workspace_cmd::export(catalog, &file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+            WorkspaceCommand::Sample { recipe, out } => sample_cmd::sample(catalog, &recipe, &out),
             WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(catalog, &file, &out),
         },
         Command::Memo(m) => memo(catalog, m),

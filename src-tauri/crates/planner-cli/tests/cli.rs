@@ -582,7 +582,7 @@ fn rfp_workspace(ws: &Path) -> planner_app::DesktopHost {
     ]);
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     // Import the template's example quotes the way the app does (there is no CLI import).
-    let host = planner_app::DesktopHost::new(root().join("catalogs"), None);
+    let host = planner_app::DesktopHost::new(root().join("catalogs"), None, None, None);
     planner_app::session::open(&host, ws).unwrap();
     let quotes = root().join("catalogs/templates/rfp-quotes.csv");
     planner_app::vendors::import_quotes(&host, &quotes, "hybrid").unwrap();

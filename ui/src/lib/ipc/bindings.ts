@@ -25,6 +25,10 @@ export const commands = {
 	saveWorkspaceAs: (path: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("save_workspace_as", { path })),
 	/**  Closes the open workspace (every edit is already saved). */
 	closeWorkspace: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("close_workspace")),
+	/**  The sample workspaces shipped with the app, for the start screen. */
+	listSamples: () => typedError<SampleInfo_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("list_samples")),
+	/**  Copies the sample `id` into the user's documents folder and opens the copy. */
+	openSample: (id: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("open_sample", { id })),
 	/**  Asks the user for a file with the system dialog; `None` when they cancel. */
 	chooseFile: (purpose: FilePurpose) => typedError<string | null, PlannerError_Serialize>(__TAURI_INVOKE("choose_file", { purpose })),
 	/**  The catalog snapshot the open workspace computes with. */
@@ -3484,6 +3488,33 @@ export type RiskView_Serialize = {
 	backend_ms: string,
 	/**  Its fan and tornado charts, drawn for the screen's theme. */
 	charts: RiskCharts_Serialize,
+};
+
+/**  A sample workspace shipped with the app, as the start screen lists it. */
+export type SampleInfo = SampleInfo_Serialize | SampleInfo_Deserialize;
+
+/**  A sample workspace shipped with the app, as the start screen lists it. */
+export type SampleInfo_Deserialize = {
+	/**  The file's name without `.cpw`: what [`open_sample`] takes. */
+	id: string,
+	title: string,
+	/**  The sample's story, from the workspace's description. */
+	description: string,
+	/**  Whether it can be opened; when not, `problem` says why. */
+	available: boolean,
+	problem?: string | null,
+};
+
+/**  A sample workspace shipped with the app, as the start screen lists it. */
+export type SampleInfo_Serialize = {
+	/**  The file's name without `.cpw`: what [`open_sample`] takes. */
+	id: string,
+	title: string,
+	/**  The sample's story, from the workspace's description. */
+	description: string,
+	/**  Whether it can be opened; when not, `problem` says why. */
+	available: boolean,
+	problem: string | null,
 };
 
 /**  One scenario's chart. */
