@@ -43,6 +43,13 @@ export const commands = {
 	redo: () => typedError<Applied_Serialize | null, PlannerError_Serialize>(__TAURI_INVOKE("redo")),
 	/**  Saves what the compare screen shows (not an undo step). */
 	setView: (view: ViewState_Deserialize) => typedError<ViewState_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("set_view", { view })),
+	/**
+	 *  Locks the compared set and its baseline (issue #17): changes that would move their figures
+	 *  are refused until it is unlocked.
+	 */
+	lockBaseline: () => typedError<BaselineLock, PlannerError_Serialize>(__TAURI_INVOKE("lock_baseline")),
+	/**  Lifts the baseline lock. */
+	unlockBaseline: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("unlock_baseline")),
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
 	/**
@@ -332,6 +339,20 @@ export type Assumption_Serialize = {
 	/**  The value used, in the plan's currency where it is money. */
 	value: string,
 } & Origin_Serialize;
+
+/**
+ *  The compared set locked in a workshop (issue #17): while it exists, nothing that would move
+ *  these scenarios' figures may change, and every difference is taken against `baseline`.
+ *  Kept in the workspace; not an undo step.
+ */
+export type BaselineLock = {
+	/**  The compared set when it was locked, in its order. */
+	scenarios: string[],
+	/**  The pinned baseline, else the first compared. */
+	baseline: string,
+	/**  When it was locked, UTC, RFC 3339 to the second (`2026-11-26T10:41:00Z`). */
+	locked_at: string,
+};
 
 /**  When the cheaper of two scenarios changes. */
 export type BreakEven = {
@@ -1293,7 +1314,12 @@ export type ErrorCode =
  *  A catalog pack was refused whole (altered, signed by an unknown key, older than the
  *  catalog in use, or damaged); nothing was changed. The message says why.
  */
-"pack-refused";
+"pack-refused" | 
+/**
+ *  The change would move a figure of the locked baseline (issue #17); nothing was changed.
+ *  The message names what is locked, since when, and how to unlock it.
+ */
+"locked";
 
 /**  One located problem. */
 export type ErrorDetail = ErrorDetail_Serialize | ErrorDetail_Deserialize;
@@ -4854,6 +4880,8 @@ export type WorkspaceInfo_Deserialize = {
 	 *  elsewhere, not changed); `None` when it can be changed.
 	 */
 	read_only?: string | null,
+	/**  The locked baseline (issue #17); `None` when nothing is locked. */
+	lock?: BaselineLock | null,
 };
 
 /**  The open workspace, as the UI lists it. */
@@ -4870,6 +4898,8 @@ export type WorkspaceInfo_Serialize = {
 	 *  elsewhere, not changed); `None` when it can be changed.
 	 */
 	read_only: string | null,
+	/**  The locked baseline (issue #17); `None` when nothing is locked. */
+	lock: BaselineLock | null,
 };
 
 /**  Everything of a scenario file but its workloads and scenarios. */
