@@ -208,7 +208,8 @@ async fn measure_repaint_edit_and_open() {
 
     let repaint = run_async(&app, REPAINT, vec![json!(last), json!(20)]).await;
     app.click("[data-testid='what-if-open']").await;
-    app.wait_text("[data-testid='what-if-replaces-demand']", "replaces").await;
+    app.wait_text("[data-testid='what-if-replaces-demand']", "replaces")
+        .await;
     let what_if = run_async(&app, WHAT_IF, vec![json!(100)]).await;
     app.click("[data-testid='what-if-reset']").await;
     let round_trip = run_async(&app, ROUND_TRIP, vec![json!(selected[0]), json!(30)]).await;
@@ -221,7 +222,10 @@ async fn measure_repaint_edit_and_open() {
     );
     println!(
         "{}",
-        summary("what-if slider move → repainted table and canvas charts of 8 scenarios", &what_if)
+        summary(
+            "what-if slider move → repainted table and canvas charts of 8 scenarios",
+            &what_if
+        )
     );
     println!(
         "{}",

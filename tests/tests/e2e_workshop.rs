@@ -35,7 +35,13 @@ async fn open_sample(app: &App, docs: &Path) {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(copies.len(), 1, "one copy in the documents folder: {copies:?}");
-    assert!(copies[0].file_name().unwrap().to_string_lossy().starts_with("enterprise-hybrid"));
+    assert!(
+        copies[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("enterprise-hybrid")
+    );
 }
 
 /// Locks the compared set on the compare tab; returns the locked ids.
@@ -61,7 +67,8 @@ async fn refused_edit(app: &App, id: &str) {
     let before = app.invoke("get_scenario", json!({ "id": id })).await;
     app.click("[data-testid='tab-scenarios']").await;
     app.click(&format!("[data-testid='scenario-row-{id}']")).await;
-    app.fill("[data-testid='scenario-name']", "Renamed during the workshop").await;
+    app.fill("[data-testid='scenario-name']", "Renamed during the workshop")
+        .await;
     let notice = app.wait_text("[data-testid='notice']", "locked").await;
     assert!(notice.contains("nlock"), "the refusal says how to unlock: {notice}");
     app.screenshot("workshop-3-refused").await;
@@ -85,7 +92,8 @@ async fn drag_demand(app: &App, first: &str) {
     let total_before = app.text_of(&cell_css(first)).await;
     let chart_before = app.text_of("[data-testid='chart-cumulative-summary']").await;
     app.click("[data-testid='what-if-open']").await;
-    app.wait_text("[data-testid='what-if-replaces-demand']", "replaces").await;
+    app.wait_text("[data-testid='what-if-replaces-demand']", "replaces")
+        .await;
     for v in ["90", "75", "60", "50"] {
         app.fill("[data-testid='what-if-slider-demand']", v).await;
     }
@@ -102,15 +110,26 @@ async fn drag_demand(app: &App, first: &str) {
     assert_ne!(total_after, total_before, "the total follows the slider");
     let chart_after = app.text_of("[data-testid='chart-cumulative-summary']").await;
     assert_ne!(chart_after, chart_before, "the cumulative chart follows the slider");
-    assert!(app.exists(&format!("[data-testid='was-{first}-decision_total']")).await, "the saved figure is shown beside it");
+    assert!(
+        app.exists(&format!("[data-testid='was-{first}-decision_total']")).await,
+        "the saved figure is shown beside it"
+    );
     // The canvas charts are drawn (uPlot puts its canvas in the chart's frame).
     let canvases = app
         .exec("return document.querySelectorAll(\"[data-testid='chart-cumulative'] canvas, [data-testid='chart-monthly'] canvas\").length;", vec![])
         .await;
     assert!(canvases.as_u64().unwrap() >= 2, "{canvases}");
-    app.exec("document.querySelector(\"[data-testid='chart-cumulative']\").scrollIntoView(); return true;", vec![]).await;
+    app.exec(
+        "document.querySelector(\"[data-testid='chart-cumulative']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
     app.screenshot("workshop-4-what-if").await;
-    app.exec("window.scrollTo(0, 0); document.querySelector(\"[data-testid='what-if']\").scrollIntoView(); return true;", vec![]).await;
+    app.exec(
+        "window.scrollTo(0, 0); document.querySelector(\"[data-testid='what-if']\").scrollIntoView(); return true;",
+        vec![],
+    )
+    .await;
 }
 
 fn scenario_count(info: &Value) -> usize {
@@ -125,10 +144,16 @@ async fn keep_and_undo(app: &App) {
     app.wait_text("[data-testid='notice']", "Kept the what-if").await;
     let info = info(app).await;
     assert_eq!(scenario_count(&info), before + 1);
-    let kept = info["scenarios"].as_array().unwrap().last().unwrap()["id"].as_str().unwrap().to_owned();
+    let kept = info["scenarios"].as_array().unwrap().last().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let spec = app.invoke("get_scenario", json!({ "id": kept })).await;
     let text = spec.to_string();
-    assert!(text.contains("workshop what-if, 20"), "the drivers are overrides with the workshop reason: {text}");
+    assert!(
+        text.contains("workshop what-if, 20"),
+        "the drivers are overrides with the workshop reason: {text}"
+    );
     app.screenshot("workshop-5-kept").await;
     app.click("[data-testid='undo']").await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -142,12 +167,19 @@ async fn keep_and_undo(app: &App) {
 async fn present(app: &App) {
     app.fill("[data-testid='what-if-slider-demand']", "60").await;
     app.wait_text("[data-testid='what-if-active']", "demand").await;
-    app.exec("document.activeElement && document.activeElement.blur(); return true;", vec![]).await;
+    app.exec(
+        "document.activeElement && document.activeElement.blur(); return true;",
+        vec![],
+    )
+    .await;
     app.press("F5", false, false).await;
     app.text_of("[data-testid='presenting']").await;
     app.wait_text("[data-testid='presenting-what-if']", "WHAT-IF").await;
     let size = app
-        .exec("return parseFloat(getComputedStyle(document.querySelector(\"[data-testid='presenting']\")).fontSize);", vec![])
+        .exec(
+            "return parseFloat(getComputedStyle(document.querySelector(\"[data-testid='presenting']\")).fontSize);",
+            vec![],
+        )
         .await;
     assert!(size.as_f64().unwrap() >= 20.0, "body type at least 20 px: {size}");
     let chrome = app
@@ -156,7 +188,12 @@ async fn present(app: &App) {
     assert_eq!(chrome, json!(true), "the presenting view covers the editing chrome");
     let names = ["comparison", "cumulative", "risk", "detail"];
     for (i, name) in names.iter().enumerate() {
-        let view = app.exec("return document.querySelector(\"[data-testid='presenting']\").dataset.view;", vec![]).await;
+        let view = app
+            .exec(
+                "return document.querySelector(\"[data-testid='presenting']\").dataset.view;",
+                vec![],
+            )
+            .await;
         assert_eq!(view, json!(i.to_string()));
         app.screenshot(&format!("workshop-6-present-{}-{name}", i + 1)).await;
         app.press("ArrowRight", false, false).await;
@@ -183,7 +220,10 @@ async fn a_workshop_opens_a_sample_locks_the_baseline_explores_keeps_and_present
     let config = work.path().join("config");
     let docs = work.path().join("docs");
     std::fs::create_dir_all(&docs).unwrap();
-    let args = vec!["--catalog".to_owned(), workspace_root().join("catalogs").display().to_string()];
+    let args = vec![
+        "--catalog".to_owned(),
+        workspace_root().join("catalogs").display().to_string(),
+    ];
     let app = App::launch_with_env(
         &args,
         &[

@@ -92,6 +92,14 @@ import type {
   ScenarioChart,
   CumulativeSeries,
   MonthlySeries,
+  Driver,
+  DriverBase,
+  DriverKind,
+  BaselineLock,
+  WhatIf_Serialize,
+  WhatIfScreen_Serialize,
+  KeptWhatIf_Serialize,
+  SampleInfo_Serialize,
   ScenarioDetail_Serialize,
   ScenarioExits_Serialize,
   ScenarioFigures_Serialize,
@@ -237,6 +245,13 @@ export type ExitVariantOutcome = ExitVariantOutcome_Serialize;
 export type MonthlyChart = MonthlySeries;
 /** The points of the compare screen's charts, the same the memo's charts draw (issue #17). */
 export type { CumulativeSeries, MonthlySeries, ScenarioChart };
+/** Workshop what-if drivers, the comparison with them applied, a kept what-if (issue #17). */
+export type { Driver, DriverBase, DriverKind, BaselineLock };
+export type WhatIf = WhatIf_Serialize;
+export type WhatIfScreen = WhatIfScreen_Serialize;
+export type KeptWhatIf = KeptWhatIf_Serialize;
+/** A sample workspace shipped with the app (start screen). */
+export type SampleInfo = SampleInfo_Serialize;
 /** A risk analysis of the compare selection (issue #16), as kept in the workspace. */
 export type RiskView = RiskView_Serialize;
 export type DrawnFigure = DrawnFigure_Serialize;

@@ -355,7 +355,7 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
 }
 
 /// The comparison with live what-if drivers applied, and what each driver replaces.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct WhatIfScreen {
     pub screen: CompareScreen,

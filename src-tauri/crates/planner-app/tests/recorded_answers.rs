@@ -181,7 +181,7 @@ fn binding_commands() -> Vec<String> {
 #[test]
 fn the_command_table_knows_every_command_of_the_bindings() {
     let commands = binding_commands();
-    assert_eq!(commands.len(), 65, "{commands:?}");
+    assert_eq!(commands.len(), 69, "{commands:?}");
     let dir = tempfile::tempdir().unwrap();
     let host = TestHost::new(&repo().join("catalogs"), Some(dir.path()), 0);
     for command in &commands {

@@ -69,7 +69,7 @@ fn no_driver_is_the_plain_comparison_and_a_driver_moves_only_its_scenario() {
     let plain = compare::screen(&host, Theme::Light).unwrap();
     let empty = compare::what_if(&host, &WhatIf::default(), Theme::Light).unwrap();
     assert_eq!(empty.screen.comparison, plain.comparison);
-    assert_eq!(empty.screen.cumulative_svg, plain.cumulative_svg);
+    assert_eq!(empty.screen.cumulative, plain.cumulative);
     assert_eq!(empty.bases.len(), 12);
 
     let moved = drivers(

@@ -30,7 +30,6 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
-
 mod risk;
 pub mod series;
 pub use risk::{
@@ -193,7 +192,11 @@ pub fn category_colour(c: Category) -> (u8, u8, u8) {
 
 /// `#RRGGBB` (as [`series`] writes it) as a colour; black when malformed.
 fn hex_colour(hex: &str) -> RGBColor {
-    let byte = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+    let byte = |i: usize| {
+        hex.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0)
+    };
     RGBColor(byte(1), byte(3), byte(5))
 }
 
@@ -862,8 +865,14 @@ pub fn monthly_svg(
     let col = colours(theme);
 
     // The bars come from the same structure the screen's canvas chart plots.
-    let plotted = series::monthly_series(view, scenario_id).ok_or_else(|| ChartError::UnknownScenario(scenario_id.to_owned()))?;
-    let colour_of = |c: u32| plotted.categories.get(c as usize).map_or(col.axis, |c| hex_colour(&c.colour));
+    let plotted =
+        series::monthly_series(view, scenario_id).ok_or_else(|| ChartError::UnknownScenario(scenario_id.to_owned()))?;
+    let colour_of = |c: u32| {
+        plotted
+            .categories
+            .get(c as usize)
+            .map_or(col.axis, |c| hex_colour(&c.colour))
+    };
     let lo = plotted.segments.iter().map(|b| b.from.min(b.to)).fold(0.0, f64::min);
     let hi = plotted.segments.iter().map(|b| b.from.max(b.to)).fold(0.0, f64::max);
     let mut items: Vec<LegendItem> = plotted

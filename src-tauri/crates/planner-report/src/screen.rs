@@ -10,10 +10,8 @@ use planner_core::rfp::summary::ScorecardSummary;
 use planner_core::risk_run::RiskOutcome;
 use serde::{Deserialize, Serialize};
 
-use crate::charts::{
-    ChartSize, RiskLabels, Theme, risk_fan_svg, risk_tornado_svg, tornado_height,
-};
 use crate::charts::series::{CumulativeSeries, MonthlySeries, cumulative_series, monthly_series};
+use crate::charts::{ChartSize, RiskLabels, Theme, risk_fan_svg, risk_tornado_svg, tornado_height};
 use crate::export;
 
 /// The risk fan chart's size on screen (SVG user units; the UI scales it to its column).
@@ -73,10 +71,17 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
     let mut monthly = Vec::new();
     if let Some(view) = &comparison.view {
         if view.months.is_empty() || view.scenarios.is_empty() {
-            chart_errors.push("cumulative cost chart: there is nothing to draw: the comparison has no scenarios or no months".to_owned());
+            chart_errors.push(
+                "cumulative cost chart: there is nothing to draw: the comparison has no scenarios or no months"
+                    .to_owned(),
+            );
         } else {
             cumulative = Some(cumulative_series(view, theme));
-            monthly = view.scenarios.iter().filter_map(|s| monthly_series(view, &s.id)).collect();
+            monthly = view
+                .scenarios
+                .iter()
+                .filter_map(|s| monthly_series(view, &s.id))
+                .collect();
         }
     }
     CompareScreen {

@@ -324,13 +324,22 @@ fn an_unknown_scenario_or_an_unusable_size_is_an_error() {
 /// A pixel coordinate is `a + b·value` on both axes: the fit through the two extreme points of
 /// `pairs`, and the largest distance of any point from it, in pixels.
 fn worst_miss(pairs: &[(f64, f64)]) -> f64 {
-    let lo = pairs.iter().copied().fold((f64::MAX, 0.0), |m, p| if p.0 < m.0 { p } else { m });
-    let hi = pairs.iter().copied().fold((f64::MIN, 0.0), |m, p| if p.0 > m.0 { p } else { m });
+    let lo = pairs
+        .iter()
+        .copied()
+        .fold((f64::MAX, 0.0), |m, p| if p.0 < m.0 { p } else { m });
+    let hi = pairs
+        .iter()
+        .copied()
+        .fold((f64::MIN, 0.0), |m, p| if p.0 > m.0 { p } else { m });
     if hi.0 <= lo.0 {
         return pairs.iter().map(|p| (p.1 - lo.1).abs()).fold(0.0, f64::max);
     }
     let b = (hi.1 - lo.1) / (hi.0 - lo.0);
-    pairs.iter().map(|(v, px)| (px - (lo.1 + b * (v - lo.0))).abs()).fold(0.0, f64::max)
+    pairs
+        .iter()
+        .map(|(v, px)| (px - (lo.1 + b * (v - lo.0))).abs())
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -369,7 +378,11 @@ fn the_memo_chart_plots_the_points_of_the_series_the_screen_draws() {
         let svg = monthly_svg(&view, id, Theme::Light, SIZE).unwrap();
         let doc = Document::parse(&svg).unwrap();
         for c in &bars.categories {
-            let want = bars.segments.iter().filter(|s| bars.categories[s.category as usize] == *c).count();
+            let want = bars
+                .segments
+                .iter()
+                .filter(|s| bars.categories[s.category as usize] == *c)
+                .count();
             let drawn = elements(&doc, "rect")
                 .iter()
                 .filter(|r| r.attribute("fill").is_some_and(|f| f.eq_ignore_ascii_case(&c.colour)))

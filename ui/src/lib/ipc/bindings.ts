@@ -52,6 +52,13 @@ export const commands = {
 	unlockBaseline: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("unlock_baseline")),
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
+	/**  The comparison with live what-if drivers applied (nothing saved), drawn for `theme`. */
+	compareWhatIf: (whatIf: WhatIf_Deserialize, theme: Theme) => typedError<WhatIfScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare_what_if", { whatIf, theme })),
+	/**
+	 *  Keeps the what-if drivers on `scenario` as a new scenario (one undo step), added to the
+	 *  compare selection when it has room.
+	 */
+	keepWhatIf: (whatIf: WhatIf_Deserialize, scenario: string) => typedError<KeptWhatIf_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("keep_what_if", { whatIf, scenario })),
 	/**
 	 *  Runs the risk analysis of the compare selection as `request` asks (draws, seed, shape,
 	 *  correlation, the figures marked uncertain) and keeps it in the workspace; its charts are drawn
@@ -1164,6 +1171,27 @@ export type DrawnFigure_Serialize = {
 	group: string | null,
 };
 
+/**  One slider: a kind and its value (a multiplier or the figure itself; see the module). */
+export type Driver = {
+	kind: DriverKind,
+	value: string,
+};
+
+/**  What a driver replaces over the scenarios it applies to, for the slider's label. */
+export type DriverBase = {
+	kind: DriverKind,
+	/**  The values the driver replaces over the scenarios it applies to (equal when one value). */
+	low: string,
+	high: string,
+	/**  How many layers/facilities/workloads it touches; 0 = nothing to apply to. */
+	applies_to: number,
+	label: string,
+	unit: string,
+};
+
+/**  What a what-if driver moves. */
+export type DriverKind = "demand" | "growth" | "gpu-price" | "on-demand-rate" | "reserved-rate" | "spot-rate" | "tariff" | "pue" | "discount-rate" | "residual" | "lead-time" | "horizon";
+
 /**  The resale of owned hardware sold before the horizon. */
 export type EarlyResale = EarlyResale_Serialize | EarlyResale_Deserialize;
 
@@ -2109,6 +2137,29 @@ export type ItemView_Serialize = {
 	history: Answer_Serialize[],
 	/**  What the plan's data flags on this item. */
 	hints: Hint[],
+};
+
+/**  The scenario a kept what-if made. */
+export type KeptWhatIf = KeptWhatIf_Serialize | KeptWhatIf_Deserialize;
+
+/**  The scenario a kept what-if made. */
+export type KeptWhatIf_Deserialize = {
+	id: string,
+	name: string,
+	/**  The edit as applied (the new scenario, the history), for the screen's lists. */
+	applied: Applied_Deserialize,
+	/**  The compare view after it: the new scenario appended, the horizon of a Horizon driver. */
+	view: ViewState_Deserialize,
+};
+
+/**  The scenario a kept what-if made. */
+export type KeptWhatIf_Serialize = {
+	id: string,
+	name: string,
+	/**  The edit as applied (the new scenario, the history), for the screen's lists. */
+	applied: Applied_Serialize,
+	/**  The compare view after it: the new scenario appended, the horizon of a Horizon driver. */
+	view: ViewState_Serialize,
 };
 
 /**  One layer's exit clause and its cost of leaving at every month of the horizon. */
@@ -3801,6 +3852,18 @@ export type ScenarioSpec_Deserialize = {
 	 *  commitments), as a fraction ("0.075" adds 7.5%).
 	 */
 	egress_share_of_cloud_spend?: string | null,
+	/**
+	 *  This scenario's own scale of every workload's stated demand ("0.8" = 80%, 0 to 100), with
+	 *  its reason (a what-if kept as a scenario). Absent: the demand as the workloads state it.
+	 */
+	demand_scale?: Override_Deserialize | null,
+	/**
+	 *  This scenario's own monthly demand growth (−1 to 1), in place of every workload's, with
+	 *  its reason. Absent: each workload's own `monthly_growth`.
+	 */
+	monthly_growth?: Override_Deserialize | null,
+	/**  This scenario's own annual discount rate (0 to 1), in place of the file's, with its reason. */
+	discount_rate?: Override_Deserialize | null,
 };
 
 /**  One way to supply the compute: a set of layers and the costs around them. */
@@ -3830,6 +3893,18 @@ export type ScenarioSpec_Serialize = {
 	 *  commitments), as a fraction ("0.075" adds 7.5%).
 	 */
 	egress_share_of_cloud_spend: string | null,
+	/**
+	 *  This scenario's own scale of every workload's stated demand ("0.8" = 80%, 0 to 100), with
+	 *  its reason (a what-if kept as a scenario). Absent: the demand as the workloads state it.
+	 */
+	demand_scale: Override_Serialize | null,
+	/**
+	 *  This scenario's own monthly demand growth (−1 to 1), in place of every workload's, with
+	 *  its reason. Absent: each workload's own `monthly_growth`.
+	 */
+	monthly_growth: Override_Serialize | null,
+	/**  This scenario's own annual discount rate (0 to 1), in place of the file's, with its reason. */
+	discount_rate: Override_Serialize | null,
 };
 
 /**  A scenario as the list shows it, without its body (a workspace may hold thousands). */
@@ -4714,6 +4789,38 @@ export type ViewState_Serialize = {
 	baseline: string | null,
 	/**  One of [`HORIZON_CHOICES`]; absent: the settings' horizon. */
 	horizon_months: number | null,
+};
+
+/**  The drivers set, and the scenario they apply to. */
+export type WhatIf = WhatIf_Serialize | WhatIf_Deserialize;
+
+/**  The comparison with live what-if drivers applied, and what each driver replaces. */
+export type WhatIfScreen = WhatIfScreen_Serialize | WhatIfScreen_Deserialize;
+
+/**  The comparison with live what-if drivers applied, and what each driver replaces. */
+export type WhatIfScreen_Deserialize = {
+	screen: CompareScreen_Deserialize,
+	bases: DriverBase[],
+};
+
+/**  The comparison with live what-if drivers applied, and what each driver replaces. */
+export type WhatIfScreen_Serialize = {
+	screen: CompareScreen_Serialize,
+	bases: DriverBase[],
+};
+
+/**  The drivers set, and the scenario they apply to. */
+export type WhatIf_Deserialize = {
+	drivers: Driver[],
+	/**  None: every compared scenario. */
+	scenario?: string | null,
+};
+
+/**  The drivers set, and the scenario they apply to. */
+export type WhatIf_Serialize = {
+	drivers: Driver[],
+	/**  None: every compared scenario. */
+	scenario: string | null,
 };
 
 /**  What one workload needs, over the scenario's layers that may serve it. */

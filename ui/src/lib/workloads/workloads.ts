@@ -49,5 +49,8 @@ export function workloadCheckScenario(): ScenarioSpec {
     egress_tb_per_month: "0",
     egress_per_tb: "0",
     egress_share_of_cloud_spend: null,
+    demand_scale: null,
+    monthly_growth: null,
+    discount_rate: null,
   };
 }

@@ -965,7 +965,13 @@ impl Run {
             .iter()
             .zip(self.layer_units.iter().zip(&self.layer_token_units))
             .filter(|(_, (u, _))| **u > Decimal::ZERO)
-            .map(|(c, (u, t))| *c * *t / *u)
+            // t ≤ u, so the share t ÷ u never takes the cost past itself; the product first keeps
+            // the figures exact, and the share first where the product would overflow.
+            .map(|(c, (u, t))| {
+                c.checked_mul(*t)
+                    .and_then(|ct| ct.checked_div(*u))
+                    .unwrap_or_else(|| *c * (*t / *u))
+            })
             .sum()
     }
 }

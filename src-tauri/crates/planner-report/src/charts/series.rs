@@ -139,7 +139,10 @@ fn break_evens(view: &DecisionView, lines: &[SeriesLine]) -> Vec<BreakEvenMark> 
         let Some(line) = view.scenarios.iter().position(|x| x.id == be.cheaper_after) else {
             continue;
         };
-        let Some(k) = usize::try_from(be.month).ok().filter(|k| (1..=lines[line].values.len()).contains(k)) else {
+        let Some(k) = usize::try_from(be.month)
+            .ok()
+            .filter(|k| (1..=lines[line].values.len()).contains(k))
+        else {
             continue;
         };
         let line = u32::try_from(line).unwrap_or(u32::MAX);
@@ -150,7 +153,11 @@ fn break_evens(view: &DecisionView, lines: &[SeriesLine]) -> Vec<BreakEvenMark> 
                 month: be.month,
                 count: 1,
                 x: (k - 1) as f64,
-                y: lines.get(line as usize).and_then(|l| l.values.get(k - 1)).copied().unwrap_or(0.0),
+                y: lines
+                    .get(line as usize)
+                    .and_then(|l| l.values.get(k - 1))
+                    .copied()
+                    .unwrap_or(0.0),
             }),
         }
     }
