@@ -40,6 +40,15 @@ fn the_deb_ships_five_samples_that_open_and_compare() {
             in_deb(&format!("/samples/{id}.cpw")),
             "{id}.cpw is not in the .deb:\n{listing}"
         );
+        // Installed as root, read by every user: the copy into their documents needs it.
+        let line = listing
+            .lines()
+            .find(|l| l.ends_with(&format!("/samples/{id}.cpw")))
+            .unwrap();
+        assert!(
+            line.starts_with("-rw-r--r--"),
+            "{id}.cpw is not readable by every user: {line}"
+        );
     }
     // The static resources are still there beside them.
     assert!(in_deb("/catalogs/accelerators.toml"), "{listing}");

@@ -169,6 +169,11 @@ fn build_samples(root: &Path) -> Result<PathBuf, String> {
             .arg("--out")
             .arg(out.join(format!("{name}.cpw")))
             .current_dir(root))?;
+        // A workspace is written readable by its owner only; an installed sample must be
+        // readable by every user (the app copies it into their documents folder).
+        let built = out.join(format!("{name}.cpw"));
+        std::fs::set_permissions(&built, std::os::unix::fs::PermissionsExt::from_mode(0o644))
+            .map_err(|e| format!("cannot make {} readable: {e}", built.display()))?;
     }
     println!("xtask: {} sample workspaces in {}", names.len(), out.display());
     Ok(out)
