@@ -26,13 +26,14 @@ fn samples_dir() -> PathBuf {
 }
 
 async fn open_sample(app: &App, docs: &Path) {
-    app.wait_text("[data-testid='samples']", "Enterprise").await;
+    app.wait_text("[data-testid='samples']", "enterprise hybrid").await;
     app.screenshot("workshop-1-start").await;
     app.click("[data-testid='sample-enterprise-hybrid']").await;
     app.text_of("[data-testid='ws-title']").await;
     let copies: Vec<PathBuf> = std::fs::read_dir(docs.join("Compute Planner"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cpw"))
         .collect();
     assert_eq!(copies.len(), 1, "one copy in the documents folder: {copies:?}");
     assert!(
@@ -50,14 +51,14 @@ async fn lock(app: &App) -> Vec<String> {
     app.text_of("[data-testid='compare-table']").await;
     app.click("[data-testid='lock-baseline']").await;
     app.wait_text("[data-testid='lock-banner']", "Baseline locked").await;
-    let info = info(app).await;
-    let locked: Vec<String> = info["lock"]["scenarios"]
+    let now = info(app).await;
+    let locked: Vec<String> = now["lock"]["scenarios"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_str().unwrap().to_owned())
         .collect();
-    assert!(locked.len() >= 2, "{info}");
+    assert!(locked.len() >= 2, "{now}");
     app.screenshot("workshop-2-locked").await;
     locked
 }
@@ -118,7 +119,12 @@ async fn drag_demand(app: &App, first: &str) {
     let canvases = app
         .exec("return document.querySelectorAll(\"[data-testid='chart-cumulative'] canvas, [data-testid='chart-monthly'] canvas\").length;", vec![])
         .await;
-    assert!(canvases.as_u64().unwrap() >= 2, "{canvases}");
+    if canvases.as_u64().unwrap() < 2 {
+        let chart = app
+            .exec("const c = document.querySelector(\"[data-testid='chart-cumulative']\"); return c ? c.innerText.slice(0, 300) + ' | ' + c.querySelector('.canvas').outerHTML.slice(0, 200) : 'none';", vec![])
+            .await;
+        panic!("the charts have {canvases} canvases: {chart}");
+    }
     app.exec(
         "document.querySelector(\"[data-testid='chart-cumulative']\").scrollIntoView(); return true;",
         vec![],
@@ -142,9 +148,9 @@ async fn keep_and_undo(app: &App) {
     let before = scenario_count(&info(app).await);
     app.click("[data-testid='what-if-keep']").await;
     app.wait_text("[data-testid='notice']", "Kept the what-if").await;
-    let info = info(app).await;
-    assert_eq!(scenario_count(&info), before + 1);
-    let kept = info["scenarios"].as_array().unwrap().last().unwrap()["id"]
+    let now = info(app).await;
+    assert_eq!(scenario_count(&now), before + 1);
+    let kept = now["scenarios"].as_array().unwrap().last().unwrap()["id"]
         .as_str()
         .unwrap()
         .to_owned();

@@ -106,20 +106,20 @@ function worstMiss(pairs: [number, number][]): number {
 let rec: Recorded;
 const realGetContext = HTMLCanvasElement.prototype.getContext;
 
-beforeEach(() => {
+beforeEach(async () => {
   rec = { strokes: [], fills: [] };
+  // The app loads uPlot's own script; here the module stands in for it.
+  (globalThis as unknown as { uPlot: unknown }).uPlot = (await import("uplot")).default;
   (globalThis as unknown as { Path2D: unknown }).Path2D = RecordingPath;
   HTMLCanvasElement.prototype.getContext = function () {
     return recordingContext(rec);
   } as unknown as typeof HTMLCanvasElement.prototype.getContext;
   Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 800 });
-  window.matchMedia = ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} })) as unknown as typeof window.matchMedia;
 });
 
 afterEach(() => {
   HTMLCanvasElement.prototype.getContext = realGetContext;
   delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
-  delete (window as unknown as Record<string, unknown>).matchMedia;
 });
 
 describe("canvas charts", () => {

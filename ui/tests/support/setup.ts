@@ -9,5 +9,20 @@ vi.mock("@tauri-apps/api/core", async () => {
   return { invoke: recorded.invoke };
 });
 
+// jsdom has no matchMedia, which uPlot (the compare charts) reads when it loads: a screen that
+// matches no media query (light theme, pixel ratio 1).
+if (typeof window.matchMedia !== "function") {
+  window.matchMedia = ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    dispatchEvent: () => false,
+  })) as unknown as typeof window.matchMedia;
+}
+
 afterEach(finishSession);
 afterAll(stopHostServer);

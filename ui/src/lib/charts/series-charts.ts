@@ -85,15 +85,15 @@ export function monthSplits(n: number, width: number): number[] {
   return out;
 }
 
-function axes(colours: ChartColours, months: string[], currency: string, what: string): uPlot.Axis[] {
-  const font = "12px DejaVu Sans, sans-serif";
+function axes(colours: ChartColours, months: string[], currency: string, what: string, fontPx: number): uPlot.Axis[] {
+  const font = `${fontPx}px DejaVu Sans, sans-serif`;
   return [
     {
       stroke: colours.axis,
       grid: { stroke: colours.grid, width: 1 },
       ticks: { stroke: colours.grid, width: 1 },
       font,
-      splits: (u) => monthSplits(months.length, u.bbox.width / (devicePixelRatio || 1)),
+      splits: (u) => monthSplits(months.length, u.bbox.width / (devicePixelRatio || 1) / (fontPx / 12)),
       values: (_u, splits) => splits.map((k) => months[k] ?? ""),
     },
     {
@@ -101,7 +101,7 @@ function axes(colours: ChartColours, months: string[], currency: string, what: s
       grid: { stroke: colours.grid, width: 1 },
       ticks: { stroke: colours.grid, width: 1 },
       font,
-      size: 64,
+      size: Math.round(fontPx * 5.4),
       label: `${what} (${currency})`,
       labelFont: font,
       values: (_u, splits) => splits.map(compactMoney),
@@ -116,6 +116,7 @@ export function cumulativeOptions(
   currency: string,
   colours: ChartColours,
   size: { width: number; height: number },
+  fontPx = 12,
 ): uPlot.Options {
   const series = ref.current;
   return {
@@ -123,7 +124,7 @@ export function cumulativeOptions(
     scales: { x: { time: false } },
     legend: { show: true, live: true },
     cursor: { points: { size: 7 } },
-    axes: axes(colours, series.months, currency, "Cumulative cash"),
+    axes: axes(colours, series.months, currency, "Cumulative cash", fontPx),
     series: [
       { label: "Month", value: (_u, k) => (k == null ? "" : (ref.current.months[k] ?? "")) },
       ...series.lines.map((l) => ({
@@ -140,7 +141,7 @@ export function cumulativeOptions(
           const ctx = u.ctx;
           const ratio = devicePixelRatio || 1;
           ctx.save();
-          ctx.font = `${12 * ratio}px DejaVu Sans, sans-serif`;
+          ctx.font = `${fontPx * ratio}px DejaVu Sans, sans-serif`;
           for (const m of ref.current.break_evens) {
             const line = ref.current.lines[m.line];
             if (!line) continue;
@@ -176,6 +177,7 @@ export function monthlyOptions(
   currency: string,
   colours: ChartColours,
   size: { width: number; height: number },
+  fontPx = 12,
 ): uPlot.Options {
   const series = ref.current;
   return {
@@ -185,7 +187,7 @@ export function monthlyOptions(
       y: { range: () => monthlyRange(ref.current) },
     },
     legend: { show: true, live: true },
-    axes: axes(colours, series.months, currency, "Cash per month"),
+    axes: axes(colours, series.months, currency, "Cash per month", fontPx),
     series: [
       { label: "Month", value: (_u, k) => (k == null ? "" : (ref.current.months[k] ?? "")) },
       {
