@@ -9,7 +9,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use planner_app::{TestHost, packs, scenarios, session};
+use planner_app::{TestHost, compare, packs, scenarios, session};
 use planner_core::catalog::provenance::AsOf;
 use planner_core::error::ErrorCode;
 
@@ -140,6 +140,34 @@ fn a_pack_from_a_file_is_refused_untrusted_then_previewed_applied_and_undone() {
     packs::remove_key(&host, &id).unwrap();
     assert_eq!(packs::apply(&host).unwrap_err().code, ErrorCode::PackRefused);
     assert_eq!(version(&host), "2026.11.0");
+}
+
+#[test]
+fn a_locked_baseline_refuses_a_pack_in_its_preview_and_on_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let view = planner_core::plan::ViewState {
+        selected: vec!["hybrid".to_owned(), "all-cloud".to_owned()],
+        baseline: None,
+        horizon_months: None,
+    };
+    compare::set_view(&host, &view).unwrap();
+    compare::lock_baseline(&host).unwrap();
+    let (public, bytes) = pack();
+    let path = dir.path().join("december.cpack");
+    std::fs::write(&path, &bytes).unwrap();
+    packs::add_key(&host, &public, "Test Publisher").unwrap();
+    let refusal = "The catalog snapshot feeds the figures of the locked baseline (locked 2026-11-23 12:00 UTC: “Two DGX H100 for the base, AWS spot and on-demand for bursts”, “Reserved H100 for the base, on-demand for bursts”): unlock it on the Compare tab (Unlock baseline) to apply a catalog pack or update the catalog. Nothing was changed.";
+    let preview = packs::open_file(&host, &path).unwrap();
+    assert_eq!(preview.refusal.as_deref(), Some(refusal));
+    let err = packs::apply(&host).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (ErrorCode::Locked, refusal));
+    assert_eq!(version(&host), "2026.11.0");
+    compare::unlock_baseline(&host).unwrap();
+    let preview = packs::open_file(&host, &path).unwrap();
+    assert_eq!(preview.refusal, None);
+    packs::apply(&host).unwrap();
+    assert_eq!(version(&host), "2026.12.0");
 }
 
 #[test]

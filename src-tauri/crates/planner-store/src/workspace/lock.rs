@@ -17,6 +17,9 @@ use super::{Workspace, bad_body, db_error};
 /// How to lift the lock, as every refusal says it.
 const UNLOCK: &str = "unlock it on the Compare tab (Unlock baseline)";
 
+const CATALOG_FEEDS: &str = "The catalog snapshot feeds";
+const CATALOG_TO_DO: &str = "apply a catalog pack or update the catalog";
+
 /// What a refused change was: an edit, or the undo or redo of the journal step so labelled.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Attempt<'a> {
@@ -120,27 +123,33 @@ impl Workspace {
             .join(", ")
     }
 
+    /// The refusal of a change to `what` ("The workloads feed"), which feeds every figure.
+    fn feeds(&self, lock: &BaselineLock, what: &str, to_do: &str) -> PlannerError {
+        locked(format!(
+            "{what} the figures of the locked baseline (locked {}: {}): {UNLOCK} to {to_do}.",
+            lock.locked_when(),
+            self.locked_names(lock),
+        ))
+    }
+
+    /// Refuses a catalog pack while the baseline is locked (what a pack's preview says too).
+    pub(crate) fn check_catalog_lock(&self) -> Result<(), PlannerError> {
+        match self.lock()? {
+            Some(lock) => Err(self.feeds(&lock, CATALOG_FEEDS, CATALOG_TO_DO)),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses `changes` when one would move a figure of the locked baseline.
     pub(crate) fn check_lock(&self, changes: &[Change], attempt: Attempt<'_>) -> Result<(), PlannerError> {
         let Some(lock) = self.lock()? else { return Ok(()) };
         let when = lock.locked_when();
         for c in changes {
-            let feeds = |what: &str, edit: &str| {
-                locked(format!(
-                    "{what} the figures of the locked baseline (locked {when}: {}): {UNLOCK} to {}.",
-                    self.locked_names(&lock),
-                    attempt.to_do(edit)
-                ))
-            };
+            let feeds = |what: &str, edit: &str| self.feeds(&lock, what, &attempt.to_do(edit));
             match c {
                 Change::Settings { .. } => return Err(feeds("The workspace settings feed", "change them")),
                 Change::Workload { .. } => return Err(feeds("The workloads feed", "change a workload")),
-                Change::Catalog { .. } => {
-                    return Err(feeds(
-                        "The catalog snapshot feeds",
-                        "apply a catalog pack or update the catalog",
-                    ));
-                }
+                Change::Catalog { .. } => return Err(feeds(CATALOG_FEEDS, CATALOG_TO_DO)),
                 Change::Scenario { id, before, after } if lock.scenarios.contains(id) => {
                     let name = name_of(id, before.as_ref(), after.as_ref());
                     let renamed = matches!((before, after), (Some(b), Some(a)) if b.item.name != a.item.name);

@@ -118,6 +118,7 @@ impl Workspace {
     }
 
     fn refusal(&self, pack: &OpenedPack) -> Result<(), PlannerError> {
+        self.check_catalog_lock()?;
         let current = read_snapshot(&self.conn).map_err(|e| self.err(&e))?;
         let same = snapshot_files(&pack.files) == current.files;
         check_not_older(&pack.origin.version, &self.snapshot_version, same).map_err(|e| {
