@@ -108,6 +108,7 @@ describe("baseline lock", () => {
 
     await fireEvent.keyDown(document.body, { key: "2", ctrlKey: true });
     await fireEvent.click(await screen.findByTestId("scenario-row-hybrid"));
+    expect((await screen.findByTestId("scenario-locked")).textContent).toContain("Unlock it on the Compare tab");
     const name = (await screen.findByTestId("scenario-name")) as HTMLInputElement;
     await fireEvent.input(name, { target: { value: "Renamed in the workshop" } });
     await fireEvent.change(name, { target: { value: "Renamed in the workshop" } });

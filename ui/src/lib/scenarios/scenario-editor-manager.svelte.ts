@@ -69,6 +69,12 @@ export class ScenarioEditorManager {
     this.exitsRunner = new LatestOnly<ScenarioExits>((o) => (this.exits = o.ok ? o.value : null));
   }
 
+  /** When this scenario is in the locked baseline: the lock's time (edits are refused). */
+  get lockedAt(): string | null {
+    const lock = this.store.info.lock;
+    return lock && lock.scenarios.includes(this.id) ? lock.locked_at.replace("T", " ").slice(0, 16) : null;
+  }
+
   /** Loads the scenario and follows changes made elsewhere; returns the way to stop. */
   attach(): () => void {
     void this.load();
