@@ -96,6 +96,16 @@ function mark(name: string): void {
   if (typeof performance !== "undefined" && typeof performance.mark === "function") performance.mark(name);
 }
 
+/** The measure `name` from move `seq`'s input mark to now (nothing when the mark was cleared). */
+function measure(name: string, seq: number): void {
+  if (typeof performance === "undefined" || typeof performance.measure !== "function") return;
+  try {
+    performance.measure(name, `what-if:input:${seq}`);
+  } catch {
+    // The input mark was cleared meanwhile: nothing to measure.
+  }
+}
+
 export class WhatIfManager {
   private readonly store: WorkspaceStore;
 
@@ -255,21 +265,14 @@ export class WhatIfManager {
     }
   }
 
-  /** Called once the screen shows the answer to move `seq`: two frames later it is painted, and
-   *  the time from the move to then is recorded as the performance measure `what-if:<seq>`
-   *  (read by the end-to-end measurement). */
+  /** Called once the screen shows the answer to move `seq` (the table updated, the charts given
+   *  their data): records the performance measures `what-if-dom:<seq>` (move to screen updated)
+   *  and, at the next animation frame, just before that frame is painted, `what-if:<seq>` (move
+   *  to the frame that shows it). The end-to-end measurement reads both. */
   painted(seq: number): void {
     if (seq <= 0 || typeof requestAnimationFrame !== "function") return;
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        mark(`what-if:painted:${seq}`);
-        try {
-          performance.measure(`what-if:${seq}`, `what-if:input:${seq}`, `what-if:painted:${seq}`);
-        } catch {
-          // The input mark was cleared meanwhile: nothing to measure.
-        }
-      }),
-    );
+    measure(`what-if-dom:${seq}`, seq);
+    requestAnimationFrame(() => measure(`what-if:${seq}`, seq));
   }
 
   /** The scenario a kept what-if copies: the chosen one, else the baseline, else the first. */
