@@ -135,9 +135,10 @@ const invoke = window.__TAURI_INTERNALS__.invoke;
 "#;
 
 /// Moves the demand slider `rounds` times, each move waiting for the app's own measures of it:
-/// `what-if-dom:<seq>` (input to the table updated and both canvas charts given the new points)
-/// and `what-if:<seq>` (input to the next animation frame, the one painted with it); returns
-/// both lists of durations.
+/// `what-if-answer:<seq>` (input to the back end's answer received), `what-if-dom:<seq>` (input
+/// to the table updated, both canvas charts drawn and the page laid out) and `what-if:<seq>`
+/// (input to the next animation frame, the one painted with it); returns the three lists of
+/// durations.
 const WHAT_IF: &str = r#"
 const [rounds, done] = arguments;
 (async () => {
@@ -145,9 +146,11 @@ const [rounds, done] = arguments;
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
   const measures = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if:"));
   const doms = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if-dom:"));
+  const answers = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if-answer:"));
   performance.clearMeasures();
   const times = [];
   const dom = [];
+  const answer = [];
   for (let i = 0; i < rounds; i++) {
     const before = measures().length;
     setter.call(slider, String(50 + (i % 20) * 5));
@@ -164,9 +167,10 @@ const [rounds, done] = arguments;
     });
     times.push(measures()[measures().length - 1].duration);
     dom.push(doms()[doms().length - 1].duration);
+    answer.push(answers()[answers().length - 1].duration);
     await new Promise((r) => setTimeout(r, 30));
   }
-  return { times, dom };
+  return { times, dom, answer };
 })().then(done, (e) => done({ error: String(e) }));
 "#;
 
@@ -227,7 +231,14 @@ async fn measure_repaint_edit_and_open() {
     println!(
         "{}",
         summary(
-            "what-if slider move → table and canvas charts of 8 scenarios updated",
+            "what-if slider move → answer received (engine and IPC)",
+            &what_if["answer"]
+        )
+    );
+    println!(
+        "{}",
+        summary(
+            "what-if slider move → table and canvas charts of 8 scenarios updated and laid out",
             &what_if["dom"]
         )
     );

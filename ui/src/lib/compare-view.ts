@@ -5,7 +5,7 @@
 // engine gives none, so that no cell is ever left without them.
 
 import { formatCurrency, formatQuantity, formatShare, formatTonnes, addMonths } from "./money";
-import { formatDecimal, MISSING } from "./format";
+import { formatDecimal, MISSING, numberFormat } from "./format";
 import { compareDecimal, isDecimal, signOf } from "./decimal";
 import type { DecisionView, ScenarioFigures } from "./workspace-types";
 
@@ -55,7 +55,7 @@ export function leavesWorkUndone(f: ScenarioFigures): boolean {
 /** A number of average months to one decimal, "18.6" (rounded from the engine's two). */
 function months1(text: string, locale: string): string {
   if (!isDecimal(text)) return text;
-  const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const nf = numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return (nf.format as unknown as (v: string) => string)(text);
 }
 

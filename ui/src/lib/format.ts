@@ -29,6 +29,20 @@ export function safeLocale(locale: string | undefined): string {
   }
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** An `Intl.NumberFormat` for `locale` with `options`, made once and kept: making one costs far
+ *  more than formatting with it, and a comparison formats hundreds of cells per update. */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let nf = numberFormats.get(key);
+  if (!nf) {
+    nf = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, nf);
+  }
+  return nf;
+}
+
 type Formatters = {
   integer: Intl.NumberFormat;
   decimal: string;

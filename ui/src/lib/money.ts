@@ -3,7 +3,7 @@
 // to Intl.NumberFormat AS STRINGS (exact decimal formatting, no binary float) and never used
 // for arithmetic here.
 
-import { formatDecimal, MISSING } from "./format";
+import { formatDecimal, MISSING, numberFormat } from "./format";
 import { isDecimal, shiftDecimal } from "./decimal";
 
 type Exact = (value: string) => string;
@@ -67,7 +67,7 @@ export function formatQuantity(value: string | null | undefined, locale: string,
 export function formatRounded(value: string | null | undefined, locale: string, maxFraction: number, unit?: string): string {
   if (value === null || value === undefined) return MISSING;
   if (!isDecimal(value)) return value;
-  const nf = new Intl.NumberFormat(locale, { maximumFractionDigits: maxFraction });
+  const nf = numberFormat(locale, { maximumFractionDigits: maxFraction });
   const text = (nf.format as unknown as Exact)(value);
   return unit ? `${text} ${unit}` : text;
 }

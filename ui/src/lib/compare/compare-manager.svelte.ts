@@ -70,11 +70,6 @@ export class CompareManager {
     return this.store.compared;
   }
 
-  /** The saved figures of scenario `id` (to show what a what-if changed). */
-  savedFigures(id: string): ScenarioFigures | null {
-    return this.store.compared?.comparison.view?.scenarios.find((s) => s.id === id) ?? null;
-  }
-
   /** The baseline lock, when the compared set is locked. */
   get lock(): BaselineLock | null {
     return this.store.info.lock ?? null;

@@ -7,6 +7,7 @@
 
 import { untrack } from "svelte";
 import { HORIZONS } from "../compare-view";
+import { numberFormat } from "../format";
 import type { WorkspaceStore } from "../workspace.svelte";
 import type { CompareScreen, Driver, DriverBase, DriverKind, Theme, WhatIfScreen } from "../workspace-types";
 
@@ -75,10 +76,8 @@ export const MULTIPLIERS: readonly DriverKind[] = ["demand", "gpu-price", "on-de
 export function describeBase(def: DriverDef, base: DriverBase, locale = "en-US"): string {
   if (base.applies_to === 0) return "nothing in these scenarios uses it";
   const percent = !MULTIPLIERS.includes(def.kind) && def.scale === 100;
-  const show = (x: string) => {
-    const v = Number(x) * (percent ? 100 : 1);
-    return `${v.toLocaleString(locale, { maximumFractionDigits: percent ? 2 : 4 })}${percent ? "%" : ""}`;
-  };
+  const nf = numberFormat(locale, { maximumFractionDigits: percent ? 2 : 4 });
+  const show = (x: string) => `${nf.format(Number(x) * (percent ? 100 : 1))}${percent ? "%" : ""}`;
   const lo = show(base.low);
   const hi = show(base.high);
   const value = lo === hi ? lo : `${lo} to ${hi}`;
@@ -134,10 +133,9 @@ export class WhatIfManager {
     this.store = store;
   }
 
-  /** Drivers are moved: the screen shows the what-if, not the saved figures. */
-  get active(): boolean {
-    return Object.keys(this.shown).length > 0;
-  }
+  /** Drivers are moved: the screen shows the what-if, not the saved figures. Derived, so what
+   *  reads it is updated only when it turns on or off, not on every move. */
+  readonly active: boolean = $derived(Object.keys(this.shown).length > 0);
 
   get drivers(): Driver[] {
     const out: Driver[] = [];
@@ -149,9 +147,7 @@ export class WhatIfManager {
   }
 
   /** The comparison to show while active. */
-  get screen(): CompareScreen | null {
-    return this.active ? (this.result?.screen ?? null) : null;
-  }
+  readonly screen: CompareScreen | null = $derived(this.active ? (this.result?.screen ?? null) : null);
 
   base(kind: DriverKind): DriverBase | null {
     return this.result?.bases.find((b) => b.kind === kind) ?? null;
@@ -252,6 +248,7 @@ export class WhatIfManager {
         const request = { drivers: this.drivers, scenario: this.scenario };
         try {
           const answer = await this.store.backend.compareWhatIf(request, this.theme);
+          measure(`what-if-answer:${seq}`, seq);
           this.result = answer;
           this.error = null;
         } catch (error) {
@@ -265,13 +262,20 @@ export class WhatIfManager {
     }
   }
 
-  /** Called once the screen shows the answer to move `seq` (the table updated, the charts given
-   *  their data): records the performance measures `what-if-dom:<seq>` (move to screen updated)
-   *  and, at the next animation frame, just before that frame is painted, `what-if:<seq>` (move
-   *  to the frame that shows it). The end-to-end measurement reads both. */
+  /** Called from the effect that follows `shownSeq`, once the answer to move `seq` is given to
+   *  the screen. Records the performance measures `what-if-answer:<seq>` (move to the answer
+   *  received, set in `run`), `what-if-dom:<seq>` (move to the screen updated: the table's cells
+   *  written, both canvas charts drawn and the page laid out again; taken after the other effects
+   *  of the same update have run) and, at the next animation frame, `what-if:<seq>` (move to the
+   *  start of the frame that shows it, which also waits for the display's next refresh). The
+   *  end-to-end measurement reads all three. */
   painted(seq: number): void {
     if (seq <= 0 || typeof requestAnimationFrame !== "function") return;
-    measure(`what-if-dom:${seq}`, seq);
+    queueMicrotask(() => {
+      // Reading a size makes the browser lay the page out now, so the measure includes it.
+      void document.body.getBoundingClientRect();
+      measure(`what-if-dom:${seq}`, seq);
+    });
     requestAnimationFrame(() => measure(`what-if:${seq}`, seq));
   }
 
