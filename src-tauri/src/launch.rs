@@ -99,3 +99,36 @@ pub fn dev_samples_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/samples"));
     dir.is_dir().then_some(dir)
 }
+
+/// Whether `dri` (normally `/dev/dri`) holds a GPU render node (`renderD*`), that is whether
+/// WebKit's hardware acceleration has a GPU to run on. Without one WebKitGTK composites with a
+/// software GL (its DMA-BUF renderer), which costs time and memory and accelerates nothing: the
+/// shell then sets the web view's hardware acceleration policy to "never". Measured with 1,000
+/// scenarios on a 2-core machine without a GPU: first paint 950–1,393 ms and 396–408 MiB PSS
+/// with WebKit's default (five launches), 766–872 ms (median 780 over seven) and 278–281 MiB
+/// with "never".
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub fn has_gpu_render_node(dri: &std::path::Path) -> bool {
+    std::fs::read_dir(dri).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+    })
+}
+
+#[cfg(test)]
+mod renderer_tests {
+    use super::has_gpu_render_node;
+
+    #[test]
+    fn a_gpu_is_seen_only_through_a_render_node() {
+        let dir = tempfile::tempdir().unwrap();
+        // No GPU: an empty or missing /dev/dri, or only a display card node.
+        assert!(!has_gpu_render_node(dir.path()));
+        assert!(!has_gpu_render_node(&dir.path().join("missing")));
+        std::fs::write(dir.path().join("card0"), b"").unwrap();
+        assert!(!has_gpu_render_node(dir.path()));
+        std::fs::write(dir.path().join("renderD128"), b"").unwrap();
+        assert!(has_gpu_render_node(dir.path()));
+    }
+}

@@ -119,6 +119,22 @@ pub fn run() {
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
+            // Without a GPU, WebKit paints sooner and in less memory without hardware
+            // acceleration (see `launch::has_gpu_render_node`).
+            #[cfg(target_os = "linux")]
+            if !launch::has_gpu_render_node(Path::new("/dev/dri"))
+                && let Some(window) = app.get_webview_window("main")
+            {
+                let set = window.with_webview(|webview| {
+                    use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
+                    if let Some(settings) = webview.inner().settings() {
+                        settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+                    }
+                });
+                if let Err(e) = set {
+                    eprintln!("compute-planner: WebKit's hardware acceleration stays on ({e})");
+                }
+            }
             let config_dir = options.config_dir.clone().or_else(|| app.path().app_config_dir().ok());
             let samples_dir = options
                 .samples_dir
