@@ -282,4 +282,25 @@ describe("editors: the new owned-layer fields and the egress share", () => {
     await waitFor(() => expect(sent(host).layers[0]!.residual_reason).toBe("Buy-back quote Q-118"));
     await settled(host);
   });
+
+  it("sets the scenario's own demand scale with its reason, which the engine then applies and lists", async () => {
+    const { backend, host } = await enterpriseSession();
+    render(App, { props: { backend, locale: "en-US" } });
+    await screen.findByTestId("scenario-name");
+    // What applies without a value of the scenario's own: the workspace's rate.
+    expect(screen.getByText(/shared: the workspace's .* a year/)).toBeTruthy();
+    await fireEvent.input(screen.getByTestId("scenario-demand-scale-value"), { target: { value: "0.5" } });
+    // A value without its reason is not sent.
+    expect(await screen.findByText(/give the reason for this value/)).toBeTruthy();
+    await fireEvent.input(screen.getByTestId("scenario-demand-scale-reason"), { target: { value: "Half the stated demand: the pilot's load" } });
+    await waitFor(() => expect(sent(host).demand_scale).toEqual({ value: "0.5", currency: null, reason: "Half the stated demand: the pilot's load" }));
+    expect(edits(host).at(-1)!.label).toContain("demand scale");
+    await settled(host);
+    // The engine takes it as an override of this scenario: listed with its reason in the
+    // scenario's assumptions.
+    const detail = await backend.scenarioDetail(sent(host));
+    const listed = detail.assumptions.find((a) => a.path.endsWith("demand_scale"));
+    expect(listed?.value).toBe("0.5");
+    expect(await screen.findByTestId("scenario-demand-scale-badge")).toBeTruthy();
+  });
 });
