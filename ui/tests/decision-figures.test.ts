@@ -288,7 +288,7 @@ describe("editors: the new owned-layer fields and the egress share", () => {
     render(App, { props: { backend, locale: "en-US" } });
     await screen.findByTestId("scenario-name");
     // What applies without a value of the scenario's own: the workspace's rate.
-    expect(screen.getByText(/shared: the workspace's .* a year/)).toBeTruthy();
+    expect(screen.getByText(/the shared figure: the workspace's 8 % a year/)).toBeTruthy();
     await fireEvent.input(screen.getByTestId("scenario-demand-scale-value"), { target: { value: "0.5" } });
     // A value without its reason is not sent.
     expect(await screen.findByText(/give the reason for this value/)).toBeTruthy();
