@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { render, waitFor } from "@testing-library/svelte";
 import SeriesChart from "../src/lib/components/SeriesChart.svelte";
-import { compactMoney, cumulativeData, monthSplits, monthlyNet, monthlyRange } from "../src/lib/charts/series-charts";
+import { chartColours, compactMoney, cumulativeData, monthSplits, monthlyNet, monthlyRange, placeLabel } from "../src/lib/charts/series-charts";
 import type { CumulativeSeries, MonthlySeries } from "../src/lib/workspace-types";
 
 type Op = [string, ...number[]];
@@ -147,6 +147,28 @@ describe("canvas charts", () => {
     expect(top).toBeLessThan(bottom);
   });
 
+  it("keeps the labels of close break-even points apart", async () => {
+    // Three scenarios crossing the reference in consecutive months at nearly the same cash.
+    const crowded: CumulativeSeries = {
+      ...cumulative,
+      lines: [...cumulative.lines, { ...cumulative.lines[1]!, scenario: "hybrid", label: "Hybrid", colour: "#009E73" }, { ...cumulative.lines[1]!, scenario: "cloud", label: "Cloud", colour: "#CC79A7" }],
+      break_evens: [
+        { line: 1, month: 4, count: 1, x: 3, y: 1050000 },
+        { line: 2, month: 5, count: 1, x: 4, y: 1060000 },
+        { line: 3, month: 5, count: 1, x: 4, y: 1070000 },
+      ],
+    };
+    render(SeriesChart, { props: { chart: { kind: "cumulative", series: crowded }, currency: "USD", theme: "light", title: "Cumulative cash, USD", testid: "chart-cumulative" } });
+    await waitFor(() => expect(rec.fills.filter((f) => f.colour === chartColours("light").background)).toHaveLength(3));
+    const boxes = rec.fills.filter((f) => f.colour === chartColours("light").background);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+        expect(apart, `labels ${i} and ${j} do not overlap`).toBe(true);
+      }
+  });
+
   it("fills one bar per segment, in its category's colour, from its start to its end", async () => {
     render(SeriesChart, { props: { chart: { kind: "monthly", series: monthly }, currency: "USD", theme: "dark", title: "Monthly", testid: "chart-monthly" } });
     await waitFor(() => expect(rec.fills.length).toBeGreaterThan(0));
@@ -180,6 +202,19 @@ describe("chart data", () => {
     const [lo, hi] = monthlyRange(monthly);
     expect(lo).toBeCloseTo(-300000 - 1112000 * 0.05);
     expect(hi).toBeCloseTo(812000 + 1112000 * 0.05);
+  });
+
+  it("places a label where it is when free, else a step up, else a step down, inside the plot", () => {
+    const box = { x: 100, y: 100, w: 80, h: 16 };
+    expect(placeLabel(box, [], 0, 400)).toEqual(box);
+    // Taken: one step (the height and an eighth) up.
+    expect(placeLabel(box, [box], 0, 400)).toEqual({ ...box, y: 82 });
+    // Up taken too: one step down.
+    expect(placeLabel(box, [box, { ...box, y: 82 }], 0, 400)).toEqual({ ...box, y: 118 });
+    // No room above the plot's top: down.
+    expect(placeLabel(box, [box], 90, 400)).toEqual({ ...box, y: 118 });
+    // A label beside it, not over it, leaves it where it is.
+    expect(placeLabel(box, [{ ...box, x: 180 }], 0, 400)).toEqual(box);
   });
 
   it("labels money compactly and thins month labels to fit", () => {

@@ -109,6 +109,33 @@ function axes(colours: ChartColours, months: string[], currency: string, what: s
   ];
 }
 
+/** A label's background box on the canvas, in device pixels. */
+export interface LabelBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+function overlaps(a: LabelBox, b: LabelBox): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/** Where label `box` goes so it covers none of the labels `placed`: where it is, else moved a
+ *  label's height (and a gap) at a time, up first, then down, within `top`..`bottom` when it
+ *  can be; where it is when nothing is free. Break-even markers of close scenarios sit close
+ *  together, and their labels would otherwise print over each other. */
+export function placeLabel(box: LabelBox, placed: readonly LabelBox[], top: number, bottom: number): LabelBox {
+  const step = box.h * 1.125;
+  for (let k = 0; k <= 2 * placed.length; k++) {
+    const shift = k === 0 ? 0 : (k % 2 === 1 ? -1 : 1) * Math.ceil(k / 2) * step;
+    const tried = { ...box, y: box.y + shift };
+    if (tried.y < top || tried.y + tried.h > bottom) continue;
+    if (!placed.some((p) => overlaps(tried, p))) return tried;
+  }
+  return box;
+}
+
 /** The cumulative chart's options: one line per scenario (the reference thicker), break-even
  *  markers drawn on top with their labels. */
 export function cumulativeOptions(
@@ -142,6 +169,7 @@ export function cumulativeOptions(
           const ratio = devicePixelRatio || 1;
           ctx.save();
           ctx.font = `${fontPx * ratio}px DejaVu Sans, sans-serif`;
+          const placed: LabelBox[] = [];
           for (const m of ref.current.break_evens) {
             const line = ref.current.lines[m.line];
             if (!line) continue;
@@ -158,10 +186,13 @@ export function cumulativeOptions(
             const text = m.count === 1 ? `break-even m${m.month}` : `break-even m${m.month} (${m.count} scenarios)`;
             const w = ctx.measureText(text).width;
             const left = x + 10 * ratio + w > u.bbox.left + u.bbox.width ? x - 10 * ratio - w : x + 10 * ratio;
+            // Above the marker, moved up or down past the labels already drawn.
+            const box = placeLabel({ x: left - 2 * ratio, y: y - 24 * ratio, w: w + 4 * ratio, h: 16 * ratio }, placed, u.bbox.top, u.bbox.top + u.bbox.height);
+            placed.push(box);
             ctx.fillStyle = colours.background;
-            ctx.fillRect(left - 2 * ratio, y - 24 * ratio, w + 4 * ratio, 16 * ratio);
+            ctx.fillRect(box.x, box.y, box.w, box.h);
             ctx.fillStyle = colours.text;
-            ctx.fillText(text, left, y - 11 * ratio);
+            ctx.fillText(text, left, box.y + 13 * ratio);
           }
           ctx.restore();
         },
