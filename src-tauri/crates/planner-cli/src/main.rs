@@ -249,6 +249,12 @@ enum WorkspaceCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Lock the workspace's compared set (its compare view, at least two scenarios) as the
+    /// workshop baseline: until unlocked, changes that would move those scenarios' figures are
+    /// refused, and differences are taken against its baseline (the pinned one, else the first).
+    Lock { file: PathBuf },
+    /// Unlock the workspace's baseline, so its scenarios can be edited again.
+    Unlock { file: PathBuf },
     /// Run SQLite's integrity check on a workspace; exits 1 when it fails.
     Check { file: PathBuf },
     /// Save a compacted copy of a workspace under a new name (which must not exist), undo
@@ -564,6 +570,8 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             WorkspaceCommand::Show { file } => workspace_cmd::show(catalog, &file),
             WorkspaceCommand::Export { file, out } => workspace_cmd::export(catalog, &file, out.as_deref()),
             WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+            WorkspaceCommand::Lock { file } => workspace_cmd::lock(catalog, &file),
+            WorkspaceCommand::Unlock { file } => workspace_cmd::unlock(catalog, &file),
             WorkspaceCommand::Sample { recipe, out } => sample_cmd::sample(catalog, &recipe, &out),
             WorkspaceCommand::SaveAs { file, out } => workspace_cmd::save_as(catalog, &file, &out),
         },

@@ -71,6 +71,15 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
         let _ = writeln!(out, "  ... and {} more", info.scenarios.len() - 50);
     }
     let _ = writeln!(out, "compared: {}", info.view.selected.join(", "));
+    if let Some(lock) = &info.lock {
+        let _ = writeln!(
+            out,
+            "locked baseline: {} (against {}, locked {} UTC)",
+            lock.scenarios.join(", "),
+            lock.baseline,
+            lock.locked_at
+        );
+    }
     if let Some(label) = &info.history.undo_label {
         let _ = writeln!(out, "last edit: {label}");
     }
@@ -116,6 +125,55 @@ pub fn save_as(catalog_dir: &Path, path: &Path, out: &Path) -> Result<String, Pl
         None => String::new(),
     };
     Ok(format!("wrote {}{note}\n", out.display()))
+}
+
+/// Locks the compared set of the workspace at `path` as the workshop baseline (the app's Lock
+/// baseline), and says what was locked.
+pub fn lock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
+    let (host, info) = crate::host::open(catalog_dir, path)?;
+    if let Some(held) = &info.lock {
+        return Err(PlannerError::invalid(
+            "lock",
+            format!(
+                "{} already has a locked baseline ({} scenarios, locked {} UTC); `planner workspace unlock {}` unlocks it first",
+                path.display(),
+                held.scenarios.len(),
+                held.locked_at,
+                path.display()
+            ),
+        ));
+    }
+    let lock = planner_app::compare::lock_baseline(&host)?;
+    let name = |id: &str| {
+        info.scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .map_or_else(|| id.to_owned(), |s| format!("{} ({id})", s.name))
+    };
+    let mut out = format!(
+        "locked {} scenarios at {} UTC; differences are taken against {}\n",
+        lock.scenarios.len(),
+        lock.locked_at,
+        name(&lock.baseline)
+    );
+    for id in &lock.scenarios {
+        let _ = writeln!(out, "  {}", name(id));
+    }
+    let _ = writeln!(out, "`planner workspace unlock {}` unlocks them", path.display());
+    Ok(out)
+}
+
+/// Unlocks the baseline of the workspace at `path` (the app's Unlock baseline).
+pub fn unlock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
+    let (host, info) = crate::host::open(catalog_dir, path)?;
+    let Some(lock) = info.lock else {
+        return Ok(format!("{} has no locked baseline; nothing changed\n", path.display()));
+    };
+    planner_app::compare::unlock_baseline(&host)?;
+    Ok(format!(
+        "unlocked the baseline of {} scenarios: they can be edited again\n",
+        lock.scenarios.len()
+    ))
 }
 
 /// SQLite's integrity check of a workspace.
