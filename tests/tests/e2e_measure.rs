@@ -138,37 +138,53 @@ const invoke = window.__TAURI_INTERNALS__.invoke;
 /// `what-if-answer:<seq>` (input to the back end's answer received), `what-if-dom:<seq>` (input
 /// to the table updated, both canvas charts drawn and the page laid out) and `what-if:<seq>`
 /// (input to the next animation frame, the one painted with it); returns the three lists of
-/// durations.
+/// durations. The measures are delivered by a `PerformanceObserver` rather than polled, so the
+/// harness does no work on the page's thread while a move is handled.
 const WHAT_IF: &str = r#"
 const [rounds, done] = arguments;
 (async () => {
   const slider = document.querySelector("[data-testid='what-if-slider-demand']");
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
-  const measures = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if:"));
-  const doms = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if-dom:"));
-  const answers = () => performance.getEntriesByType("measure").filter((m) => m.name.startsWith("what-if-answer:"));
-  performance.clearMeasures();
   const times = [];
   const dom = [];
   const answer = [];
-  for (let i = 0; i < rounds; i++) {
-    const before = measures().length;
-    setter.call(slider, String(50 + (i % 20) * 5));
-    slider.dispatchEvent(new Event("input", { bubbles: true }));
-    await new Promise((resolve, reject) => {
-      const give_up = setTimeout(() => reject(new Error("no measure for move " + i)), 10000);
-      const check = () => {
-        if (measures().length > before) {
+  let last = {};
+  let wake = null;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.name.startsWith("what-if-answer:")) last.answer = e.duration;
+      else if (e.name.startsWith("what-if-dom:")) last.dom = e.duration;
+      else if (e.name.startsWith("what-if:")) {
+        last.frame = e.duration;
+        if (wake) wake();
+      }
+    }
+  });
+  observer.observe({ type: "measure" });
+  try {
+    for (let i = 0; i < rounds; i++) {
+      last = {};
+      const seen = new Promise((resolve, reject) => {
+        const give_up = setTimeout(() => reject(new Error("no measure for move " + i)), 10000);
+        wake = () => {
           clearTimeout(give_up);
           resolve();
-        } else setTimeout(check, 1);
-      };
-      check();
-    });
-    times.push(measures()[measures().length - 1].duration);
-    dom.push(doms()[doms().length - 1].duration);
-    answer.push(answers()[answers().length - 1].duration);
-    await new Promise((r) => setTimeout(r, 30));
+        };
+      });
+      setter.call(slider, String(50 + (i % 20) * 5));
+      slider.dispatchEvent(new Event("input", { bubbles: true }));
+      await seen;
+      wake = null;
+      if (last.dom === undefined || last.answer === undefined) throw new Error("move " + i + " lacks a measure: " + JSON.stringify(last));
+      times.push(last.frame);
+      dom.push(last.dom);
+      answer.push(last.answer);
+      performance.clearMeasures();
+      performance.clearMarks();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  } finally {
+    observer.disconnect();
   }
   return { times, dom, answer };
 })().then(done, (e) => done({ error: String(e) }));

@@ -30,7 +30,7 @@ describe("what-if drivers", () => {
     await fireEvent.click(screen.getByTestId("what-if-open"));
     await waitFor(() => expect(screen.getByTestId("what-if-replaces-gpu-price").textContent).toContain("replaces"));
     // The GPU price the plan uses, from the engine's bases.
-    const bases = (await backend.compareWhatIf({ drivers: [], scenario: null }, "light")).bases;
+    const bases = (await backend.compareWhatIf({ drivers: [], scenario: null }, "light", null)).bases;
     const gpu = bases.find((b) => b.kind === "gpu-price")!;
     expect(Number(gpu.low)).toBeGreaterThan(0);
     expect(screen.getByTestId("what-if-replaces-gpu-price").textContent).toContain(Number(gpu.low).toLocaleString("en-US"));
@@ -40,12 +40,21 @@ describe("what-if drivers", () => {
     await waitFor(() => expect(total("hybrid")).not.toBe(saved));
     const sent = host.sent("compare_what_if") as { whatIf: { drivers: { kind: string; value: string }[] } }[];
     expect(sent.at(-1)!.whatIf.drivers).toEqual([{ kind: "demand", value: "0.5" }]);
-    const expected = await backend.compareWhatIf({ drivers: [{ kind: "demand", value: "0.5" }], scenario: null }, "light");
+    const expected = await backend.compareWhatIf({ drivers: [{ kind: "demand", value: "0.5" }], scenario: null }, "light", null);
     const hybrid = expected.screen.comparison.view!.scenarios.find((s) => s.id === "hybrid")!;
     expect(total("hybrid")).toContain(formatCurrency(hybrid.decision_total, "USD", "en-US"));
     expect(screen.getByTestId("was-hybrid-decision_total").textContent).toBe(`was ${saved}`);
     expect(screen.getByTestId("what-if-active").textContent).toContain("demand");
     expect(screen.getByTestId("what-if-mark-demand").textContent).toBe("what-if");
+
+    // An answer carries one monthly chart, the one shown (the first scenario's until another is
+    // picked); picking another asks again for it.
+    expect(expected.screen.monthly.map((m) => m.scenario)).toEqual([expected.screen.comparison.view!.scenarios[0]!.id]);
+    await fireEvent.click(screen.getByTestId("monthly-pick-all-cloud"));
+    await waitFor(() => expect(screen.getByTestId("chart-monthly").textContent).toContain("Reserved H100 for the base, on-demand for bursts: cash per month"));
+    const asked = host.sent("compare_what_if") as { monthly: string | null }[];
+    expect(asked.at(-1)!.monthly).toBe("all-cloud");
+    expect(screen.getByTestId("monthly-pick-all-cloud").getAttribute("aria-pressed")).toBe("true");
 
     // Keep it: a new scenario with the workshop's reason, compared; undo takes it away.
     const before = (await backend.session()).workspace!.scenarios.length;
@@ -152,6 +161,10 @@ describe("presenting", () => {
     await fireEvent.keyDown(window, { key: "ArrowLeft" });
     expect(screen.getByTestId("presenting").dataset.view).toBe("3");
     expect(screen.getByTestId("presenting-detail").textContent).toContain("Decision total");
+    // ↓ picks the next scenario: the what-if is asked again for its monthly chart.
+    await fireEvent.keyDown(window, { key: "ArrowDown" });
+    await waitFor(() => expect((host.sent("compare_what_if") as { monthly: string | null }[]).at(-1)!.monthly).toBe("all-cloud"));
+    await waitFor(() => expect(screen.getByTestId("presenting-monthly-summary").textContent).not.toBe(""));
     await fireEvent.keyDown(window, { key: "Escape" });
     await waitFor(() => expect(screen.queryByTestId("presenting")).toBeNull());
   });

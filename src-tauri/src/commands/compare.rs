@@ -40,11 +40,17 @@ pub async fn compare(host: Host<'_>, theme: Theme) -> Result<CompareScreen, Plan
     compare::screen(&*host, theme)
 }
 
-/// The comparison with live what-if drivers applied (nothing saved), drawn for `theme`.
+/// The comparison with live what-if drivers applied (nothing saved), drawn for `theme`, with
+/// the monthly chart of scenario `monthly` only (the first compared one when `None`).
 #[tauri::command]
 #[specta::specta]
-pub async fn compare_what_if(host: Host<'_>, what_if: WhatIf, theme: Theme) -> Result<WhatIfScreen, PlannerError> {
-    compare::what_if(&*host, &what_if, theme)
+pub async fn compare_what_if(
+    host: Host<'_>,
+    what_if: WhatIf,
+    theme: Theme,
+    monthly: Option<String>,
+) -> Result<WhatIfScreen, PlannerError> {
+    compare::what_if(&*host, &what_if, theme, monthly.as_deref())
 }
 
 /// Runs the risk analysis of the compare selection as `request` asks (draws, seed, shape,

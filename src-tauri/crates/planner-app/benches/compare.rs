@@ -78,10 +78,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("what-if move (demand driver)", |b| {
         b.iter(|| {
             step = (step + 1) % 20;
-            planner_app::compare::what_if(&host, &what_if(50 + step * 5), Theme::Light).expect("the what-if")
+            planner_app::compare::what_if(&host, &what_if(50 + step * 5), Theme::Light, None).expect("the what-if")
         });
     });
-    let answer = planner_app::compare::what_if(&host, &what_if(80), Theme::Light).expect("the what-if");
+    let answer = planner_app::compare::what_if(&host, &what_if(80), Theme::Light, None).expect("the what-if");
     println!(
         "what-if answer: {} bytes of JSON",
         serde_json::to_vec(&answer).map_or(0, |v| v.len())

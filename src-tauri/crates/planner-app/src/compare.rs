@@ -377,7 +377,16 @@ pub(crate) fn what_if_error(problems: &[planner_core::problem::Problem]) -> Plan
 /// `what_if` written into a copy of the plan (`planner_core::what_if::apply`), drawn for `theme`;
 /// nothing is saved. Empty `drivers` give the plain comparison. `bases` say what each driver
 /// replaces over the scenarios it applies to (before the drivers).
-pub fn what_if(host: &impl Host, what_if: &WhatIf, theme: Theme) -> Result<WhatIfScreen, PlannerError> {
+///
+/// A slider sends one of these per move, so the answer carries one monthly chart, scenario
+/// `monthly`'s (the first compared scenario's when `None` or not compared), not all of them:
+/// the other charts were about three quarters of the answer, and the screen shows one at a time.
+pub fn what_if(
+    host: &impl Host,
+    what_if: &WhatIf,
+    theme: Theme,
+    monthly: Option<&str>,
+) -> Result<WhatIfScreen, PlannerError> {
     let started = Instant::now();
     let (comparison, bases) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
@@ -393,7 +402,7 @@ pub fn what_if(host: &impl Host, what_if: &WhatIf, theme: Theme) -> Result<WhatI
         let (comparison, _) = planner_core::plan::compare_selection(catalog, &settings, &workloads, &scenarios, &view);
         Ok((comparison, bases))
     })?;
-    let mut screen = planner_report::screen::compare_screen(comparison, theme);
+    let mut screen = planner_report::screen::compare_screen_one_monthly(comparison, theme, monthly.unwrap_or(""));
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(WhatIfScreen { screen, bases })
 }

@@ -75,7 +75,12 @@ pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value,
         "risk" => answer(compare::risk(host, a.get("theme")?)),
         "risk_progress" => answer(Ok(compare::risk_progress(host))),
         "cancel_risk" => answer(Ok(compare::cancel_risk(host))),
-        "compare_what_if" => answer(compare::what_if(host, &a.get("whatIf")?, a.get("theme")?)),
+        "compare_what_if" => answer(compare::what_if(
+            host,
+            &a.get("whatIf")?,
+            a.get("theme")?,
+            a.get::<Option<String>>("monthly")?.as_deref(),
+        )),
         "keep_what_if" => answer(scenarios::keep_what_if(
             host,
             &a.get("whatIf")?,

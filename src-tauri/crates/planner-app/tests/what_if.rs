@@ -67,16 +67,23 @@ fn no_driver_is_the_plain_comparison_and_a_driver_moves_only_its_scenario() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
     let plain = compare::screen(&host, Theme::Light).unwrap();
-    let empty = compare::what_if(&host, &WhatIf::default(), Theme::Light).unwrap();
+    let empty = compare::what_if(&host, &WhatIf::default(), Theme::Light, None).unwrap();
     assert_eq!(empty.screen.comparison, plain.comparison);
     assert_eq!(empty.screen.cumulative, plain.cumulative);
+    // One monthly chart rides along: the one asked for, else the first compared scenario's.
+    assert_eq!(empty.screen.monthly, plain.monthly[..1]);
+    let second = plain.monthly[1].clone();
+    let asked = compare::what_if(&host, &WhatIf::default(), Theme::Light, Some(&second.scenario)).unwrap();
+    assert_eq!(asked.screen.monthly, [second]);
+    let unknown = compare::what_if(&host, &WhatIf::default(), Theme::Light, Some("no-such")).unwrap();
+    assert_eq!(unknown.screen.monthly, plain.monthly[..1]);
     assert_eq!(empty.bases.len(), 12);
 
     let moved = drivers(
         &[(DriverKind::GpuPrice, dec!(0.5)), (DriverKind::Demand, dec!(1.2))],
         Some("hybrid"),
     );
-    let screen = compare::what_if(&host, &moved, Theme::Light).unwrap();
+    let screen = compare::what_if(&host, &moved, Theme::Light, None).unwrap();
     assert_eq!(total(&screen, "all-cloud"), total(&empty, "all-cloud"));
     assert_ne!(total(&screen, "hybrid"), total(&empty, "hybrid"));
     // Nothing is saved.
@@ -86,11 +93,11 @@ fn no_driver_is_the_plain_comparison_and_a_driver_moves_only_its_scenario() {
     );
 
     let horizon = drivers(&[(DriverKind::Horizon, dec!(24))], None);
-    let screen = compare::what_if(&host, &horizon, Theme::Light).unwrap();
+    let screen = compare::what_if(&host, &horizon, Theme::Light, None).unwrap();
     assert_eq!(screen.screen.comparison.view.as_ref().unwrap().horizon_months, 24);
 
     let bad = drivers(&[(DriverKind::Pue, dec!(4))], None);
-    let err = compare::what_if(&host, &bad, Theme::Light).unwrap_err();
+    let err = compare::what_if(&host, &bad, Theme::Light, None).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert_eq!(err.details[0].field.as_deref(), Some("drivers[0].value"));
 }
@@ -107,6 +114,7 @@ fn a_kept_what_if_is_one_new_scenario_in_one_undo_step() {
         &host,
         &drivers(&[(DriverKind::GpuPrice, dec!(0.8))], Some("hybrid")),
         Theme::Light,
+        None,
     )
     .unwrap();
     let kept = scenarios::keep_what_if(&host, &what_if, "hybrid").unwrap();
@@ -172,7 +180,7 @@ fn a_what_if_of_eight_scenarios_over_36_months_is_timed() {
     let mut times = Vec::new();
     for _ in 0..15 {
         let started = Instant::now();
-        let screen = compare::what_if(&host, &what_if, Theme::Light).unwrap();
+        let screen = compare::what_if(&host, &what_if, Theme::Light, None).unwrap();
         let json = serde_json::to_string(&screen).unwrap();
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         assert_eq!(screen.screen.comparison.view.as_ref().unwrap().scenarios.len(), 8);

@@ -66,6 +66,17 @@ pub struct StaleCount {
 
 /// The comparison with its charts' points, coloured for `theme`.
 pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
+    screen_of(comparison, theme, None)
+}
+
+/// [`compare_screen`] with one monthly chart: scenario `monthly`'s, or the first scenario's when
+/// `monthly` is not compared (what a what-if move sends back: the screen shows one at a time).
+pub fn compare_screen_one_monthly(comparison: Comparison, theme: Theme, monthly: &str) -> CompareScreen {
+    screen_of(comparison, theme, Some(monthly))
+}
+
+/// The screen with every scenario's monthly chart (`one` is `None`) or only one.
+fn screen_of(comparison: Comparison, theme: Theme, one: Option<&str>) -> CompareScreen {
     let mut chart_errors = Vec::new();
     let mut cumulative = None;
     let mut monthly = Vec::new();
@@ -77,11 +88,21 @@ pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
             );
         } else {
             cumulative = Some(cumulative_series(view, theme));
-            monthly = view
-                .scenarios
-                .iter()
-                .filter_map(|s| monthly_series(view, &s.id))
-                .collect();
+            monthly = match one {
+                None => view
+                    .scenarios
+                    .iter()
+                    .filter_map(|s| monthly_series(view, &s.id))
+                    .collect(),
+                Some(id) => view
+                    .scenarios
+                    .iter()
+                    .find(|s| s.id == id)
+                    .or_else(|| view.scenarios.first())
+                    .and_then(|s| monthly_series(view, &s.id))
+                    .into_iter()
+                    .collect(),
+            };
         }
     }
     CompareScreen {

@@ -29,7 +29,8 @@ export class CompareManager {
   private readonly store: WorkspaceStore;
 
   query = $state("");
-  /** The scenario whose monthly chart is shown (the first one until one is picked). */
+  /** The scenario whose monthly chart is shown (the first one until one is picked); changed with
+   *  `pickMonthly`. */
   monthlyPick: string | null = $state(null);
   exporting = $state(false);
   /** The risk analysis of the selection. */
@@ -134,6 +135,12 @@ export class CompareManager {
 
   get monthly(): MonthlyChart[] {
     return this.result?.monthly ?? [];
+  }
+
+  /** Shows scenario `id`'s monthly chart (a what-if on screen is asked again for it). */
+  pickMonthly(id: string): void {
+    this.monthlyPick = id;
+    this.whatIf.showMonthly(id);
   }
 
   get monthlyShown(): MonthlyChart | null {

@@ -121,6 +121,9 @@ export class WhatIfManager {
   keeping = $state(false);
   /** Problems with typed numbers, by kind. */
   problems: Partial<Record<DriverKind, string>> = $state({});
+  /** The scenario whose monthly chart the answers carry (one, not all: the screen shows one at a
+   *  time); null: the first compared scenario's. */
+  monthly: string | null = null;
   /** The sequence number of the move the screen shows (for measurements: `data-what-if-seq`). */
   shownSeq = $state(0);
 
@@ -216,6 +219,16 @@ export class WhatIfManager {
     this.send();
   }
 
+  /** The monthly chart shown is now scenario `id`'s: while a what-if is shown it is asked again
+   *  (unless the answer on screen carries that chart), since its answers carry only the chart
+   *  shown. */
+  showMonthly(id: string | null): void {
+    if (id === this.monthly) return;
+    this.monthly = id;
+    const carried = this.result?.screen.monthly.some((m) => m.scenario === id) ?? false;
+    if (this.active && !carried) this.send();
+  }
+
   setScenario(id: string | null): void {
     this.scenario = id;
     this.send();
@@ -247,7 +260,7 @@ export class WhatIfManager {
         const seq = this.seq;
         const request = { drivers: this.drivers, scenario: this.scenario };
         try {
-          const answer = await this.store.backend.compareWhatIf(request, this.theme);
+          const answer = await this.store.backend.compareWhatIf(request, this.theme, this.monthly);
           measure(`what-if-answer:${seq}`, seq);
           this.result = answer;
           this.error = null;

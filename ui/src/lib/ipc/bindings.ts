@@ -52,8 +52,11 @@ export const commands = {
 	unlockBaseline: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("unlock_baseline")),
 	/**  The comparison of the selected scenarios with its charts, drawn for `theme`. */
 	compare: (theme: Theme) => typedError<CompareScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare", { theme })),
-	/**  The comparison with live what-if drivers applied (nothing saved), drawn for `theme`. */
-	compareWhatIf: (whatIf: WhatIf_Deserialize, theme: Theme) => typedError<WhatIfScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare_what_if", { whatIf, theme })),
+	/**
+	 *  The comparison with live what-if drivers applied (nothing saved), drawn for `theme`, with
+	 *  the monthly chart of scenario `monthly` only (the first compared one when `None`).
+	 */
+	compareWhatIf: (whatIf: WhatIf_Deserialize, theme: Theme, monthly: string | null) => typedError<WhatIfScreen_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("compare_what_if", { whatIf, theme, monthly })),
 	/**
 	 *  Keeps the what-if drivers on `scenario` as a new scenario (one undo step), added to the
 	 *  compare selection when it has room.
