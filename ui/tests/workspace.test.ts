@@ -307,6 +307,11 @@ describe("scenario editor", () => {
     await settle(host);
     expect(edits(host).at(-1)).toMatchObject({ edit: { kind: "delete-scenario", id: "rent-nvidia-h100-sxm5-on-demand-aws" } });
     expect(screen.getByTestId("notice").textContent).toContain("Undo (Ctrl+Z) brings it back");
+    // The scenario before it in the list is chosen and opened (at once, or after the editor's
+    // short pause between switches: waited for either way).
+    await waitFor(() => expect(input("scenario-name").value).toBe("Reserved H100 for the base, on-demand for bursts"));
+    await settle(host);
+    expect(host.sent("get_scenario").at(-1)).toEqual({ id: "all-cloud" });
   });
 });
 
