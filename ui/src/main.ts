@@ -14,6 +14,9 @@ declare global {
   }
 }
 
+// The bundled face is fetched now, while the session is asked for, so the first layout has it.
+void document.fonts.load('13px "Planner Sans"');
+void document.fonts.load('bold 13px "Planner Sans"');
 applyTheme(loadTheme());
 
 const target = document.getElementById("app");
