@@ -86,7 +86,7 @@ export function monthSplits(n: number, width: number): number[] {
 }
 
 function axes(colours: ChartColours, months: string[], currency: string, what: string, fontPx: number): uPlot.Axis[] {
-  const font = `${fontPx}px DejaVu Sans, sans-serif`;
+  const font = `${fontPx}px "Planner Sans", sans-serif`;
   return [
     {
       stroke: colours.axis,
@@ -168,7 +168,7 @@ export function cumulativeOptions(
           const ctx = u.ctx;
           const ratio = devicePixelRatio || 1;
           ctx.save();
-          ctx.font = `${fontPx * ratio}px DejaVu Sans, sans-serif`;
+          ctx.font = `${fontPx * ratio}px "Planner Sans", sans-serif`;
           const placed: LabelBox[] = [];
           for (const m of ref.current.break_evens) {
             const line = ref.current.lines[m.line];
