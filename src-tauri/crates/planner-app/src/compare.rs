@@ -402,7 +402,7 @@ pub fn what_if(
         let (comparison, _) = planner_core::plan::compare_selection(catalog, &settings, &workloads, &scenarios, &view);
         Ok((comparison, bases))
     })?;
-    let mut screen = planner_report::screen::compare_screen_one_monthly(comparison, theme, monthly.unwrap_or(""));
+    let mut screen = planner_report::screen::compare_screen_one_monthly(comparison, theme, monthly);
     screen.backend_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
     Ok(WhatIfScreen { screen, bases })
 }

@@ -66,17 +66,25 @@ pub struct StaleCount {
 
 /// The comparison with its charts' points, coloured for `theme`.
 pub fn compare_screen(comparison: Comparison, theme: Theme) -> CompareScreen {
-    screen_of(comparison, theme, None)
+    screen_of(comparison, theme, Monthly::Every)
 }
 
 /// [`compare_screen`] with one monthly chart: scenario `monthly`'s, or the first scenario's when
-/// `monthly` is not compared (what a what-if move sends back: the screen shows one at a time).
-pub fn compare_screen_one_monthly(comparison: Comparison, theme: Theme, monthly: &str) -> CompareScreen {
-    screen_of(comparison, theme, Some(monthly))
+/// `monthly` is absent or not compared (what a what-if move sends back: the screen shows one at a
+/// time).
+pub fn compare_screen_one_monthly(comparison: Comparison, theme: Theme, monthly: Option<&str>) -> CompareScreen {
+    screen_of(comparison, theme, Monthly::One(monthly))
 }
 
-/// The screen with every scenario's monthly chart (`one` is `None`) or only one.
-fn screen_of(comparison: Comparison, theme: Theme, one: Option<&str>) -> CompareScreen {
+/// Which scenarios' monthly charts a screen carries.
+enum Monthly<'a> {
+    Every,
+    /// The named scenario's, or the first scenario's when it is absent or not compared.
+    One(Option<&'a str>),
+}
+
+/// The screen with the monthly charts `which` asks for.
+fn screen_of(comparison: Comparison, theme: Theme, which: Monthly<'_>) -> CompareScreen {
     let mut chart_errors = Vec::new();
     let mut cumulative = None;
     let mut monthly = Vec::new();
@@ -88,16 +96,16 @@ fn screen_of(comparison: Comparison, theme: Theme, one: Option<&str>) -> Compare
             );
         } else {
             cumulative = Some(cumulative_series(view, theme));
-            monthly = match one {
-                None => view
+            monthly = match which {
+                Monthly::Every => view
                     .scenarios
                     .iter()
                     .filter_map(|s| monthly_series(view, &s.id))
                     .collect(),
-                Some(id) => view
+                Monthly::One(id) => view
                     .scenarios
                     .iter()
-                    .find(|s| s.id == id)
+                    .find(|s| Some(s.id.as_str()) == id)
                     .or_else(|| view.scenarios.first())
                     .and_then(|s| monthly_series(view, &s.id))
                     .into_iter()
