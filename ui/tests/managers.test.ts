@@ -60,6 +60,34 @@ describe("tab managers", () => {
     expect(store.notice?.text).toMatch(/^Deleted workload “.+”\. Undo \(Ctrl\+Z\) brings it back\.$/);
   });
 
+  it("Scenario editor: the form waits for the workspace's catalog (before it, every catalog item would read 'not in the catalog'), or shows it failed", async () => {
+    const { backend } = await enterpriseSession();
+    const store = await openStore(backend);
+    const m = new ScenariosManager(store);
+    const e = m.openEditor(m.selectedId!);
+    await e.load();
+    await settled(e);
+    expect(e.spec?.id).toBe(m.selectedId);
+    expect(store.catalog).toBeNull();
+    expect(e.ready).toBe(false);
+    await store.loadCatalog();
+    expect(store.catalog?.accelerators.length).toBeGreaterThan(0);
+    expect(e.ready).toBe(true);
+
+    // A catalog that cannot be loaded: the form shows, saying so, rather than waiting forever.
+    const failing = Object.create(backend) as Backend;
+    failing.workspaceCatalog = () => Promise.reject(new Error("the catalog snapshot is unreadable"));
+    const broken = new WorkspaceStore(failing, store.info);
+    const e2 = new ScenariosManager(broken).openEditor(m.selectedId!);
+    await e2.load();
+    await settled(e2);
+    expect(e2.ready).toBe(false);
+    await broken.loadCatalog();
+    expect(broken.catalog).toBeNull();
+    expect(e2.catalogError).toBeInstanceOf(Error);
+    expect(e2.ready).toBe(true);
+  });
+
   it("Scenarios: a template, a copy, a new layer, a layer's kind and a facility are the engine's drafts", async () => {
     const { backend, host } = await enterpriseSession();
     const store = await openStore(backend);

@@ -110,8 +110,10 @@ export class WorkspaceStore {
   /** Loads (again) the workspace's catalog snapshot, and the layer forms the first time. */
   async loadCatalog(): Promise<void> {
     try {
-      if (this.layerForms === null) this.layerForms = await this.backend.layerForms();
-      this.catalog = await this.backend.workspaceCatalog();
+      // Both asked at once: the scenario editor waits for the catalog before it shows its form.
+      const [forms, catalog] = await Promise.all([this.layerForms ?? this.backend.layerForms(), this.backend.workspaceCatalog()]);
+      this.layerForms = forms;
+      this.catalog = catalog;
       this.catalogError = null;
     } catch (e) {
       this.catalogError = e;

@@ -150,6 +150,18 @@ export class ScenarioEditorManager {
     return this.store.catalog;
   }
 
+  /** Why the workspace's catalog could not be loaded; null when it was, or still is loading. */
+  get catalogError(): unknown {
+    return this.store.catalogError;
+  }
+
+  /** Whether the form can be shown: the scenario is loaded, and so is the catalog its layers
+   *  name (or it failed, which the form says). Shown before the catalog, every accelerator,
+   *  system and offer would read "not in the catalog", and every catalog price "required". */
+  get ready(): boolean {
+    return this.spec !== null && (this.store.catalog !== null || this.store.catalogError !== null);
+  }
+
   get settings(): WorkspaceSettings {
     return this.store.info.settings;
   }
