@@ -390,9 +390,11 @@ pub fn what_if(
     let started = Instant::now();
     let (comparison, bases) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
-        let bases = planner_core::what_if::bases(&file, catalog, what_if.scenario.as_deref());
-        let changed =
-            planner_core::what_if::apply(&file, catalog, what_if, "what-if").map_err(|p| what_if_error(&p))?;
+        // The saved plan is resolved once, for what the drivers replace and what they multiply.
+        let base = planner_core::what_if::resolve(&file, catalog);
+        let bases = planner_core::what_if::bases_resolved(&file, base.as_ref(), what_if.scenario.as_deref());
+        let changed = planner_core::what_if::apply_resolved(&file, base.as_ref(), what_if, "what-if")
+            .map_err(|p| what_if_error(&p))?;
         let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(changed);
         // The file carries the horizon (the view's, or the driver's): the view adds none.
         let view = ViewState {

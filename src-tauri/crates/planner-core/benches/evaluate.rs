@@ -1,5 +1,6 @@
 //! Evaluation speed: 8 scenarios × 36 months with the full ledger (goal: under 1 ms), and the
-//! same plan over 120 months.
+//! same plan over 120 months; each on one core (`evaluate`) and shared over the machine's cores
+//! (`evaluate_parallel`, what the comparison and the what-if moves use).
 //!
 //! `cargo bench -p planner-core -- --warm-up-time 1 --measurement-time 3`
 
@@ -8,7 +9,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::catalog::load;
-use planner_core::evaluate::evaluate;
+use planner_core::evaluate::{evaluate, evaluate_parallel};
 use planner_core::scenario::Plan;
 use planner_core::scenario_file::parse;
 use planner_core::validate::validate;
@@ -66,6 +67,10 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("evaluate 8 scenarios x {horizon} months"), |b| {
             b.iter(|| evaluate(std::hint::black_box(&p)))
         });
+        c.bench_function(
+            &format!("evaluate 8 scenarios x {horizon} months, on every core"),
+            |b| b.iter(|| evaluate_parallel(std::hint::black_box(&p))),
+        );
     }
 }
 

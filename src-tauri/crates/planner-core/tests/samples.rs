@@ -154,3 +154,34 @@ fn buy_vs_rent_ignores_the_owner_scenarios_cloud_layers() {
     assert_eq!(present(with_burst), present(hours(&owned_only)));
     assert!(with_burst > rust_decimal::Decimal::ZERO && with_burst < rust_decimal::Decimal::from(24));
 }
+
+/// The comparison and the what-if moves evaluate the scenarios on several cores
+/// (`evaluate_parallel`): every sample, and one of seven scenarios (an uneven split), gives the
+/// very figures of the one-core `evaluate`, in the same order.
+#[test]
+fn parallel_evaluation_gives_the_same_figures_in_the_same_order() {
+    use planner_core::evaluate::{evaluate, evaluate_parallel};
+    use planner_core::scenario_file::parse;
+    use planner_core::validate::validate;
+    let catalog = common::shipped_catalog();
+    for name in SAMPLES {
+        let mut file = parse(&sample(name)).unwrap();
+        let plan = validate(&catalog, &file, None).unwrap();
+        let one = evaluate(&plan);
+        assert_eq!(evaluate_parallel(&plan), one, "{name}");
+        let originals = file.scenarios.clone();
+        file.scenarios = (0..7)
+            .map(|i| {
+                let mut s = originals[i % originals.len()].clone();
+                s.id = format!("{}-{i}", s.id);
+                s.staff_fte += rust_decimal::Decimal::new(i64::try_from(i).unwrap(), 1);
+                s
+            })
+            .collect();
+        let plan = validate(&catalog, &file, None).unwrap();
+        let one = evaluate(&plan);
+        let ids: Vec<&str> = one.scenarios.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids.len(), 7, "{name}");
+        assert_eq!(evaluate_parallel(&plan), one, "{name}, seven scenarios");
+    }
+}

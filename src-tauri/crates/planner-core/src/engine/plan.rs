@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::calendar::YearMonth;
 use crate::catalog::Catalog;
 use crate::engine::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
-use crate::engine::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate};
+use crate::engine::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate_parallel};
 use crate::engine::scenario::Assumption;
 use crate::engine::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
 use crate::engine::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
@@ -220,7 +220,7 @@ pub fn evaluate_selection(
     let problems = match validate(catalog, &file, horizon) {
         Ok(plan) => {
             return SelectionResult {
-                evaluation: Some(evaluate(&plan)),
+                evaluation: Some(evaluate_parallel(&plan)),
                 problems: Vec::new(),
             };
         }
@@ -244,7 +244,7 @@ pub fn evaluate_selection(
         // Each scenario is checked on its own, so the rest validate as they are.
         validate(catalog, &to_scenario_file(settings, workloads, &good), horizon)
             .ok()
-            .map(|plan| evaluate(&plan))
+            .map(|plan| evaluate_parallel(&plan))
     };
     SelectionResult {
         evaluation,

@@ -170,8 +170,10 @@ pub fn check(file: &ScenarioFile, what_if: &WhatIf) -> Vec<Problem> {
 }
 
 /// The plan of `file`'s scenarios that validate (a scenario with a problem is left out, as the
-/// comparison leaves it out); `None` when none does or a workload or setting is wrong.
-fn resolve(file: &ScenarioFile, catalog: &Catalog) -> Option<Plan> {
+/// comparison leaves it out); `None` when none does or a workload or setting is wrong. What
+/// `bases` and `apply` read; a caller that wants both resolves once and passes it to
+/// `bases_resolved` and `apply_resolved` (validation is a fifth of a what-if move).
+pub fn resolve(file: &ScenarioFile, catalog: &Catalog) -> Option<Plan> {
     let problems = match validate(catalog, file, None) {
         Ok(plan) => return Some(plan),
         Err(problems) => problems,
@@ -212,6 +214,25 @@ pub fn apply(
     what_if: &WhatIf,
     reason: &str,
 ) -> Result<ScenarioFile, Vec<Problem>> {
+    let needs_plan = what_if
+        .drivers
+        .iter()
+        .any(|d| d.kind.is_multiplier() && d.kind != DriverKind::Demand && d.value != Decimal::ONE);
+    let plan = if needs_plan && check(file, what_if).is_empty() {
+        resolve(file, catalog)
+    } else {
+        None
+    };
+    apply_resolved(file, plan.as_ref(), what_if, reason)
+}
+
+/// `apply` with `file` already resolved (`resolve(file, catalog)`).
+pub fn apply_resolved(
+    file: &ScenarioFile,
+    plan: Option<&Plan>,
+    what_if: &WhatIf,
+    reason: &str,
+) -> Result<ScenarioFile, Vec<Problem>> {
     let problems = check(file, what_if);
     if !problems.is_empty() {
         return Err(problems);
@@ -220,16 +241,11 @@ pub fn apply(
     if what_if.drivers.is_empty() {
         return Ok(out);
     }
-    let needs_plan = what_if
-        .drivers
-        .iter()
-        .any(|d| d.kind.is_multiplier() && d.kind != DriverKind::Demand && d.value != Decimal::ONE);
-    let plan = if needs_plan { resolve(file, catalog) } else { None };
     for spec in &mut out.scenarios {
         if what_if.scenario.as_ref().is_some_and(|id| *id != spec.id) {
             continue;
         }
-        let resolved = plan.as_ref().and_then(|p| p.scenarios.iter().find(|s| s.id == spec.id));
+        let resolved = plan.and_then(|p| p.scenarios.iter().find(|s| s.id == spec.id));
         for d in &what_if.drivers {
             apply_driver(spec, resolved, d, reason);
         }
@@ -351,10 +367,13 @@ fn spread(values: &[Decimal]) -> (Decimal, Decimal, u32) {
 /// every scenario of `file`): the low and high of the figures (resolved at the price point, in
 /// the file's currency), how many it touches, and its label and unit in plain words.
 pub fn bases(file: &ScenarioFile, catalog: &Catalog, what_if_scenario: Option<&str>) -> Vec<DriverBase> {
-    let plan = resolve(file, catalog);
+    bases_resolved(file, resolve(file, catalog).as_ref(), what_if_scenario)
+}
+
+/// `bases` with `file` already resolved (`resolve(file, catalog)`).
+pub fn bases_resolved(file: &ScenarioFile, plan: Option<&Plan>, what_if_scenario: Option<&str>) -> Vec<DriverBase> {
     let specs: Vec<&ScenarioSpec> = targeted(file, what_if_scenario).collect();
     let resolved: Vec<&Scenario> = plan
-        .as_ref()
         .map(|p| {
             p.scenarios
                 .iter()
