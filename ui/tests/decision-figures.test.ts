@@ -23,6 +23,7 @@ import {
   DECISION_ROWS,
   buyVsRentCell,
   decisionRows,
+  plainWords,
   rankCell,
   resaleCell,
   wordPieces,
@@ -141,6 +142,9 @@ describe("decision rows", () => {
     expect(cell.title).toContain("-$213,300.00");
     expect(resaleCell(scenario(eh, "hybrid"), ctxFor(eh)).text).toBe("reference");
     expect(wordPieces(cell.text).filter((p) => p.code).map((p) => p.text)).toEqual(["hybrid", "all-cloud"]);
+    // The presenting view shows the same words without the code quotes, as one text.
+    expect(plainWords(cell.text)).toBe("hybrid is cheaper than all-cloud by 592,237.87; 213,300.00 of that is resale assumed in month 36");
+    expect(plainWords(cell.text)).toBe(wordPieces(cell.text).map((p) => p.text).join(""));
   });
 
   it("says when no part of the difference rests on resale", async () => {

@@ -230,3 +230,9 @@ export function decisionRows(view: DecisionView): Row[] {
 export function wordPieces(text: string): { text: string; code: boolean }[] {
   return text.split("`").map((t, i) => ({ text: t, code: i % 2 === 1 })).filter((p) => p.text !== "");
 }
+
+/** The engine's words with its code quotes dropped, as one plain text: what the presenting
+ *  view shows (no code face on a projector), written as one text node per cell. */
+export function plainWords(text: string): string {
+  return text.split("`").join("");
+}
