@@ -33,6 +33,7 @@ class RecordingPath {
 interface Recorded {
   strokes: { colour: string; width: number; ops: Op[] }[];
   fills: { colour: string; x: number; y: number; w: number; h: number }[];
+  texts: string[];
 }
 
 function recordingContext(rec: Recorded): CanvasRenderingContext2D {
@@ -54,7 +55,9 @@ function recordingContext(rec: Recorded): CanvasRenderingContext2D {
     rect() {},
     clip() {},
     fill() {},
-    fillText() {},
+    fillText(t: string) {
+      rec.texts.push(t);
+    },
     strokeText() {},
     clearRect() {},
     measureText: (t: string) => ({ width: t.length * 7 }),
@@ -107,7 +110,7 @@ let rec: Recorded;
 const realGetContext = HTMLCanvasElement.prototype.getContext;
 
 beforeEach(async () => {
-  rec = { strokes: [], fills: [] };
+  rec = { strokes: [], fills: [], texts: [] };
   // The app loads uPlot's own script; here the module stands in for it.
   (globalThis as unknown as { uPlot: unknown }).uPlot = (await import("uplot")).default;
   (globalThis as unknown as { Path2D: unknown }).Path2D = RecordingPath;
@@ -145,6 +148,31 @@ describe("canvas charts", () => {
     const top = ys.find(([v]) => v === 1300000)![1];
     const bottom = ys.find(([v]) => v === 200000)![1];
     expect(top).toBeLessThan(bottom);
+  });
+
+  it("follows a longer horizon with new data on the same canvas, the new months on its axis", async () => {
+    const props = { currency: "USD", theme: "light" as const, title: "Cumulative cash, USD", testid: "chart-cumulative" };
+    const { container, rerender } = render(SeriesChart, { props: { ...props, chart: { kind: "cumulative", series: cumulative } } });
+    await waitFor(() => expect(rec.strokes.length).toBeGreaterThan(0));
+    const canvas = container.querySelector("canvas");
+    expect(canvas).not.toBeNull();
+    expect(rec.texts).toContain("2027-06");
+    expect(rec.texts).not.toContain("2027-09");
+    // The horizon grows from 6 to 9 months: three more values per line.
+    const longer: CumulativeSeries = {
+      months: [...cumulative.months, "2027-07", "2027-08", "2027-09"],
+      lines: cumulative.lines.map((l) => ({ ...l, values: [...l.values, 1200000, 1250000, 1300000] })),
+      break_evens: [],
+    };
+    rec.strokes = [];
+    rec.texts = [];
+    await rerender({ ...props, chart: { kind: "cumulative", series: longer } });
+    await waitFor(() => expect(rec.strokes.some((s) => s.ops.filter((o) => o[0] === "M" || o[0] === "L").length === 9)).toBe(true));
+    // A data update, not a new chart: the same canvas, redrawn.
+    expect(container.querySelector("canvas")).toBe(canvas);
+    expect(container.querySelectorAll("canvas")).toHaveLength(1);
+    // The month axis reads the months of the series shown, not those the chart was made with.
+    expect(rec.texts).toContain("2027-09");
   });
 
   it("keeps the labels of close break-even points apart", async () => {

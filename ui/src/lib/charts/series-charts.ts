@@ -42,13 +42,14 @@ export function cumulativeData(series: CumulativeSeries): uPlot.AlignedData {
 }
 
 /** What decides the cumulative chart's options (not its values): a change rebuilds the chart,
- *  any other change only sets new data. */
+ *  any other change only sets new data. The months are not in it: the axis and the hover read
+ *  them from the series shown, so a new horizon is new data, not a new chart. */
 export function cumulativeShape(series: CumulativeSeries): string {
-  return JSON.stringify([series.months.length, series.months[0], series.lines.map((l) => [l.label, l.colour, l.width])]);
+  return JSON.stringify(series.lines.map((l) => [l.label, l.colour, l.width]));
 }
 
 export function monthlyShape(series: MonthlySeries): string {
-  return JSON.stringify([series.months.length, series.months[0], series.scenario]);
+  return JSON.stringify(series.scenario);
 }
 
 /** Each month's net cash (costs less income): the monthly chart's hover value. */
@@ -85,7 +86,8 @@ export function monthSplits(n: number, width: number): number[] {
   return out;
 }
 
-function axes(colours: ChartColours, months: string[], currency: string, what: string, fontPx: number): uPlot.Axis[] {
+/** The axes; `months` gives the months of the series shown (read at each draw). */
+function axes(colours: ChartColours, months: () => string[], currency: string, what: string, fontPx: number): uPlot.Axis[] {
   const font = `${fontPx}px "Planner Sans", sans-serif`;
   return [
     {
@@ -93,8 +95,8 @@ function axes(colours: ChartColours, months: string[], currency: string, what: s
       grid: { stroke: colours.grid, width: 1 },
       ticks: { stroke: colours.grid, width: 1 },
       font,
-      splits: (u) => monthSplits(months.length, u.bbox.width / (devicePixelRatio || 1) / (fontPx / 12)),
-      values: (_u, splits) => splits.map((k) => months[k] ?? ""),
+      splits: (u) => monthSplits(months().length, u.bbox.width / (devicePixelRatio || 1) / (fontPx / 12)),
+      values: (_u, splits) => splits.map((k) => months()[k] ?? ""),
     },
     {
       stroke: colours.axis,
@@ -151,7 +153,7 @@ export function cumulativeOptions(
     scales: { x: { time: false } },
     legend: { show: true, live: true },
     cursor: { points: { size: 7 } },
-    axes: axes(colours, series.months, currency, "Cumulative cash", fontPx),
+    axes: axes(colours, () => ref.current.months, currency, "Cumulative cash", fontPx),
     series: [
       { label: "Month", value: (_u, k) => (k == null ? "" : (ref.current.months[k] ?? "")) },
       ...series.lines.map((l) => ({
@@ -218,7 +220,7 @@ export function monthlyOptions(
       y: { range: () => monthlyRange(ref.current) },
     },
     legend: { show: true, live: true },
-    axes: axes(colours, series.months, currency, "Cash per month", fontPx),
+    axes: axes(colours, () => ref.current.months, currency, "Cash per month", fontPx),
     series: [
       { label: "Month", value: (_u, k) => (k == null ? "" : (ref.current.months[k] ?? "")) },
       {
