@@ -7,6 +7,8 @@
 //!   frames.
 //! - One what-if slider move to the repainted table and canvas charts, as the app measures it
 //!   itself (`performance.measure("what-if:<seq>")`, read through WebDriver), over 100 moves.
+//! - The what-if command alone from an idle page, and the back end's part of it (`backend_ms`):
+//!   with the slider's measures, this splits a move into engine, IPC and the page's update.
 //! - One edit saved and the comparison of 8 recomputed, as IPC round trips from the page.
 //! - Opening a workspace of 10,000 scenarios through the `open_workspace` command.
 //!
@@ -190,6 +192,30 @@ const [rounds, done] = arguments;
 })().then(done, (e) => done({ error: String(e) }));
 "#;
 
+/// The what-if command alone, from the page with nothing else to do: 30 round trips of
+/// `compare_what_if` (a demand driver, 8 scenarios), with the back end's own time for each
+/// (`backend_ms`), so a slider move's time can be split into engine, IPC and the page's update.
+const WHAT_IF_ALONE: &str = r#"
+const [rounds, done] = arguments;
+const invoke = window.__TAURI_INTERNALS__.invoke;
+(async () => {
+  const times = [];
+  const backend = [];
+  let bytes = 0;
+  for (let i = 0; i < rounds; i++) {
+    const whatIf = { drivers: [{ kind: "demand", value: String(0.5 + (i % 20) * 0.05) }], scenario: null };
+    const t0 = performance.now();
+    const answer = await invoke("compare_what_if", { whatIf, theme: "light", monthly: null });
+    times.push(performance.now() - t0);
+    backend.push(Number(answer.screen.backend_ms));
+    if (answer.screen.comparison.view.scenarios.length !== 8) throw new Error("not 8 scenarios");
+    bytes = JSON.stringify(answer).length;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return { times, backend, bytes };
+})().then(done, (e) => done({ error: String(e) }));
+"#;
+
 const OPEN: &str = r#"
 const [path, done] = arguments;
 const invoke = window.__TAURI_INTERNALS__.invoke;
@@ -236,6 +262,7 @@ async fn measure_repaint_edit_and_open() {
         .await;
     let what_if = run_async(&app, WHAT_IF, vec![json!(100)]).await;
     app.click("[data-testid='what-if-reset']").await;
+    let what_if_alone = run_async(&app, WHAT_IF_ALONE, vec![json!(30)]).await;
     let round_trip = run_async(&app, ROUND_TRIP, vec![json!(selected[0]), json!(30)]).await;
     let compare_only = run_async(&app, COMPARE_ONLY, vec![json!(30)]).await;
     let open = run_async(&app, OPEN, vec![json!(large.display().to_string())]).await;
@@ -263,6 +290,21 @@ async fn measure_repaint_edit_and_open() {
         summary(
             "what-if slider move → the next frame (painted with the update)",
             &what_if["times"]
+        )
+    );
+    println!(
+        "{}; answer {} bytes of JSON",
+        summary(
+            "what-if command alone, page idle (engine and IPC round trip)",
+            &what_if_alone["times"]
+        ),
+        what_if_alone["bytes"]
+    );
+    println!(
+        "{}",
+        summary(
+            "what-if command alone: the back end's part (backend_ms)",
+            &what_if_alone["backend"]
         )
     );
     println!(
