@@ -193,7 +193,7 @@ pub fn range_of(key: &str) -> (Decimal, Option<Decimal>) {
 pub fn check(file: &ScenarioFile) -> Vec<Problem> {
     let mut out = Vec::new();
     match serde_json::to_value(file) {
-        Ok(v) => walk(&v, "", "", &mut out),
+        Ok(v) => walk(&v, &mut Vec::new(), "", &mut out),
         Err(e) => out.push(Problem {
             path: String::new(),
             message: format!("the file cannot be checked ({e})"),
@@ -202,23 +202,53 @@ pub fn check(file: &ScenarioFile) -> Vec<Problem> {
     out
 }
 
-fn walk(v: &Value, path: &str, key: &str, out: &mut Vec<Problem>) {
+/// One step of a JSON path: a key, or an index into an array.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The path `steps` spell, as `validate` names fields: `scenarios[0].layers[1].gpus`.
+fn path_of(steps: &[Step<'_>]) -> String {
+    let mut path = String::new();
+    for step in steps {
+        match step {
+            Step::Key(k) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Step::Index(i) => {
+                path.push('[');
+                path.push_str(&i.to_string());
+                path.push(']');
+            }
+        }
+    }
+    path
+}
+
+/// Checks every number under `v`, whose path is `steps` and whose field is named `key`. The path
+/// is spelled only for a number out of bounds: a file within them (every file the engine
+/// evaluates, each what-if move included) costs no text.
+fn walk<'a>(v: &'a Value, steps: &mut Vec<Step<'a>>, key: &'a str, out: &mut Vec<Problem>) {
     match v {
         Value::Object(map) => {
             for (k, child) in map {
-                let p = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
                 // An override's `value` (and a fee's) is bounded as the field it belongs to.
                 let named = if k == "value" { key } else { k.as_str() };
-                walk(child, &p, named, out);
+                steps.push(Step::Key(k));
+                walk(child, steps, named, out);
+                steps.pop();
             }
         }
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
-                walk(child, &format!("{path}[{i}]"), key, out);
+                steps.push(Step::Index(i));
+                walk(child, steps, key, out);
+                steps.pop();
             }
         }
         Value::String(s) => {
@@ -226,7 +256,7 @@ fn walk(v: &Value, path: &str, key: &str, out: &mut Vec<Problem>) {
                 return;
             }
             if let Ok(d) = s.parse::<Decimal>() {
-                number(d, path, key, out);
+                number(d, steps, key, out);
             }
         }
         Value::Number(n) => {
@@ -235,17 +265,17 @@ fn walk(v: &Value, path: &str, key: &str, out: &mut Vec<Problem>) {
                 .map(Decimal::from)
                 .or_else(|| n.as_i64().map(Decimal::from))
                 .unwrap_or(Decimal::MAX);
-            number(d, path, key, out);
+            number(d, steps, key, out);
         }
         Value::Null | Value::Bool(_) => {}
     }
 }
 
-fn number(d: Decimal, path: &str, key: &str, out: &mut Vec<Problem>) {
+fn number(d: Decimal, steps: &[Step<'_>], key: &str, out: &mut Vec<Problem>) {
     let b = bound_of(key);
     if d.abs() > b.max {
         out.push(Problem {
-            path: path.to_owned(),
+            path: path_of(steps),
             message: format!(
                 "{} is beyond what the planner evaluates here ({} at most, {}); see Limits in the README",
                 crate::problem::clip(&d.normalize().to_string()),
@@ -258,7 +288,7 @@ fn number(d: Decimal, path: &str, key: &str, out: &mut Vec<Problem>) {
         && d < min
     {
         out.push(Problem {
-            path: path.to_owned(),
+            path: path_of(steps),
             message: format!(
                 "{} is too small to evaluate ({} at least, {}); see Limits in the README",
                 d.normalize(),
