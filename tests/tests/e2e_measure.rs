@@ -136,7 +136,8 @@ const invoke = window.__TAURI_INTERNALS__.invoke;
 })().then(done, (e) => done({ error: String(e) }));
 "#;
 
-/// Moves the demand slider `rounds` times, each move waiting for the app's own measures of it:
+/// Drags the demand slider through `rounds` moves (one pointer down, a pointer move per step, one
+/// up, as a hand on the mouse makes them), each move waiting for the app's own measures of it:
 /// `what-if-answer:<seq>` (input to the back end's answer received), `what-if-dom:<seq>` (input
 /// to the table updated, both canvas charts drawn and the page laid out) and `what-if:<seq>`
 /// (input to the next animation frame, the one painted with it); returns the three lists of
@@ -146,7 +147,12 @@ const WHAT_IF: &str = r#"
 const [rounds, done] = arguments;
 (async () => {
   const slider = document.querySelector("[data-testid='what-if-slider-demand']");
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+  // One drag, as a pointer makes it: down on the thumb, a move per step, up at the end.
+  const r = slider.getBoundingClientRect();
+  const min = Number(slider.getAttribute("aria-valuemin"));
+  const max = Number(slider.getAttribute("aria-valuemax"));
+  const pointer = (type, v) => slider.dispatchEvent(new PointerEvent(type, { bubbles: true, cancelable: true, pointerId: 1, button: 0, clientX: r.left + ((v - min) / (max - min)) * r.width, clientY: r.top + r.height / 2 }));
+  pointer("pointerdown", Number(slider.getAttribute("aria-valuenow")));
   const times = [];
   const dom = [];
   const answer = [];
@@ -173,8 +179,7 @@ const [rounds, done] = arguments;
           resolve();
         };
       });
-      setter.call(slider, String(50 + (i % 20) * 5));
-      slider.dispatchEvent(new Event("input", { bubbles: true }));
+      pointer("pointermove", 50 + (i % 20) * 5);
       await seen;
       wake = null;
       if (last.dom === undefined || last.answer === undefined) throw new Error("move " + i + " lacks a measure: " + JSON.stringify(last));
@@ -187,6 +192,7 @@ const [rounds, done] = arguments;
     }
   } finally {
     observer.disconnect();
+    pointer("pointerup", 50 + ((rounds - 1) % 20) * 5);
   }
   return { times, dom, answer };
 })().then(done, (e) => done({ error: String(e) }));

@@ -95,8 +95,8 @@ async fn drag_demand(app: &App, first: &str) {
     app.click("[data-testid='what-if-open']").await;
     app.wait_text("[data-testid='what-if-replaces-demand']", "replaces")
         .await;
-    for v in ["90", "75", "60", "50"] {
-        app.fill("[data-testid='what-if-slider-demand']", v).await;
+    for v in [90.0, 75.0, 60.0, 50.0] {
+        app.slide("[data-testid='what-if-slider-demand']", v).await;
     }
     app.wait_text("[data-testid='what-if-active']", "demand").await;
     app.wait_text("[data-testid='what-if-mark-demand']", "what-if").await;
@@ -171,7 +171,7 @@ async fn keep_and_undo(app: &App) {
 
 /// Presents: F5, large type, the what-if marked, four views stepped with →, Esc leaves.
 async fn present(app: &App) {
-    app.fill("[data-testid='what-if-slider-demand']", "60").await;
+    app.slide("[data-testid='what-if-slider-demand']", 60.0).await;
     app.wait_text("[data-testid='what-if-active']", "demand").await;
     app.exec(
         "document.activeElement && document.activeElement.blur(); return true;",

@@ -19,10 +19,47 @@ async function openCompare(backend: Backend) {
   await screen.findByTestId("compare-table");
 }
 
-const slider = (kind: string) => screen.getByTestId(`what-if-slider-${kind}`) as HTMLInputElement;
+const slider = (kind: string) => screen.getByTestId(`what-if-slider-${kind}`);
+
+/** Drags driver `kind`'s slider to `value` as a pointer would: down on the track where `value`
+ *  lies (the track laid out as one pixel per unit, since jsdom lays nothing out), then up. */
+async function slideTo(kind: string, value: number): Promise<void> {
+  const thumb = slider(kind);
+  const track = thumb;
+  const min = Number(thumb.getAttribute("aria-valuemin"));
+  const max = Number(thumb.getAttribute("aria-valuemax"));
+  track.getBoundingClientRect = () => ({ left: 0, top: 0, right: max - min, bottom: 22, width: max - min, height: 22, x: 0, y: 0, toJSON: () => ({}) });
+  await fireEvent.pointerDown(track, { button: 0, pointerId: 1, clientX: value - min });
+  await fireEvent.pointerUp(track, { button: 0, pointerId: 1, clientX: value - min });
+}
 const total = (id: string) => screen.getByTestId(`figure-${id}-decision_total`).textContent ?? "";
 
 describe("what-if drivers", () => {
+  it("shows a dragged driver's value as text while the drag lasts, and the typed field again after", async () => {
+    const { backend, host } = await enterpriseSession();
+    await openCompare(backend);
+    await fireEvent.click(screen.getByTestId("what-if-open"));
+    await waitFor(() => expect(screen.getByTestId("what-if-replaces-demand").textContent).toContain("replaces"));
+    const track = slider("demand");
+    track.getBoundingClientRect = () => ({ left: 0, top: 0, right: 290, bottom: 22, width: 290, height: 22, x: 0, y: 0, toJSON: () => ({}) });
+    await fireEvent.pointerDown(track, { button: 0, pointerId: 1, clientX: 40 });
+    expect(screen.queryByTestId("what-if-input-demand")).toBeNull();
+    expect(screen.getByTestId("what-if-readout-demand").textContent).toBe("50");
+    await fireEvent.pointerMove(track, { pointerId: 1, clientX: 50 });
+    expect(screen.getByTestId("what-if-readout-demand").textContent).toBe("60");
+    expect(track.getAttribute("aria-valuenow")).toBe("60");
+    await fireEvent.pointerUp(track, { pointerId: 1, clientX: 50 });
+    expect(screen.queryByTestId("what-if-readout-demand")).toBeNull();
+    expect((screen.getByTestId("what-if-input-demand") as HTMLInputElement).value).toBe("60");
+    await screen.findByTestId("what-if-active");
+    // The newest move's comparison is the last asked for, and it has been answered.
+    await waitFor(() => {
+      const sent = host.sent("compare_what_if") as { whatIf: { drivers: { value: string }[] } }[];
+      expect(sent.at(-1)?.whatIf.drivers[0]?.value).toBe("0.6");
+      expect(track.getAttribute("aria-valuenow")).toBe("60");
+    });
+  });
+
   it("shows what each driver replaces, follows a slider, keeps the what-if as a scenario and undoes it", async () => {
     const { backend, host } = await enterpriseSession();
     await openCompare(backend);
@@ -36,7 +73,7 @@ describe("what-if drivers", () => {
     expect(screen.getByTestId("what-if-replaces-gpu-price").textContent).toContain(Number(gpu.low).toLocaleString("en-US"));
 
     // Half the demand: the table shows the engine's what-if figures, the saved ones as "was".
-    await fireEvent.input(slider("demand"), { target: { value: "50" } });
+    await slideTo("demand", 50);
     await waitFor(() => expect(total("hybrid")).not.toBe(saved));
     const sent = host.sent("compare_what_if") as { whatIf: { drivers: { kind: string; value: string }[] } }[];
     expect(sent.at(-1)!.whatIf.drivers).toEqual([{ kind: "demand", value: "0.5" }]);
@@ -140,7 +177,7 @@ describe("presenting", () => {
     await openCompare(backend);
     await fireEvent.click(screen.getByTestId("what-if-open"));
     await screen.findByTestId("what-if");
-    await fireEvent.input(slider("demand"), { target: { value: "80" } });
+    await slideTo("demand", 80);
     await screen.findByTestId("what-if-active");
     // The move's comparison has been asked for and answered.
     await waitFor(() => {

@@ -274,6 +274,30 @@ impl App {
         .await;
     }
 
+    /// Drags the slider at `css` (an ARIA slider: `aria-valuemin`, `aria-valuemax`) to `value` as
+    /// a pointer does: down where its value lies now, moves to where `value` lies, up. The events
+    /// are dispatched in the page at the track's laid-out coordinates.
+    pub async fn slide(&self, css: &str, value: f64) {
+        let el = self.element(css).await;
+        let args = vec![
+            serde_json::to_value(&el).expect("element reference"),
+            serde_json::json!(value),
+        ];
+        self.exec(
+            "const [el, v] = arguments; \
+             const r = el.getBoundingClientRect(); \
+             const min = Number(el.getAttribute('aria-valuemin')), max = Number(el.getAttribute('aria-valuemax')); \
+             const x = (w) => r.left + ((w - min) / (max - min)) * r.width; \
+             const y = r.top + r.height / 2; \
+             const at = (type, w) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, cancelable: true, pointerId: 1, button: 0, clientX: x(w), clientY: y })); \
+             at('pointerdown', Number(el.getAttribute('aria-valuenow'))); \
+             at('pointermove', v); \
+             at('pointerup', v);",
+            args,
+        )
+        .await;
+    }
+
     /// Presses a key with modifiers on the focused element (or the page), as a keydown event.
     pub async fn press(&self, key: &str, ctrl: bool, shift: bool) {
         self.exec(
