@@ -103,7 +103,8 @@ pub fn dev_samples_dir() -> Option<PathBuf> {
 /// Whether `dri` (normally `/dev/dri`) holds a GPU render node (`renderD*`), that is whether
 /// WebKit's hardware acceleration has a GPU to run on. Without one WebKitGTK composites with a
 /// software GL (its DMA-BUF renderer), which costs time and memory and accelerates nothing: the
-/// shell then sets the web view's hardware acceleration policy to "never". Measured with 1,000
+/// shell turns that renderer off before WebKit starts ([`disable_dmabuf_renderer_without_gpu`])
+/// and sets the web view's hardware acceleration policy to "never". Measured with 1,000
 /// scenarios on a 2-core machine without a GPU: first paint 950–1,393 ms and 396–408 MiB PSS
 /// with WebKit's default (five launches), 766–872 ms (median 780 over seven) and 278–281 MiB
 /// with "never".
@@ -116,9 +117,43 @@ pub fn has_gpu_render_node(dri: &std::path::Path) -> bool {
     })
 }
 
+/// The variable that turns WebKitGTK's DMA-BUF renderer off; WebKit reads it once, when the
+/// first web view is made.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub const DMABUF_RENDERER_VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+
+/// Whether the shell should turn WebKit's DMA-BUF renderer off: only when the machine has no
+/// GPU render node (the renderer would run on a software GL) and the user has not set the
+/// variable themselves (their choice, either way, stands).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub fn disable_dmabuf_renderer(gpu: bool, already_set: bool) -> bool {
+    !gpu && !already_set
+}
+
+/// Turns WebKit's DMA-BUF renderer off when there is no GPU ([`disable_dmabuf_renderer`]).
+/// The hardware acceleration policy (set on the web view once it exists) does not undo the
+/// renderer's start-up: with the policy "never" but the renderer on, a 1,000-scenario workspace
+/// painted first at a median of 810 ms (639–1,000, six launches) in 281–284 MiB PSS; with the
+/// renderer off, 685 ms (569–798) in 274–277 MiB, alternating on the same build (issue #17).
+///
+/// # Safety
+///
+/// Sets an environment variable, so it must run while no other thread exists (first thing in
+/// `main`, before Tauri, GTK or tokio start a thread).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub unsafe fn disable_dmabuf_renderer_without_gpu() {
+    let already_set = std::env::var_os(DMABUF_RENDERER_VARIABLE).is_some();
+    if disable_dmabuf_renderer(has_gpu_render_node(std::path::Path::new("/dev/dri")), already_set) {
+        // SAFETY: the caller guarantees no other thread exists that could read or write the
+        // environment at the same time.
+        unsafe { std::env::set_var(DMABUF_RENDERER_VARIABLE, "1") };
+    }
+}
+
 #[cfg(test)]
 mod renderer_tests {
-    use super::has_gpu_render_node;
+    use super::{disable_dmabuf_renderer, has_gpu_render_node};
 
     #[test]
     fn a_gpu_is_seen_only_through_a_render_node() {
@@ -130,5 +165,14 @@ mod renderer_tests {
         assert!(!has_gpu_render_node(dir.path()));
         std::fs::write(dir.path().join("renderD128"), b"").unwrap();
         assert!(has_gpu_render_node(dir.path()));
+    }
+
+    #[test]
+    fn the_dmabuf_renderer_is_turned_off_only_without_a_gpu_and_a_choice() {
+        assert!(disable_dmabuf_renderer(false, false));
+        // A GPU keeps WebKit's default; a variable the user set stands (even "0").
+        assert!(!disable_dmabuf_renderer(true, false));
+        assert!(!disable_dmabuf_renderer(false, true));
+        assert!(!disable_dmabuf_renderer(true, true));
     }
 }

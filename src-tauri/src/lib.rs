@@ -20,6 +20,8 @@ mod launch;
 
 pub use dialogs::FilePurpose;
 pub use launch::LaunchOptions;
+#[cfg(target_os = "linux")]
+pub use launch::disable_dmabuf_renderer_without_gpu;
 
 /// The command set and type exports, shared by the running app and the bindings test. The order
 /// is the order of the generated bindings.
