@@ -421,9 +421,12 @@ fn unsafe_is_only_the_renderer_variable_in_main() {
             continue;
         }
         let text = std::fs::read_to_string(f).expect("a Rust source file");
+        // Any attribute that loosens the lint: allow, expect or warn (unsafe_code).
         let uses = text.matches("unsafe {").count()
             + text.matches("unsafe fn").count()
-            + text.matches("allow(unsafe_code)").count();
+            + text.matches("unsafe impl").count()
+            + text.matches("unsafe extern").count()
+            + text.matches("(unsafe_code)").count();
         if uses > 0 {
             found.push((f.clone(), uses));
         }
@@ -437,4 +440,13 @@ fn unsafe_is_only_the_renderer_variable_in_main() {
     // main: the allow and the block; launch.rs: the allow, the function and the block.
     let total: usize = found.iter().map(|(_, n)| n).sum();
     assert_eq!(total, 5, "the renderer variable's `unsafe` changed: {found:?}");
+    // Nor may a package loosen the lint in its manifest: each takes the workspace's lints.
+    for package in packages() {
+        let manifest = package["manifest_path"].as_str().expect("a manifest path");
+        let text = std::fs::read_to_string(manifest).expect("a package manifest");
+        assert!(
+            text.contains("[lints]\nworkspace = true") && !text.contains("unsafe_code"),
+            "{manifest} must take the workspace's lints (`[lints] workspace = true`) and not set `unsafe_code`"
+        );
+    }
 }
