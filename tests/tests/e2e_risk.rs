@@ -151,6 +151,9 @@ async fn a_risk_analysis_is_run_on_screen_kept_in_the_workspace_and_marked_stale
 /// analysis before it (500 draws, seed 42) stands.
 async fn cancel_a_long_run(app: &App) {
     app.click("[data-testid='horizon-60']").await;
+    // The 60-month comparison lands first: it lays the screen out again, which would move the
+    // Run button from under a click made meanwhile.
+    app.wait_text("[data-testid='compare-note']", "60 months from").await;
     app.fill("[data-testid='risk-draws']", "100000").await;
     app.click("[data-testid='risk-run']").await;
     app.text_of("[data-testid='risk-progress']").await;
