@@ -74,6 +74,30 @@ describe("decision cells", () => {
     expect(td?.textContent).toBe("hybrid is cheaperby x");
   });
 
+  it("sets code-quoted words in place and writes the 'was' line's code quotes as code", () => {
+    const tr = table();
+    const saved = new Map([["a", "`hybrid` is cheaper by $1.00"]]);
+    const was = (s: ScenarioFigures, text: string) => (saved.get(s.id) !== text ? (saved.get(s.id) ?? null) : null);
+    writeCells(tr, row, [fig("a", "`hybrid` is cheaper by $1.20")], ctx, null, was);
+    const td = tr.querySelector("td");
+    const code = td?.querySelector("code");
+    const wasCode = td?.querySelector(".was code");
+    writeCells(tr, row, [fig("a", "`hybrid` is cheaper by $1.50")], ctx, null, was);
+    // Same form (a code quote, then plain words): the same cell and <code>, the words set.
+    expect(tr.querySelector("td")).toBe(td);
+    expect(td?.querySelector("code")).toBe(code);
+    expect(td?.querySelector(".was code")).toBe(wasCode);
+    expect(td?.firstChild?.textContent).toBe("hybrid");
+    const line = tr.querySelector("[data-testid='was-a-total_cash']");
+    expect(line?.textContent).toBe("was hybrid is cheaper by $1.00");
+    expect([...(line?.querySelectorAll("code") ?? [])].map((c) => c.textContent)).toEqual(["hybrid"]);
+    expect(td?.textContent).toBe("hybrid is cheaper by $1.50was hybrid is cheaper by $1.00");
+    // Another form (no code quote): rebuilt, no <code> left in the figure.
+    writeCells(tr, row, [fig("a", "$3.00")], ctx, null, was);
+    expect(tr.querySelector("td")?.firstChild?.textContent).toBe("$3.00");
+    expect(texts(tr)).toEqual(["figure-a-total_cash=$3.00was hybrid is cheaper by $1.00"]);
+  });
+
   it("follows a new column order and drops the cells of scenarios taken out", () => {
     const tr = table();
     writeCells(tr, row, [fig("a", "1"), fig("b", "2"), fig("c", "3")], ctx, null, () => null);

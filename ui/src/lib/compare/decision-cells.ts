@@ -2,16 +2,17 @@
 // rewrites every figure on every move; as Svelte markup each of the ~150 cells carried its own
 // reactions (text, tone, reference, title, the "was" line), which cost the page about 4 ms a
 // move before any layout. Here one pass per row works the cells out and touches only what
-// changed: a cell whose text alone changed has one text node's data set.
+// changed: a cell whose words alone changed has its text nodes' data set, code quotes included
+// (a `<code>` piece keeps its element while the words keep their form).
 
-import { wordPieces, type Row, type RowContext } from "../compare-view";
+import { wordPieces, type Row, type RowContext, type Tone } from "../compare-view";
 import type { ScenarioFigures } from "../workspace-types";
 
 /** What a figure cell shows. */
 export interface CellView {
   text: string;
   note: string | null;
-  tone: "good" | "bad" | null;
+  tone: Tone;
   title: string | null;
   /** The saved figure's text while a what-if is shown, when it differs. */
   before: string | null;
@@ -23,32 +24,55 @@ interface Written {
   /** What decides the cell's elements: rebuilt when it changes. */
   shape: string;
   view: CellView | null;
-  /** The text node of a plain figure (no code pieces), set in place. */
-  main: Text | null;
-  note: Text | null;
-  was: Text | null;
+  /** The text nodes of the figure, its note and its "was" line, one per piece of words (a
+   *  code quote's node is inside its `<code>`), set in place while the pieces keep their form. */
+  main: Text[];
+  note: Text[];
+  was: Text[];
 }
 
 const rowsWritten = new WeakMap<HTMLTableRowElement, Map<string, Written>>();
 
-function words(parent: Node, text: string): Text | null {
-  if (!text.includes("`")) {
-    const t = document.createTextNode(text);
-    parent.appendChild(t);
-    return t;
-  }
-  for (const piece of wordPieces(text)) {
+/** The pieces of the engine's words: plain text and code quotes (`hybrid`). */
+function pieces(text: string): { text: string; code: boolean }[] {
+  return text.includes("`") ? wordPieces(text) : [{ text, code: false }];
+}
+
+/** The form of `text`'s pieces (which are code, in order): text of the same form is written by
+ *  setting the pieces' nodes. */
+function form(text: string): string {
+  return pieces(text)
+    .map((p) => (p.code ? "c" : "p"))
+    .join("");
+}
+
+/** Writes `text` into `parent`, its code quotes as `<code>`; returns the pieces' text nodes. */
+function words(parent: Node, text: string): Text[] {
+  return pieces(text).map((piece) => {
+    const t = document.createTextNode(piece.text);
     if (piece.code) {
       const code = document.createElement("code");
-      code.textContent = piece.text;
+      code.appendChild(t);
       parent.appendChild(code);
-    } else parent.appendChild(document.createTextNode(piece.text));
-  }
-  return null;
+    } else parent.appendChild(t);
+    return t;
+  });
+}
+
+/** Sets the nodes written by `words` to `text`, which has the same form. */
+function rewrite(nodes: readonly Text[], text: string): void {
+  pieces(text).forEach((piece, i) => {
+    const node = nodes[i];
+    if (node && node.data !== piece.text) node.data = piece.text;
+  });
+}
+
+function wasText(before: string): string {
+  return `was ${before}`;
 }
 
 function shapeOf(v: CellView, wrap: boolean): string {
-  return [v.text.includes("`") ? `c${v.text}` : "p", v.note === null ? "-" : v.note.includes("`") ? `c${v.note}` : "n", v.before === null ? "-" : "w", v.tone ?? "", v.reference ? "r" : "", wrap ? "x" : ""].join("\u0000");
+  return [form(v.text), v.note === null ? "-" : form(v.note), v.before === null ? "-" : form(wasText(v.before)), v.tone ?? "", v.reference ? "r" : "", wrap ? "x" : ""].join("|");
 }
 
 function build(w: Written, v: CellView, row: Row, id: string): void {
@@ -57,20 +81,19 @@ function build(w: Written, v: CellView, row: Row, id: string): void {
   td.className = ["num", row.wrap ? "wrap" : "", v.tone ?? "", v.reference ? "ref" : ""].filter(Boolean).join(" ");
   td.dataset.testid = `figure-${id}-${row.key}`;
   w.main = words(td, v.text);
-  w.note = null;
+  w.note = [];
   if (v.note !== null) {
     const span = document.createElement("span");
     span.className = "cell-note";
     w.note = words(span, v.note);
     td.appendChild(span);
   }
-  w.was = null;
+  w.was = [];
   if (v.before !== null) {
     const span = document.createElement("span");
     span.className = "was";
     span.dataset.testid = `was-${id}-${row.key}`;
-    w.was = document.createTextNode(`was ${v.before}`);
-    span.appendChild(w.was);
+    w.was = words(span, wasText(v.before));
     td.appendChild(span);
   }
 }
@@ -106,7 +129,7 @@ export function writeCells(
     };
     let w = written.get(s.id);
     if (!w) {
-      w = { td: document.createElement("td"), shape: "", view: null, main: null, note: null, was: null };
+      w = { td: document.createElement("td"), shape: "", view: null, main: [], note: [], was: [] };
       written.set(s.id, w);
     }
     if (previous ? previous.nextElementSibling !== w.td : tr.firstElementChild !== w.td) {
@@ -119,9 +142,9 @@ export function writeCells(
       build(w, v, row, s.id);
       w.shape = shape;
     } else if (w.view) {
-      if (w.main && w.view.text !== v.text) w.main.data = v.text;
-      if (w.note && v.note !== null && w.view.note !== v.note) w.note.data = v.note;
-      if (w.was && v.before !== null && w.view.before !== v.before) w.was.data = `was ${v.before}`;
+      if (w.view.text !== v.text) rewrite(w.main, v.text);
+      if (v.note !== null && w.view.note !== v.note) rewrite(w.note, v.note);
+      if (v.before !== null && w.view.before !== v.before) rewrite(w.was, wasText(v.before));
     }
     if (w.view?.title !== v.title) {
       if (v.title === null) w.td.removeAttribute("title");
