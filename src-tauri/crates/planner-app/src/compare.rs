@@ -15,7 +15,7 @@ use planner_report::charts::Theme;
 use planner_report::screen::{CompareScreen, RiskCharts, StaleCount};
 use serde::{Deserialize, Serialize};
 
-use crate::host::{Host, with_workspace};
+use crate::host::{Host, WhatIfBase, with_workspace};
 
 /// The most draws the app runs (the analysis itself takes up to `risk_run::MAX_DRAWS`).
 pub const MAX_APP_DRAWS: u32 = 100_000;
@@ -390,11 +390,14 @@ pub fn what_if(
     let started = Instant::now();
     let (comparison, bases) = with_workspace(host, |ws| {
         let (file, catalog, view) = ws.compare_file()?;
-        // The saved plan is resolved once, for what the drivers replace and what they multiply.
-        let base = planner_core::what_if::resolve(&file, catalog);
-        let bases = planner_core::what_if::bases_resolved(&file, base.as_ref(), what_if.scenario.as_deref());
-        let changed = planner_core::what_if::apply_resolved(&file, base.as_ref(), what_if, "what-if")
-            .map_err(|p| what_if_error(&p))?;
+        // The saved plan, resolved for what the drivers replace and what they multiply: once per
+        // saved state, not once per move (the workspace lock is held, then this one).
+        let mut kept = host.slots().what_if_base();
+        let base = WhatIfBase::of(&mut kept, &file, catalog);
+        let bases = planner_core::what_if::bases_resolved(&file, base, what_if.scenario.as_deref());
+        let changed =
+            planner_core::what_if::apply_resolved(&file, base, what_if, "what-if").map_err(|p| what_if_error(&p))?;
+        drop(kept);
         let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(changed);
         // The file carries the horizon (the view's, or the driver's): the view adds none.
         let view = ViewState {

@@ -34,6 +34,41 @@ pub struct Slots {
     /// The catalog pack previewed and waiting for Apply.
     pack: Mutex<Option<planner_store::pack::OpenedPack>>,
     download: Mutex<Option<Arc<Download>>>,
+    /// The saved plan a what-if drag moves from, resolved once (see [`WhatIfBase`]).
+    what_if_base: Mutex<Option<WhatIfBase>>,
+}
+
+/// The saved plan of the compared scenarios, resolved (validated, catalog figures taken) for the
+/// what-if drivers: what each driver replaces and what the multipliers multiply. A drag sends
+/// dozens of moves against the same saved plan, so it is resolved once and kept with the file
+/// and catalog it was resolved from; a move whose file or catalog differs in anything (an
+/// edit, an undo, a new horizon or selection, another catalog snapshot, another workspace)
+/// resolves again. Kept in memory only: nothing of it is saved.
+#[derive(Debug)]
+pub(crate) struct WhatIfBase {
+    file: planner_core::scenario_file::ScenarioFile,
+    catalog: planner_core::catalog::Catalog,
+    plan: Option<planner_core::scenario::Plan>,
+}
+
+impl WhatIfBase {
+    /// The resolved plan of `file` with `catalog`, from `slot` when it holds the same file and
+    /// catalog, else resolved now and kept there.
+    pub(crate) fn of<'a>(
+        slot: &'a mut Option<WhatIfBase>,
+        file: &planner_core::scenario_file::ScenarioFile,
+        catalog: &planner_core::catalog::Catalog,
+    ) -> Option<&'a planner_core::scenario::Plan> {
+        let same = slot.as_ref().is_some_and(|b| b.file == *file && b.catalog == *catalog);
+        if !same {
+            *slot = Some(WhatIfBase {
+                file: file.clone(),
+                catalog: catalog.clone(),
+                plan: planner_core::what_if::resolve(file, catalog),
+            });
+        }
+        slot.as_ref().and_then(|b| b.plan.as_ref())
+    }
 }
 
 impl Slots {
@@ -92,6 +127,11 @@ impl Slots {
         }
         *slot = Some(d);
         true
+    }
+
+    /// The kept resolution of the saved plan for what-if moves, locked (see [`WhatIfBase`]).
+    pub(crate) fn what_if_base(&self) -> MutexGuard<'_, Option<WhatIfBase>> {
+        self.what_if_base.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn end_download(&self) {

@@ -193,3 +193,56 @@ fn a_what_if_of_eight_scenarios_over_36_months_is_timed() {
         times[0]
     );
 }
+
+/// A drag resolves the saved plan once and keeps it (`WhatIfBase`); what it kept must follow
+/// every change of the saved plan: an edit, its undo, another horizon.
+#[test]
+fn the_saved_plan_a_drag_moves_from_follows_edits_and_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = opened(dir.path());
+    let half = drivers(&[(DriverKind::GpuPrice, dec!(0.5))], Some("hybrid"));
+    let gpu = |screen: &compare::WhatIfScreen| {
+        let b = screen.bases.iter().find(|b| b.kind == DriverKind::GpuPrice).unwrap();
+        (b.low, b.high)
+    };
+    let before = compare::what_if(&host, &half, Theme::Light, None).unwrap();
+    let catalog_price = gpu(&before).0;
+    assert!(catalog_price > Decimal::ZERO);
+    // The same move again is answered from the kept resolution, with the same figures.
+    let again = compare::what_if(&host, &half, Theme::Light, None).unwrap();
+    assert_eq!(again.screen.comparison, before.screen.comparison);
+    assert_eq!(again.bases, before.bases);
+
+    let mut spec = scenarios::get(&host, "hybrid").unwrap();
+    let quoted = catalog_price * dec!(2);
+    spec.layers[0].price_per_gpu = Some(planner_core::scenario_file::Override {
+        value: quoted,
+        currency: None,
+        reason: "vendor quote".into(),
+    });
+    let request = EditRequest {
+        edit: Edit::PutScenario { scenario: spec },
+        label: "quote".into(),
+        coalesce: None,
+    };
+    scenarios::apply_edit(&host, &request).unwrap();
+    let after = compare::what_if(&host, &half, Theme::Light, None).unwrap();
+    assert_eq!(gpu(&after), (quoted, quoted));
+    // Half the quoted price is the catalog price: the what-if total is the saved plan's before
+    // the edit, which is how a fresh resolution of the edited plan answers.
+    let plain_before = compare::what_if(&host, &WhatIf::default(), Theme::Light, None).unwrap();
+    assert_ne!(total(&after, "hybrid"), total(&before, "hybrid"));
+    assert_ne!(total(&plain_before, "hybrid"), total(&after, "hybrid"));
+
+    scenarios::undo(&host).unwrap();
+    let undone = compare::what_if(&host, &half, Theme::Light, None).unwrap();
+    assert_eq!(gpu(&undone), gpu(&before));
+    assert_eq!(total(&undone, "hybrid"), total(&before, "hybrid"));
+
+    let mut shorter = view(&host);
+    shorter.horizon_months = Some(24);
+    compare::set_view(&host, &shorter).unwrap();
+    let short = compare::what_if(&host, &half, Theme::Light, None).unwrap();
+    assert_eq!(short.screen.comparison.view.as_ref().unwrap().horizon_months, 24);
+    assert_ne!(total(&short, "hybrid"), total(&before, "hybrid"));
+}
