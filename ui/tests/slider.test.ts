@@ -53,7 +53,7 @@ describe("the slider component", () => {
   function setup(value = 100) {
     const changes: number[] = [];
     const drags: boolean[] = [];
-    render(Slider, {
+    const { rerender } = render(Slider, {
       props: {
         id: "s",
         min: 10,
@@ -70,7 +70,7 @@ describe("the slider component", () => {
     const thumb = screen.getByTestId("s");
     const track = thumb;
     track.getBoundingClientRect = () => ({ left: 100, top: 0, right: 390, bottom: 22, width: 290, height: 22, x: 100, y: 0, toJSON: () => ({}) });
-    return { thumb, track, changes, drags };
+    return { thumb, track, changes, drags, rerender };
   }
 
   it("is a labelled, focusable ARIA slider carrying its range and value", () => {
@@ -94,9 +94,9 @@ describe("the slider component", () => {
     await fireEvent.pointerUp(track, { pointerId: 1, clientX: 160 });
     // A move after the drag ended changes nothing.
     await fireEvent.pointerMove(track, { pointerId: 1, clientX: 300 });
-    // 140 → 50, 141 → 50 again (told because this parent never passes the new value back; a
-    // value already shown is not told), 160 → 70.
-    expect(changes).toEqual([50, 50, 70]);
+    // 140 → 50, 141 → 50 again (not told: 50 is asked already, though this parent never shows
+    // it), 160 → 70.
+    expect(changes).toEqual([50, 70]);
     expect(drags).toEqual([true, false]);
   });
 
@@ -108,6 +108,22 @@ describe("the slider component", () => {
     await fireEvent.keyDown(thumb, { key: "PageDown" });
     await fireEvent.keyDown(thumb, { key: "End" });
     await fireEvent.keyDown(thumb, { key: "a" });
-    expect(changes).toEqual([105, 70, 300]);
+    // Each key steps from the value asked before it, not yet shown: 100 → 105, 105 − 29 → 75
+    // (snapped), then the end.
+    expect(changes).toEqual([105, 75, 300]);
+  });
+
+  it("steps from the shown value once the parent shows what was asked, or focus left", async () => {
+    const { thumb, changes, rerender } = setup();
+    await fireEvent.keyDown(thumb, { key: "ArrowRight" });
+    await rerender({ value: 105, valuetext: "105 %" });
+    expect(thumb.getAttribute("aria-valuenow")).toBe("105");
+    await fireEvent.keyDown(thumb, { key: "ArrowRight" });
+    expect(changes).toEqual([105, 110]);
+    // 110 is asked and not shown; the parent goes back to 100 (a reset) and focus left.
+    await rerender({ value: 100, valuetext: "100 %" });
+    await fireEvent.focusOut(thumb);
+    await fireEvent.keyDown(thumb, { key: "ArrowRight" });
+    expect(changes).toEqual([105, 110, 105]);
   });
 });
