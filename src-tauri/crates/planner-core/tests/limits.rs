@@ -14,7 +14,7 @@ use planner_core::catalog::Catalog;
 use planner_core::compare::compare_all;
 use planner_core::decision::decision_view;
 use planner_core::evaluate::evaluate;
-use planner_core::limits::range_of;
+use planner_core::limits::{check, is_text_field, range_of};
 use planner_core::scenario_file::parse;
 use planner_core::validate::{Problem, validate};
 use proptest::prelude::*;
@@ -362,8 +362,74 @@ fn every_bound_is_accepted_at_its_limit_and_refused_past_it() {
     }
 }
 
+/// The bounds check as it was first written, the reference the direct walk is held to: the file
+/// made into a `serde_json::Value` (objects' keys sorted), every number and numeric text under
+/// it checked against the bound of its field, in the order of the walk.
+fn out_of_bounds_by_value(v: &Value, path: &str, key: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                let named = if k == "value" { key } else { k.as_str() };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                out_of_bounds_by_value(child, &p, named, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                out_of_bounds_by_value(child, &format!("{path}[{i}]"), key, out);
+            }
+        }
+        Value::String(s) if !is_text_field(key) => {
+            if let Ok(d) = s.parse::<Decimal>() {
+                refused(d, path, key, out);
+            }
+        }
+        Value::Number(n) => {
+            let d = n
+                .as_u64()
+                .map(Decimal::from)
+                .or_else(|| n.as_i64().map(Decimal::from))
+                .unwrap_or(Decimal::MAX);
+            refused(d, path, key, out);
+        }
+        _ => {}
+    }
+}
+
+fn refused(d: Decimal, path: &str, key: &str, out: &mut Vec<String>) {
+    let (max, min) = range_of(key);
+    if d.abs() > max || min.is_some_and(|min| d > Decimal::ZERO && d < min) {
+        out.push(path.to_owned());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
+
+    /// The direct walk finds the same numbers out of bounds, at the same paths and in the same
+    /// order, as the walk of the file's JSON it replaced.
+    #[test]
+    fn the_direct_walk_refuses_what_the_json_walk_refused(picks in prop::collection::vec(pick(), 1..8)) {
+        let mut doc = base();
+        for p in &picks {
+            apply(&mut doc, p);
+        }
+        let Ok(file) = parse(&doc.to_string()) else {
+            return Ok(());
+        };
+        let mut expected = Vec::new();
+        out_of_bounds_by_value(&serde_json::to_value(&file).unwrap(), "", "", &mut expected);
+        let found = check(&file);
+        let paths: Vec<&str> = found.iter().map(|p| p.path.as_str()).collect();
+        prop_assert_eq!(paths, expected.iter().map(String::as_str).collect::<Vec<_>>(), "picks: {:?}", picks);
+        for p in &found {
+            prop_assert!(p.message.contains("at most") || p.message.contains("at least"), "{}", p.message);
+        }
+    }
 
     #[test]
     fn extreme_values_never_panic(picks in prop::collection::vec(pick(), 1..8)) {

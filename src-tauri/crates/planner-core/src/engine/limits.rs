@@ -27,7 +27,9 @@
 
 use rust_decimal::Decimal;
 use rust_decimal::dec;
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde::Serialize;
 
 use crate::engine::scenario_file::ScenarioFile;
 use crate::problem::Problem;
@@ -190,27 +192,42 @@ pub fn range_of(key: &str) -> (Decimal, Option<Decimal>) {
 }
 
 /// Every number of `file` outside its bound, at its JSON path, with the bound in the message.
+///
+/// The file is walked as serde serializes it, exactly as its JSON would read (objects, arrays,
+/// numbers, and decimals as text), without building that JSON: a move of a what-if slider
+/// validates the whole compared file, and a tree of JSON values cost a third of the move. The
+/// problems come in the order of a walk of the JSON with each object's keys sorted (the order
+/// `serde_json::Value` keeps), so messages list them as before.
 pub fn check(file: &ScenarioFile) -> Vec<Problem> {
-    let mut out = Vec::new();
-    match serde_json::to_value(file) {
-        Ok(v) => walk(&v, &mut Vec::new(), "", &mut out),
-        Err(e) => out.push(Problem {
+    let mut walk = Walk::default();
+    match file.serialize(&mut walk) {
+        Ok(()) => {
+            let mut found = walk.found;
+            // A stable sort on the paths' steps: keys by their text, indices by number.
+            found.sort_by(|a, b| a.0.cmp(&b.0));
+            found.into_iter().map(|(_, p)| p).collect()
+        }
+        Err(e) => vec![Problem {
             path: String::new(),
             message: format!("the file cannot be checked ({e})"),
-        }),
+        }],
     }
-    out
+}
+
+/// The names of the fields whose text is never a number (ids, names, codes, reasons).
+pub fn is_text_field(key: &str) -> bool {
+    TEXT_KEYS.contains(&key)
 }
 
 /// One step of a JSON path: a key, or an index into an array.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    Key(Cow<'static, str>),
     Index(usize),
 }
 
 /// The path `steps` spell, as `validate` names fields: `scenarios[0].layers[1].gpus`.
-fn path_of(steps: &[Step<'_>]) -> String {
+fn path_of(steps: &[Step]) -> String {
     let mut path = String::new();
     for step in steps {
         match step {
@@ -230,48 +247,472 @@ fn path_of(steps: &[Step<'_>]) -> String {
     path
 }
 
-/// Checks every number under `v`, whose path is `steps` and whose field is named `key`. The path
-/// is spelled only for a number out of bounds: a file within them (every file the engine
-/// evaluates, each what-if move included) costs no text.
-fn walk<'a>(v: &'a Value, steps: &mut Vec<Step<'a>>, key: &'a str, out: &mut Vec<Problem>) {
-    match v {
-        Value::Object(map) => {
-            for (k, child) in map {
-                // An override's `value` (and a fee's) is bounded as the field it belongs to.
-                let named = if k == "value" { key } else { k.as_str() };
-                steps.push(Step::Key(k));
-                walk(child, steps, named, out);
-                steps.pop();
-            }
-        }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                steps.push(Step::Index(i));
-                walk(child, steps, key, out);
-                steps.pop();
-            }
-        }
-        Value::String(s) => {
-            if TEXT_KEYS.contains(&key) {
-                return;
-            }
-            if let Ok(d) = s.parse::<Decimal>() {
-                number(d, steps, key, out);
-            }
-        }
-        Value::Number(n) => {
-            let d = n
-                .as_u64()
-                .map(Decimal::from)
-                .or_else(|| n.as_i64().map(Decimal::from))
-                .unwrap_or(Decimal::MAX);
-            number(d, steps, key, out);
-        }
-        Value::Null | Value::Bool(_) => {}
+/// Why a file could not be walked (a map key that is not text, a number JSON cannot hold).
+#[derive(Debug)]
+struct Unwalkable(String);
+
+impl std::fmt::Display for Unwalkable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-fn number(d: Decimal, steps: &[Step<'_>], key: &str, out: &mut Vec<Problem>) {
+impl std::error::Error for Unwalkable {}
+
+impl serde::ser::Error for Unwalkable {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Unwalkable(msg.to_string())
+    }
+}
+
+/// The walk: the path to the value being serialized, the field its bound is named by (the last
+/// key; an override's `value` by the field it belongs to), and the numbers found out of bounds
+/// with their paths. The path is spelled only for a number out of bounds: a file within them
+/// (every file the engine evaluates, each what-if move included) costs no text.
+#[derive(Default)]
+struct Walk {
+    steps: Vec<Step>,
+    key: Cow<'static, str>,
+    found: Vec<(Vec<Step>, Problem)>,
+}
+
+impl Walk {
+    /// Enters the child at key `k` (its bound named by `k`, or by the parent's key for `value`),
+    /// returning the parent's key to restore on leaving.
+    fn enter(&mut self, k: Cow<'static, str>) -> Cow<'static, str> {
+        let named = if k == "value" { self.key.clone() } else { k.clone() };
+        self.steps.push(Step::Key(k));
+        std::mem::replace(&mut self.key, named)
+    }
+
+    fn leave(&mut self, parent: Cow<'static, str>) {
+        self.steps.pop();
+        self.key = parent;
+    }
+
+    fn decimal(&mut self, d: Decimal) {
+        let mut out = Vec::new();
+        number(d, &self.steps, &self.key, &mut out);
+        self.found.extend(out.into_iter().map(|p| (self.steps.clone(), p)));
+    }
+
+    fn text(&mut self, s: &str) {
+        if TEXT_KEYS.contains(&self.key.as_ref()) {
+            return;
+        }
+        if let Ok(d) = s.parse::<Decimal>() {
+            self.decimal(d);
+        }
+    }
+}
+
+/// An array being walked (a sequence, tuple or bytes), or an enum's tuple variant (one key, then
+/// the array).
+struct Items<'a> {
+    walk: &'a mut Walk,
+    next: usize,
+    /// The parent's key, when a variant's key was entered for this array.
+    variant: Option<Cow<'static, str>>,
+}
+
+impl Items<'_> {
+    fn item<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Unwalkable> {
+        self.walk.steps.push(Step::Index(self.next));
+        self.next += 1;
+        let r = value.serialize(&mut *self.walk);
+        self.walk.steps.pop();
+        r
+    }
+
+    fn done(self) {
+        if let Some(parent) = self.variant {
+            self.walk.leave(parent);
+        }
+    }
+}
+
+/// An object being walked (a struct or map), or an enum's struct variant (one key, then the
+/// object).
+struct Fields<'a> {
+    walk: &'a mut Walk,
+    /// A map's key, given before its value.
+    pending: Option<String>,
+    variant: Option<Cow<'static, str>>,
+}
+
+impl Fields<'_> {
+    fn field<T: ?Sized + Serialize>(&mut self, key: Cow<'static, str>, value: &T) -> Result<(), Unwalkable> {
+        let parent = self.walk.enter(key);
+        let r = value.serialize(&mut *self.walk);
+        self.walk.leave(parent);
+        r
+    }
+
+    fn done(self) {
+        if let Some(parent) = self.variant {
+            self.walk.leave(parent);
+        }
+    }
+}
+
+macro_rules! items {
+    ($trait:ident, $method:ident) => {
+        impl serde::ser::$trait for Items<'_> {
+            type Ok = ();
+            type Error = Unwalkable;
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Unwalkable> {
+                self.item(value)
+            }
+            fn end(self) -> Result<(), Unwalkable> {
+                self.done();
+                Ok(())
+            }
+        }
+    };
+}
+
+items!(SerializeSeq, serialize_element);
+items!(SerializeTuple, serialize_element);
+items!(SerializeTupleStruct, serialize_field);
+items!(SerializeTupleVariant, serialize_field);
+
+macro_rules! fields {
+    ($trait:ident) => {
+        impl serde::ser::$trait for Fields<'_> {
+            type Ok = ();
+            type Error = Unwalkable;
+            fn serialize_field<T: ?Sized + Serialize>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Unwalkable> {
+                self.field(Cow::Borrowed(key), value)
+            }
+            fn end(self) -> Result<(), Unwalkable> {
+                self.done();
+                Ok(())
+            }
+        }
+    };
+}
+
+fields!(SerializeStruct);
+fields!(SerializeStructVariant);
+
+impl serde::ser::SerializeMap for Fields<'_> {
+    type Ok = ();
+    type Error = Unwalkable;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), Unwalkable> {
+        self.pending = Some(key.serialize(KeyText)?);
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Unwalkable> {
+        let key = self
+            .pending
+            .take()
+            .ok_or_else(|| Unwalkable("a map value came without its key".to_owned()))?;
+        self.field(Cow::Owned(key), value)
+    }
+    fn end(self) -> Result<(), Unwalkable> {
+        self.done();
+        Ok(())
+    }
+}
+
+impl<'a> serde::Serializer for &'a mut Walk {
+    type Ok = ();
+    type Error = Unwalkable;
+    type SerializeSeq = Items<'a>;
+    type SerializeTuple = Items<'a>;
+    type SerializeTupleStruct = Items<'a>;
+    type SerializeTupleVariant = Items<'a>;
+    type SerializeMap = Fields<'a>;
+    type SerializeStruct = Fields<'a>;
+    type SerializeStructVariant = Fields<'a>;
+
+    fn serialize_bool(self, _: bool) -> Result<(), Unwalkable> {
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Unwalkable> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Unwalkable> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Unwalkable> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Unwalkable> {
+        self.decimal(Decimal::from(v));
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Unwalkable> {
+        // As JSON holds it: a whole number within 64 bits, or none.
+        match i64::try_from(v) {
+            Ok(v) => self.serialize_i64(v),
+            Err(_) => match u64::try_from(v) {
+                Ok(v) => self.serialize_u64(v),
+                Err(_) => Err(Unwalkable("number out of range".to_owned())),
+            },
+        }
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Unwalkable> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Unwalkable> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Unwalkable> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Unwalkable> {
+        self.decimal(Decimal::from(v));
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Unwalkable> {
+        match u64::try_from(v) {
+            Ok(v) => self.serialize_u64(v),
+            Err(_) => Err(Unwalkable("number out of range".to_owned())),
+        }
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Unwalkable> {
+        self.serialize_f64(f64::from(v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Unwalkable> {
+        // No field of a file is a binary fraction: one that is there is refused as beyond every
+        // bound (a non-finite one is JSON's `null`, no number at all).
+        if v.is_finite() {
+            self.decimal(Decimal::MAX);
+        }
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Unwalkable> {
+        self.text(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Unwalkable> {
+        self.text(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Unwalkable> {
+        // JSON writes bytes as an array of numbers.
+        let mut items = Items {
+            walk: self,
+            next: 0,
+            variant: None,
+        };
+        for b in v {
+            items.item(b)?;
+        }
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<(), Unwalkable> {
+        Ok(())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Unwalkable> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Unwalkable> {
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unwalkable> {
+        Ok(())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Unwalkable> {
+        self.text(variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, value: &T) -> Result<(), Unwalkable> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Unwalkable> {
+        let parent = self.enter(Cow::Borrowed(variant));
+        let r = value.serialize(&mut *self);
+        self.leave(parent);
+        r
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Items<'a>, Unwalkable> {
+        Ok(Items {
+            walk: self,
+            next: 0,
+            variant: None,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Items<'a>, Unwalkable> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Items<'a>, Unwalkable> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Items<'a>, Unwalkable> {
+        let parent = self.enter(Cow::Borrowed(variant));
+        Ok(Items {
+            walk: self,
+            next: 0,
+            variant: Some(parent),
+        })
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Fields<'a>, Unwalkable> {
+        Ok(Fields {
+            walk: self,
+            pending: None,
+            variant: None,
+        })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'a>, Unwalkable> {
+        self.serialize_map(None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Fields<'a>, Unwalkable> {
+        let parent = self.enter(Cow::Borrowed(variant));
+        Ok(Fields {
+            walk: self,
+            pending: None,
+            variant: Some(parent),
+        })
+    }
+}
+
+/// A map's key as JSON writes it: text, or a whole number or a unit variant written as text.
+struct KeyText;
+
+impl serde::Serializer for KeyText {
+    type Ok = String;
+    type Error = Unwalkable;
+    type SerializeSeq = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeTuple = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeTupleStruct = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeTupleVariant = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeMap = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeStruct = serde::ser::Impossible<String, Unwalkable>;
+    type SerializeStructVariant = serde::ser::Impossible<String, Unwalkable>;
+
+    fn serialize_bool(self, _: bool) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_i8(self, v: i8) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_i16(self, v: i16) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_i32(self, v: i32) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_i64(self, v: i64) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_u8(self, v: u8) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_u16(self, v: u16) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_u32(self, v: u32) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_u64(self, v: u64) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_f32(self, _: f32) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_f64(self, _: f64) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_char(self, v: char) -> Result<String, Unwalkable> {
+        Ok(v.to_string())
+    }
+    fn serialize_str(self, v: &str) -> Result<String, Unwalkable> {
+        Ok(v.to_owned())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_none(self) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_unit(self) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<String, Unwalkable> {
+        Ok(variant.to_owned())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, value: &T) -> Result<String, Unwalkable> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<String, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Unwalkable> {
+        Err(not_text())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Unwalkable> {
+        Err(not_text())
+    }
+}
+
+fn not_text() -> Unwalkable {
+    Unwalkable("key must be a string".to_owned())
+}
+
+fn number(d: Decimal, steps: &[Step], key: &str, out: &mut Vec<Problem>) {
     let b = bound_of(key);
     if d.abs() > b.max {
         out.push(Problem {
