@@ -4,8 +4,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use planner_core::catalog::Catalog;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::risk_run::Control;
+use planner_core::scenario::Plan;
+use planner_core::scenario_file::ScenarioFile;
 use planner_store::Workspace;
 
 /// Everything a use case needs from where it runs. The desktop app runs on a [`DesktopHost`],
@@ -43,22 +46,19 @@ pub struct Slots {
 /// dozens of moves against the same saved plan, so it is resolved once and kept with the file
 /// and catalog it was resolved from; a move whose file or catalog differs in anything (an
 /// edit, an undo, a new horizon or selection, another catalog snapshot, another workspace)
-/// resolves again. Kept in memory only: nothing of it is saved.
+/// resolves again. Kept in memory only, and dropped with the workspace it came from: nothing of
+/// it is saved.
 #[derive(Debug)]
 pub(crate) struct WhatIfBase {
-    file: planner_core::scenario_file::ScenarioFile,
-    catalog: planner_core::catalog::Catalog,
-    plan: Option<planner_core::scenario::Plan>,
+    file: ScenarioFile,
+    catalog: Catalog,
+    plan: Option<Plan>,
 }
 
 impl WhatIfBase {
     /// The resolved plan of `file` with `catalog`, from `slot` when it holds the same file and
     /// catalog, else resolved now and kept there.
-    pub(crate) fn of<'a>(
-        slot: &'a mut Option<WhatIfBase>,
-        file: &planner_core::scenario_file::ScenarioFile,
-        catalog: &planner_core::catalog::Catalog,
-    ) -> Option<&'a planner_core::scenario::Plan> {
+    pub(crate) fn of<'a>(slot: &'a mut Option<WhatIfBase>, file: &ScenarioFile, catalog: &Catalog) -> Option<&'a Plan> {
         let same = slot.as_ref().is_some_and(|b| b.file == *file && b.catalog == *catalog);
         if !same {
             *slot = Some(WhatIfBase {
@@ -76,6 +76,14 @@ impl Slots {
     /// workspace's state is on disk, in transactions, so nothing half-done is in memory.
     pub fn workspace(&self) -> MutexGuard<'_, Option<Workspace>> {
         self.workspace.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Puts `ws` in the workspace slot (`None` closes it) and returns the workspace that was
+    /// there, with what was kept in memory for it (the what-if base) dropped.
+    pub(crate) fn replace_workspace(&self, ws: Option<Workspace>) -> Option<Workspace> {
+        let previous = std::mem::replace(&mut *self.workspace(), ws);
+        *self.what_if_base() = None;
+        previous
     }
 
     /// Why the workspace named at launch could not be opened, if it could not.
@@ -297,5 +305,27 @@ impl Host for TestHost {
 
     fn slots(&self) -> &Slots {
         &self.slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn the_what_if_base_is_dropped_with_its_workspace() {
+        let file = planner_core::scenario_file::parse(
+            r#"{ "format_version": 1, "title": "t", "currency": "USD", "start": "2026-01",
+                 "horizon_months": 12, "discount_rate": "0.08", "workloads": [], "scenarios": [] }"#,
+        )
+        .unwrap();
+        let catalog = Catalog::default();
+        let slots = Slots::default();
+        WhatIfBase::of(&mut slots.what_if_base(), &file, &catalog);
+        assert!(slots.what_if_base().is_some(), "a move keeps the base");
+        assert!(slots.replace_workspace(None).is_none());
+        assert!(slots.what_if_base().is_none(), "closing the workspace drops the base");
     }
 }

@@ -40,7 +40,7 @@ fn install(host: &impl Host, ws: Workspace) -> Result<WorkspaceInfo, PlannerErro
             &planner_store::workspace::format_utc(host.now_ms()),
         );
     }
-    *host.slots().workspace() = Some(ws);
+    drop(host.slots().replace_workspace(Some(ws)));
     Ok(info)
 }
 
@@ -110,7 +110,7 @@ pub fn create_described(
 /// Opens the workspace at `path` (closing the one open).
 pub fn open(host: &impl Host, path: &Path) -> Result<WorkspaceInfo, PlannerError> {
     // Close first, so reopening the same file does not find it locked by ourselves.
-    let previous = host.slots().workspace().take();
+    let previous = host.slots().replace_workspace(None);
     drop(previous);
     let ws = Workspace::open(path)?;
     install(host, ws)
@@ -137,7 +137,7 @@ pub fn save_as(host: &impl Host, path: &Path) -> Result<WorkspaceInfo, PlannerEr
 
 /// Closes the open workspace (every edit is already saved).
 pub fn close(host: &impl Host) {
-    drop(host.slots().workspace().take());
+    drop(host.slots().replace_workspace(None));
 }
 
 /// A sample workspace shipped with the app, as the start screen lists it.
@@ -273,7 +273,7 @@ pub fn open_sample(host: &impl Host, id: &str) -> Result<WorkspaceInfo, PlannerE
         ));
     };
     let target = copy_target(host, id)?;
-    let previous = host.slots().workspace().take();
+    let previous = host.slots().replace_workspace(None);
     drop(previous);
     let sample = Workspace::open_read_only(source)?;
     let copy = sample.save_as(&target).map_err(|e| {
