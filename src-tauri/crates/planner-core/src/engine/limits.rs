@@ -297,7 +297,7 @@ impl Walk {
     }
 
     fn text(&mut self, s: &str) {
-        if TEXT_KEYS.contains(&self.key.as_ref()) {
+        if is_text_field(&self.key) {
             return;
         }
         if let Ok(d) = s.parse::<Decimal>() {

@@ -194,7 +194,7 @@ fn is_currency_code(c: &str) -> bool {
     c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
 }
 
-impl Resolver<'_> {
+impl<'c> Resolver<'c> {
     fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
         // Messages quote values from the file (ids, codes): a long one is cut, not echoed whole.
         let message = message.into();
@@ -422,7 +422,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn accelerator(&mut self, path: &str, id: &str) -> Option<&Accelerator> {
+    fn accelerator(&mut self, path: &str, id: &str) -> Option<&'c Accelerator> {
         let found = self.catalog.accelerator(id);
         if found.is_none() {
             self.push(
@@ -1343,9 +1343,9 @@ impl Resolver<'_> {
         self.layer_fields(p, l);
         let serves = self.layer_serves(p, l, workloads);
         let hw = self.layer_hardware(p, l);
-        let (peak16, peak8) = self.layer_peak(p, l, hw.acc.as_ref());
-        let memory_gb = hw.acc.as_ref().map_or(Decimal::ZERO, |a| a.memory_gb.low);
-        let has_scale_up = hw.acc.as_ref().is_some_and(|a| a.has_scale_up_link());
+        let (peak16, peak8) = self.layer_peak(p, l, hw.acc);
+        let memory_gb = hw.acc.map_or(Decimal::ZERO, |a| a.memory_gb.low);
+        let has_scale_up = hw.acc.is_some_and(|a| a.has_scale_up_link());
         if let Some(g) = l.gpus
             && g == 0
         {
@@ -1364,7 +1364,7 @@ impl Resolver<'_> {
         let cloud_energy = if l.kind == LayerKind::Owned {
             None
         } else {
-            self.cloud_energy(p, &l.id, l.idle_power_share, hw.offer.as_ref(), hw.acc.as_ref(), point)
+            self.cloud_energy(p, &l.id, l.idle_power_share, hw.offer, hw.acc, point)
         };
         if l.kind != LayerKind::Owned && (l.platform_cost_per_gpu > Decimal::ZERO || l.installation > Decimal::ZERO) {
             self.push(
@@ -1442,10 +1442,10 @@ impl Resolver<'_> {
 
     /// A layer's hardware: the catalog offer it rents from, the server system it buys, and the
     /// accelerator, named directly, through the system, or through the offer.
-    fn layer_hardware(&mut self, p: &str, l: &LayerSpec) -> LayerHardware {
+    fn layer_hardware(&mut self, p: &str, l: &LayerSpec) -> LayerHardware<'c> {
         let offer = match (&l.offer, l.kind) {
             (Some(id), _) => {
-                let o = self.catalog.offer(id).cloned();
+                let o = self.catalog.offer(id);
                 if o.is_none() {
                     self.push(
                         format!("{p}.offer"),
@@ -1465,7 +1465,7 @@ impl Resolver<'_> {
         };
         let system = match &l.system {
             Some(id) => {
-                let s = self.catalog.facility.systems.iter().find(|s| &s.id == id).cloned();
+                let s = self.catalog.facility.systems.iter().find(|s| &s.id == id);
                 if s.is_none() {
                     self.push(
                         format!("{p}.system"),
@@ -1488,7 +1488,7 @@ impl Resolver<'_> {
                 } else {
                     format!("{p}.offer")
                 };
-                self.accelerator(&path, id).cloned()
+                self.accelerator(&path, id)
             }
             (None, LayerKind::TokenMetered) => None,
             (None, _) => {
@@ -1600,7 +1600,7 @@ impl Resolver<'_> {
         exit_fee: Option<(u32, Decimal)>,
         point: PricePoint,
     ) -> KindTerms {
-        let offer = hw.offer.as_ref();
+        let offer = hw.offer;
         let mut terms = KindTerms {
             price_per_gpu_hour: Decimal::ZERO,
             price_per_million_tokens: Decimal::ZERO,
@@ -1641,7 +1641,7 @@ impl Resolver<'_> {
             LayerKind::TokenMetered => self.token_terms(p, l, &mut terms),
             LayerKind::Owned => {
                 terms.region = None;
-                terms.owned = self.owned(p, l, hw.acc.as_ref(), hw.system.as_ref(), point);
+                terms.owned = self.owned(p, l, hw.acc, hw.system, point);
                 terms.gpus = terms.owned.as_ref().map(|o: &Owned| o.gpus);
                 if let Some(o) = &terms.owned
                     && let Financing::Lease { term_months, .. } = o.financing
@@ -2322,11 +2322,11 @@ impl Resolver<'_> {
 }
 
 /// A layer's hardware as the catalog gives it.
-struct LayerHardware {
-    offer: Option<crate::catalog::Offer>,
-    system: Option<crate::catalog::ServerSystem>,
+struct LayerHardware<'c> {
+    offer: Option<&'c crate::catalog::Offer>,
+    system: Option<&'c crate::catalog::ServerSystem>,
     acc_id: Option<String>,
-    acc: Option<Accelerator>,
+    acc: Option<&'c Accelerator>,
 }
 
 /// What a layer pays and when it ends, as its kind sets them.
