@@ -1,7 +1,7 @@
 // The decision table's figure cells written in place (issue #17): a what-if move changes a
 // figure's text node, not its cell; cells follow the column order; a scenario taken out loses
 // its cell; code quotes, notes, tones, the reference column and the "was" line are written as
-// the markup wrote them.
+// the markup wrote them; the "was" line stays (hidden) while a drag crosses the saved value.
 
 import { describe, expect, it } from "vitest";
 import { writeCells } from "../src/lib/compare/decision-cells";
@@ -51,18 +51,44 @@ describe("decision cells", () => {
     expect(texts(tr)).toEqual(["figure-a-total_cash=$1.50", "figure-b-total_cash=$2.00"]);
   });
 
-  it("adds and updates the saved figure as a 'was' line while a what-if is shown", () => {
+  it("keeps a 'was' line while a what-if is shown, hidden while the figure equals the saved one", () => {
     const tr = table();
-    const saved = new Map([["a", "$1.00"]]);
-    const was = (s: ScenarioFigures, text: string) => (saved.get(s.id) !== text ? (saved.get(s.id) ?? null) : null);
-    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, was);
+    const saved = (s: ScenarioFigures) => (s.id === "a" ? "$1.00" : null);
+    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, () => null);
     expect(tr.querySelector(".was")).toBeNull();
-    writeCells(tr, row, [fig("a", "$1.20")], ctx, null, was);
-    expect(tr.querySelector("[data-testid='was-a-total_cash']")?.textContent).toBe("was $1.00");
-    writeCells(tr, row, [fig("a", "$1.40")], ctx, null, was);
+    // A what-if is shown, its figure still the saved one: the line is there, hidden.
+    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, saved);
+    const td = tr.querySelector("td");
+    const node = td?.firstChild;
+    const line = tr.querySelector("[data-testid='was-a-total_cash']");
+    expect(line?.className).toBe("was same");
+    expect(line?.textContent).toBe("was $1.00");
+    writeCells(tr, row, [fig("a", "$1.20")], ctx, null, saved);
+    expect(line?.className).toBe("was");
+    writeCells(tr, row, [fig("a", "$1.40")], ctx, null, saved);
     expect(texts(tr)).toEqual(["figure-a-total_cash=$1.40was $1.00"]);
-    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, was);
+    // Back across the saved value: the same cell, text node and line, the line hidden again.
+    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, saved);
+    expect(tr.querySelector("td")).toBe(td);
+    expect(td?.firstChild).toBe(node);
+    expect(tr.querySelector("[data-testid='was-a-total_cash']")).toBe(line);
+    expect(line?.className).toBe("was same");
+    // The what-if is over: no line.
+    writeCells(tr, row, [fig("a", "$1.00")], ctx, null, () => null);
     expect(tr.querySelector(".was")).toBeNull();
+  });
+
+  it("sets a new tone on the cell in place", () => {
+    const tr = table();
+    writeCells(tr, row, [fig("a", "$2.00")], ctx, null, () => null);
+    const td = tr.querySelector("td");
+    const node = td?.firstChild;
+    expect(td?.className).toBe("num");
+    writeCells(tr, row, [fig("a", "-$2.00")], ctx, "a", () => null);
+    expect(tr.querySelector("td")).toBe(td);
+    expect(td?.firstChild).toBe(node);
+    expect(td?.className).toBe("num good ref");
+    expect(texts(tr)).toEqual(["figure-a-total_cash=-$2.00"]);
   });
 
   it("shows the engine's ids as code and a note under the figure", () => {
@@ -77,7 +103,7 @@ describe("decision cells", () => {
   it("sets code-quoted words in place and writes the 'was' line's code quotes as code", () => {
     const tr = table();
     const saved = new Map([["a", "`hybrid` is cheaper by $1.00"]]);
-    const was = (s: ScenarioFigures, text: string) => (saved.get(s.id) !== text ? (saved.get(s.id) ?? null) : null);
+    const was = (s: ScenarioFigures) => saved.get(s.id) ?? null;
     writeCells(tr, row, [fig("a", "`hybrid` is cheaper by $1.20")], ctx, null, was);
     const td = tr.querySelector("td");
     const code = td?.querySelector("code");

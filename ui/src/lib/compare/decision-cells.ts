@@ -3,7 +3,10 @@
 // reactions (text, tone, reference, title, the "was" line), which cost the page about 4 ms a
 // move before any layout. Here one pass per row works the cells out and touches only what
 // changed: a cell whose words alone changed has its text nodes' data set, code quotes included
-// (a `<code>` piece keeps its element while the words keep their form).
+// (a `<code>` piece keeps its element while the words keep their form), and a change of tone
+// sets its class. While a what-if is shown every cell keeps its "was" line (hidden while the
+// figure equals the saved one): before, a drag across the saved value removed and rebuilt the
+// lines of most cells in the move that reached it and in the move that left it.
 
 import { wordPieces, type Row, type RowContext, type Tone } from "../compare-view";
 import type { ScenarioFigures } from "../workspace-types";
@@ -14,15 +17,22 @@ export interface CellView {
   note: string | null;
   tone: Tone;
   title: string | null;
-  /** The saved figure's text while a what-if is shown, when it differs. */
-  before: string | null;
+  /** While a what-if is shown, the saved figure's text (null otherwise): the cell's "was" line,
+   *  kept but hidden while the figure equals it, so that a drag across the saved value neither
+   *  moves the rows nor rebuilds the cells. */
+  saved: string | null;
   reference: boolean;
 }
 
 interface Written {
   td: HTMLTableCellElement;
-  /** What decides the cell's elements: rebuilt when it changes. */
+  /** What decides the cell's elements (the form of its words, a note, a "was" line): rebuilt
+   *  when it changes. */
   shape: string;
+  /** The cell's classes (tone, reference, wrapping): set in place. */
+  className: string;
+  /** The "was" line, while a what-if is shown. */
+  wasLine: HTMLSpanElement | null;
   view: CellView | null;
   /** The text nodes of the figure, its note and its "was" line, one per piece of words (a
    *  code quote's node is inside its `<code>`), set in place while the pieces keep their form. */
@@ -71,15 +81,23 @@ function wasText(before: string): string {
   return `was ${before}`;
 }
 
-function shapeOf(v: CellView, wrap: boolean): string {
-  return [form(v.text), v.note === null ? "-" : form(v.note), v.before === null ? "-" : form(wasText(v.before)), v.tone ?? "", v.reference ? "r" : "", wrap ? "x" : ""].join("|");
+function shapeOf(v: CellView): string {
+  return [form(v.text), v.note === null ? "-" : form(v.note), v.saved === null ? "-" : form(wasText(v.saved))].join("|");
 }
 
-function build(w: Written, v: CellView, row: Row, id: string): void {
+function classOf(v: CellView, wrap: boolean): string {
+  return ["num", wrap ? "wrap" : "", v.tone ?? "", v.reference ? "ref" : ""].filter(Boolean).join(" ");
+}
+
+/** The "was" line is shown when the figure differs from the saved one, else kept hidden. */
+function wasClass(v: CellView): string {
+  return v.saved !== null && v.saved === v.text ? "was same" : "was";
+}
+
+function build(w: Written, v: CellView, id: string, rowKey: string): void {
   const td = w.td;
   td.textContent = "";
-  td.className = ["num", row.wrap ? "wrap" : "", v.tone ?? "", v.reference ? "ref" : ""].filter(Boolean).join(" ");
-  td.dataset.testid = `figure-${id}-${row.key}`;
+  td.dataset.testid = `figure-${id}-${rowKey}`;
   w.main = words(td, v.text);
   w.note = [];
   if (v.note !== null) {
@@ -89,12 +107,14 @@ function build(w: Written, v: CellView, row: Row, id: string): void {
     td.appendChild(span);
   }
   w.was = [];
-  if (v.before !== null) {
+  w.wasLine = null;
+  if (v.saved !== null) {
     const span = document.createElement("span");
-    span.className = "was";
-    span.dataset.testid = `was-${id}-${row.key}`;
-    w.was = words(span, wasText(v.before));
+    span.className = wasClass(v);
+    span.dataset.testid = `was-${id}-${rowKey}`;
+    w.was = words(span, wasText(v.saved));
     td.appendChild(span);
+    w.wasLine = span;
   }
 }
 
@@ -107,7 +127,7 @@ export function writeCells(
   scenarios: readonly ScenarioFigures[],
   ctx: RowContext,
   reference: string | null,
-  was: (s: ScenarioFigures, text: string) => string | null,
+  saved: (s: ScenarioFigures) => string | null,
 ): void {
   let written = rowsWritten.get(tr);
   if (!written) {
@@ -124,12 +144,12 @@ export function writeCells(
       note: cell.note ?? null,
       tone: cell.tone,
       title: cell.title ?? null,
-      before: was(s, cell.text),
+      saved: saved(s),
       reference: s.id === reference,
     };
     let w = written.get(s.id);
     if (!w) {
-      w = { td: document.createElement("td"), shape: "", view: null, main: [], note: [], was: [] };
+      w = { td: document.createElement("td"), shape: "", className: "", wasLine: null, view: null, main: [], note: [], was: [] };
       written.set(s.id, w);
     }
     if (previous ? previous.nextElementSibling !== w.td : tr.firstElementChild !== w.td) {
@@ -137,15 +157,21 @@ export function writeCells(
       else tr.prepend(w.td);
     }
     previous = w.td;
-    const shape = shapeOf(v, row.wrap === true);
+    const shape = shapeOf(v);
     if (shape !== w.shape) {
-      build(w, v, row, s.id);
+      build(w, v, s.id, row.key);
       w.shape = shape;
     } else if (w.view) {
       if (w.view.text !== v.text) rewrite(w.main, v.text);
       if (v.note !== null && w.view.note !== v.note) rewrite(w.note, v.note);
-      if (v.before !== null && w.view.before !== v.before) rewrite(w.was, wasText(v.before));
+      if (v.saved !== null && w.view.saved !== v.saved) rewrite(w.was, wasText(v.saved));
     }
+    const className = classOf(v, row.wrap === true);
+    if (className !== w.className) {
+      w.td.className = className;
+      w.className = className;
+    }
+    if (w.wasLine && w.wasLine.className !== wasClass(v)) w.wasLine.className = wasClass(v);
     if (w.view?.title !== v.title) {
       if (v.title === null) w.td.removeAttribute("title");
       else w.td.title = v.title;
