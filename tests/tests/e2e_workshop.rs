@@ -125,11 +125,20 @@ async fn drag_demand(app: &App, first: &str) {
             .await;
         panic!("the charts have {canvases} canvases: {chart}");
     }
-    app.exec(
-        "document.querySelector(\"[data-testid='chart-cumulative']\").scrollIntoView(); return true;",
-        vec![],
-    )
-    .await;
+    // The panel stays at the top while the comparison scrolls beneath it: the chart is brought
+    // up to just below it, and the point 40 px into the chart is the chart's, not the panel's.
+    let seen = app
+        .exec(
+            "const chart = document.querySelector(\"[data-testid='chart-cumulative'] .canvas\");
+             const panel = document.querySelector(\"[data-testid='what-if']\");
+             chart.closest('.body').scrollTop += chart.getBoundingClientRect().top - panel.getBoundingClientRect().bottom - 8;
+             const r = chart.getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + 40);
+             return hit !== null && chart.contains(hit) && panel.getBoundingClientRect().top >= 0;",
+            vec![],
+        )
+        .await;
+    assert_eq!(seen, true, "the chart is seen below the panel, which stays in view");
     app.screenshot("workshop-4-what-if").await;
     app.exec(
         "window.scrollTo(0, 0); document.querySelector(\"[data-testid='what-if']\").scrollIntoView(); return true;",
