@@ -143,7 +143,8 @@ const invoke = window.__TAURI_INTERNALS__.invoke;
 /// Drags the demand slider through `rounds` moves (one pointer down, a pointer move per step, one
 /// up, as a hand on the mouse makes them), each move waiting for the app's own measures of it:
 /// `what-if-answer:<seq>` (input to the back end's answer received), `what-if-dom:<seq>` (input
-/// to the table updated, the canvas charts in view drawn and the page laid out) and `what-if:<seq>`
+/// to the table rows in sight updated, the canvas charts in view drawn and the page laid out; rows
+/// out of sight are written when they come into sight or the drag rests) and `what-if:<seq>`
 /// (input to the next animation frame, the one painted with it); returns the three lists of
 /// durations. The measures are delivered by a `PerformanceObserver` rather than polled, so the
 /// harness does no work on the page's thread while a move is handled.
@@ -320,7 +321,7 @@ async fn measure_repaint_edit_and_open() {
     println!(
         "{}",
         summary(
-            "what-if slider move, the charts below the fold → table of 8 scenarios updated and laid out",
+            "what-if slider move, the charts below the fold → the table rows in sight updated and laid out",
             &what_if["dom"]
         )
     );
@@ -334,7 +335,7 @@ async fn measure_repaint_edit_and_open() {
     println!(
         "{}",
         summary(
-            "what-if slider move, the cumulative chart in view → table and charts updated and laid out",
+            "what-if slider move, the cumulative chart in view → rows in sight and charts updated, laid out",
             &charts_in_view["dom"]
         )
     );

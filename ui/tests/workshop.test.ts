@@ -4,7 +4,7 @@
 // scenario's edit refused with how to unlock) and the presenting view (full window, large type,
 // the what-if marked, the views stepped with the arrow keys, Esc leaving).
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import App from "../src/lib/components/App.svelte";
 import type { Backend } from "../src/lib/backend";
@@ -34,6 +34,38 @@ async function slideTo(kind: string, value: number): Promise<void> {
 }
 const total = (id: string) => screen.getByTestId(`figure-${id}-decision_total`).textContent ?? "";
 
+/** An IntersectionObserver the test drives (the test DOM has none): it keeps what it observes,
+ *  and `report` tells the page that a target came into or went out of sight. */
+class SightObserver {
+  static made: SightObserver[] = [];
+  readonly targets = new Set<Element>();
+  private readonly callback: IntersectionObserverCallback;
+  constructor(callback: IntersectionObserverCallback) {
+    this.callback = callback;
+    SightObserver.made.push(this);
+  }
+  observe(target: Element): void {
+    this.targets.add(target);
+  }
+  unobserve(target: Element): void {
+    this.targets.delete(target);
+  }
+  disconnect(): void {
+    this.targets.clear();
+  }
+  takeRecords(): IntersectionObserverEntry[] {
+    return [];
+  }
+  report(target: Element, seen: boolean): void {
+    this.callback([{ target, isIntersecting: seen } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+  }
+}
+
+/** Reports every figure row of the decision table in sight (`seen`) or out of it. */
+function reportRows(seen: boolean, only?: Element): void {
+  for (const o of SightObserver.made) for (const t of o.targets) if (t.tagName === "TR" && (!only || t === only)) o.report(t, seen);
+}
+
 describe("what-if drivers", () => {
   it("shows a dragged driver's value as text while the drag lasts, and the typed field again after", async () => {
     const { backend, host } = await enterpriseSession();
@@ -59,6 +91,41 @@ describe("what-if drivers", () => {
       expect(sent.at(-1)?.whatIf.drivers[0]?.value).toBe("0.6");
       expect(track.getAttribute("aria-valuenow")).toBe("60");
     });
+  });
+
+  it("writes the table rows out of sight when they come into sight or the drag rests", async () => {
+    SightObserver.made = [];
+    vi.stubGlobal("IntersectionObserver", SightObserver);
+    try {
+      const { backend } = await enterpriseSession();
+      await openCompare(backend);
+      const saved = total("hybrid");
+      const savedNpv = screen.getByTestId("figure-hybrid-npv").textContent;
+      await fireEvent.click(screen.getByTestId("what-if-open"));
+      await waitFor(() => expect(screen.getByTestId("what-if-replaces-demand").textContent).toContain("replaces"));
+      // The charts are watched: every row of the table is scrolled away under the panel.
+      reportRows(false);
+      const track = slider("demand");
+      track.getBoundingClientRect = () => ({ left: 0, top: 0, right: 290, bottom: 22, width: 290, height: 22, x: 0, y: 0, toJSON: () => ({}) });
+      await fireEvent.pointerDown(track, { button: 0, pointerId: 1, clientX: 40 });
+      await waitFor(() => expect(screen.getByTestId("what-if-readout-demand").textContent).toBe("50"));
+      // The move's answer is on screen (the panel shows it) but the rows out of sight wait.
+      expect(screen.getByTestId("what-if-active").textContent).toContain("demand");
+      expect(total("hybrid")).toBe(saved);
+      // The total's row comes into sight: it is written, the others still wait.
+      const totalRow = screen.getByTestId("figure-hybrid-decision_total").closest("tr")!;
+      reportRows(true, totalRow);
+      expect(total("hybrid")).not.toBe(saved);
+      expect(screen.getByTestId("was-hybrid-decision_total").textContent).toBe(`was ${saved}`);
+      expect(screen.getByTestId("figure-hybrid-npv").textContent).toBe(savedNpv);
+      // The drag rests: within a fifth of a second every waiting row is written.
+      await fireEvent.pointerMove(track, { pointerId: 1, clientX: 50 });
+      await fireEvent.pointerUp(track, { pointerId: 1, clientX: 50 });
+      await waitFor(() => expect(screen.getByTestId("figure-hybrid-npv").textContent).not.toBe(savedNpv), { timeout: 1000 });
+      expect(screen.getByTestId("was-hybrid-npv").textContent).toBe(`was ${savedNpv}`);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("shows what each driver replaces, follows a slider, keeps the what-if as a scenario and undoes it", async () => {

@@ -130,7 +130,7 @@ export class WhatIfManager {
   /** The scenario whose monthly chart the answers carry (one, not all: the screen shows one at a
    *  time); null: the first compared scenario's. */
   monthly: string | null = null;
-  /** The sequence number of the move the screen shows (for measurements: `data-what-if-seq`). */
+  /** The sequence number of the move the screen shows (for measurements: the pinned panel's `data-what-if-seq`). */
   shownSeq = $state(0);
 
   private seq = 0;
