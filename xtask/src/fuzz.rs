@@ -225,6 +225,13 @@ fn make_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
         &at("quote_csv"),
     )?;
     xlsx_seeds(&at("quote_csv"), &at("quote_xlsx"))?;
+    // Workbooks whose dimension and references lie at Excel's limits and just beyond them
+    // (issue #41), so the fuzzer starts next to the references the reader must refuse.
+    copy_matching(
+        &repo("src-tauri/crates/planner-store/tests/fixtures/quotes/xlsx-refs"),
+        "xlsx",
+        &at("quote_xlsx"),
+    )?;
     fs::copy(
         repo("src-tauri/crates/planner-sign/tests/fixtures/printpdf-0.12.8-3pages.pdf"),
         at("pdf_verify").join("unsigned.pdf"),

@@ -331,6 +331,74 @@ fn quotes_check_shows_each_quote_as_the_layer_it_becomes() {
     assert!(stderr.contains("currency"), "{stderr}");
 }
 
+/// The quote workbooks whose references lie outside Excel's grid (made by
+/// `planner-store/tests/fixtures/quotes/xlsx-refs/make.py`); `at-the-limits` is not one of them.
+fn workbooks_outside_excel() -> Vec<std::path::PathBuf> {
+    let dir = root().join("src-tauri/crates/planner-store/tests/fixtures/quotes/xlsx-refs");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "xlsx") && !p.ends_with("at-the-limits.xlsx"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn quotes_check_refuses_a_forged_workbook_without_panicking() {
+    // Issue 41: on 8e35c85 this debug build printed "thread 'main' panicked at
+    // .../calamine-0.38.0/src/xlsx/mod.rs:3048:24: attempt to subtract with overflow" (3112 for
+    // the row past 32 bits) before refusing the file as unreadable, with no sheet or reference.
+    let files = workbooks_outside_excel();
+    assert_eq!(files.len(), 16);
+    for path in files {
+        let out = planner(&["quotes", "check", &path.display().to_string()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", path.display());
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", path.display());
+        assert!(
+            stderr.contains("the sheet \"Quotes\" has "),
+            "{}: {stderr}",
+            path.display()
+        );
+        assert!(stderr.contains("Nothing was imported."), "{}: {stderr}", path.display());
+        assert!(out.stdout.is_empty(), "{}", path.display());
+    }
+    let limits = root().join("src-tauri/crates/planner-store/tests/fixtures/quotes/xlsx-refs/at-the-limits.xlsx");
+    let out = planner(&["quotes", "check", &limits.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 quote(s)"));
+}
+
+#[test]
+fn the_app_refuses_a_forged_workbook_in_preview_and_import_and_keeps_the_workspace() {
+    // The app's quote preview and import read through the same path: refused with the sheet
+    // and the reference, nothing imported, the workspace as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("forged.cpw");
+    let made = planner(&[
+        "workspace",
+        "new",
+        ws.to_str().unwrap(),
+        "--from",
+        "catalogs/samples/enterprise-hybrid.json",
+    ]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let show = || planner(&["workspace", "show", ws.to_str().unwrap()]).stdout;
+    let before = show();
+    let host = planner_app::DesktopHost::new(root().join("catalogs"), None, None, None);
+    planner_app::session::open(&host, &ws).unwrap();
+    for path in workbooks_outside_excel() {
+        let e = planner_app::vendors::preview_quotes(&host, &path).unwrap_err();
+        assert_eq!(e.details[0].kind.as_deref(), Some("outside-excel-limits"), "{e:?}");
+        let e = planner_app::vendors::import_quotes(&host, &path, "hybrid").unwrap_err();
+        assert!(e.message.contains("the sheet \"Quotes\" has "), "{e:?}");
+    }
+    planner_app::session::close(&host);
+    assert_eq!(show(), before, "nothing was imported");
+    assert!(String::from_utf8_lossy(&before).contains("scenario(s):"));
+}
+
 #[test]
 fn quotes_check_names_the_row_and_column_of_every_error() {
     let out = planner(&["quotes", "check", &quotes_fixture("wrong-types")]);

@@ -17,7 +17,6 @@
 
 use std::collections::BTreeMap;
 use std::io::{Cursor, Read};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -30,6 +29,9 @@ use planner_core::quote::{
     COLUMNS, Cell, Quote, QuoteTable, TableRow, import_error, normalise_header, parse_quotes, quoted,
 };
 use rust_decimal::Decimal;
+
+use crate::sheet_refs::grouped;
+use crate::{contained, sheet_refs};
 
 /// The largest quote file read, in bytes (20 MiB).
 pub const MAX_FILE_BYTES: u64 = 20 * 1024 * 1024;
@@ -209,19 +211,6 @@ fn column_letters(col: u32) -> String {
     out.iter().rev().collect()
 }
 
-/// 10000 → "10,000".
-fn grouped(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A non-empty cell beyond [`MAX_ROWS`] × [`MAX_COLUMNS`] (0-based row and column).
 fn outside_detail(path: &Path, row: u32, col: u32) -> ErrorDetail {
     let (line, column) = (u64::from(row) + 1, u64::from(col) + 1);
@@ -234,7 +223,7 @@ fn outside_detail(path: &Path, row: u32, col: u32) -> ErrorDetail {
         message: format!(
             "cell {}{line} is outside the quote table's limits ({} rows × {} columns, A1:{}{}); delete it (a stray value far from the table is enough)",
             column_letters(col),
-            grouped(MAX_ROWS),
+            grouped(u64::from(MAX_ROWS)),
             MAX_COLUMNS,
             column_letters(MAX_COLUMNS - 1),
             MAX_ROWS,
@@ -434,31 +423,40 @@ fn read_csv(path: &Path) -> Result<QuoteTable, PlannerError> {
     })
 }
 
-/// The message of a panic caught from calamine, fit to quote.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "an internal error of the XLSX reader".to_owned());
-    quoted(&text)
-}
-
 fn read_xlsx(path: &Path) -> Result<QuoteFile, PlannerError> {
     let bytes = read_bounded(path)?;
     check_zip(path, &bytes)?;
-    // calamine is the last place a malformed workbook can crash the app: whatever it panics on
-    // (an arithmetic overflow on a forged cell reference, say) becomes a refusal.
+    sheet_refs::check(&bytes).map_err(|bad| {
+        file_error(
+            ErrorCode::InvalidInput,
+            path,
+            "outside-excel-limits",
+            &format!(
+                "the sheet \"{}\" has {} \"{}\" that no spreadsheet program writes: {}. Excel's sheets end at row {} and column XFD; open the workbook in Excel or LibreOffice, check that sheet and save it again as .xlsx",
+                quoted(&bad.sheet),
+                bad.what,
+                quoted(&bad.reference),
+                bad.problem,
+                grouped(sheet_refs::EXCEL_ROWS),
+            ),
+        )
+    })?;
+    // calamine is the last place a malformed workbook could crash the app: whatever it still
+    // panics on becomes a refusal naming where it stopped, and nothing is printed.
     let mut at = String::from("opening the workbook");
-    let read = catch_unwind(AssertUnwindSafe(|| read_workbook(path, bytes, &mut at)));
-    read.unwrap_or_else(|payload| {
+    let read = contained::run(|| read_workbook(path, bytes, &mut at));
+    read.unwrap_or_else(|caught| {
+        let place = caught
+            .place
+            .map(|p| format!(" at {}", quoted(&p)))
+            .unwrap_or_default();
         Err(file_error(
             ErrorCode::InvalidInput,
             path,
             "unreadable",
             &format!(
-                "the workbook could not be read ({}, while {at}); save it again from Excel or LibreOffice as .xlsx",
-                panic_text(payload.as_ref())
+                "the workbook could not be read (the XLSX reader stopped{place} with \"{}\" while {at}); save it again from Excel or LibreOffice as .xlsx",
+                quoted(&caught.message)
             ),
         ))
     })

@@ -701,6 +701,11 @@ fn write_table(sheet: &mut rust_xlsxwriter::Worksheet, table: &planner_core::quo
 
 /// The workbook at `from` with its first sheet's XML passed through `edit`, written to `to`.
 fn edit_sheet_xml(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
+    edit_part(from, to, "xl/worksheets/sheet1.xml", edit);
+}
+
+/// The workbook at `from` with the part `part` passed through `edit`, written to `to`.
+fn edit_part(from: &Path, to: &Path, part: &str, edit: impl Fn(&str) -> String) {
     use std::io::{Read, Write};
     let mut zin = zip::ZipArchive::new(std::fs::File::open(from).unwrap()).unwrap();
     let mut zout = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
@@ -710,7 +715,7 @@ fn edit_sheet_xml(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
         let name = entry.name().unwrap().to_string();
         let mut data = Vec::new();
         entry.read_to_end(&mut data).unwrap();
-        if name == "xl/worksheets/sheet1.xml" {
+        if name == part {
             data = edit(std::str::from_utf8(&data).unwrap()).into_bytes();
         }
         zout.start_file(name, options).unwrap();
@@ -807,42 +812,111 @@ fn many_stray_cells_stop_the_reading_after_twenty() {
     assert!(e.message.contains("Reading stopped after 20"), "{}", e.message);
 }
 
+/// The workbooks of `fixtures/quotes/xlsx-refs` (made by its `make.py`) with a reference outside
+/// Excel's grid, each with what carries it and the reference as the refusal must name them.
+/// On 8e35c85 every one of them made calamine panic in a debug build (the refusal then named no
+/// sheet and no reference), or was read at wrapped positions in a release build.
+const OUTSIDE_EXCEL: [(&str, &str, &str); 16] = [
+    ("dimension-inverted", "the sheet's dimension", "B2:A1"),
+    ("cell-row-past-32-bits", "a cell reference", "A99999999999"),
+    ("dimension-columns-inverted", "the sheet's dimension", "S1:A4"),
+    ("dimension-row-zero", "the sheet's dimension", "A0:S4"),
+    ("dimension-past-last-row", "the sheet's dimension", "A1:S1048577"),
+    ("dimension-past-last-column", "the sheet's dimension", "A1:XFE4"),
+    ("dimension-three-cells", "the sheet's dimension", "A1:B2:C3"),
+    ("cell-column-seven-letters", "a cell reference", "ZZZZZZZ1"),
+    ("cell-row-zero", "a cell reference", "A0"),
+    ("cell-past-last-row", "a cell reference", "A1048577"),
+    ("cell-past-last-column", "a cell reference", "XFE5"),
+    ("cell-not-a-reference", "a cell reference", "5A"),
+    ("row-past-32-bits", "a row number", "99999999999"),
+    ("row-zero", "a row number", "0"),
+    ("formula-range-inverted", "a formula's range", "A9:A5"),
+    ("formula-range-past-32-bits", "a formula's range", "A5:A99999999999"),
+];
+
+fn xlsx_refs(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/quotes/xlsx-refs/{name}.xlsx"))
+}
+
 #[test]
-fn workbooks_that_panic_inside_the_xlsx_reader_are_refused_with_a_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let template = dir.path().join("template.xlsx");
-    template_xlsx(&template);
-    // An inverted dimension: 'attempt to subtract with overflow' in calamine (debug builds).
-    let inverted = dir.path().join("inverted.xlsx");
-    edit_sheet_xml(&template, &inverted, |xml| {
-        let start = xml.find("<dimension ref=\"").unwrap();
-        let end = start + xml[start..].find("/>").unwrap() + 2;
-        format!("{}<dimension ref=\"Z9:A1\"/>{}", &xml[..start], &xml[end..])
-    });
-    match read_quotes(&inverted, &catalog(), &settings()) {
-        // Release builds do not check the subtraction; the dimension is not used.
-        Ok(quotes) => assert_eq!(quotes.len(), 3),
-        Err(e) => {
-            assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
-            assert!(
-                e.message.contains("save it again from Excel or LibreOffice"),
-                "{}",
-                e.message
-            );
-            assert_eq!(e.details[0].kind.as_deref(), Some("unreadable"), "{e:?}");
-        }
+fn a_reference_outside_excel_s_grid_is_refused_naming_the_sheet_and_the_reference() {
+    for (name, what, reference) in OUTSIDE_EXCEL {
+        let path = xlsx_refs(name);
+        let e = refused(&path, &settings());
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{name}: {e:?}");
+        assert_eq!(e.details.len(), 1, "{name}: {e:?}");
+        assert_eq!(
+            e.details[0].kind.as_deref(),
+            Some("outside-excel-limits"),
+            "{name}: {e:?}"
+        );
+        let message = &e.details[0].message;
+        assert!(
+            message.starts_with(&format!(
+                "the sheet \"Quotes\" has {what} \"{reference}\" that no spreadsheet program writes: "
+            )),
+            "{name}: {message}"
+        );
+        assert!(
+            message.ends_with("Excel's sheets end at row 1,048,576 and column XFD; open the workbook in Excel or LibreOffice, check that sheet and save it again as .xlsx"),
+            "{name}: {message}"
+        );
+        assert!(
+            e.message.starts_with(&path.display().to_string()),
+            "{name}: {}",
+            e.message
+        );
+        assert!(e.message.ends_with("Nothing was imported."), "{name}: {}", e.message);
     }
-    // A cell reference past u32: 'attempt to multiply with overflow' (debug), a wrapped row
-    // far outside the limits (release).
-    let path = with_stray_cell(dir.path(), "bigref.xlsx", r#"<c r="A99999999999"><v>1</v></c>"#);
-    let e = refused(&path, &settings());
+    // What is wrong, in words, for the two reported inputs.
+    let e = refused(&xlsx_refs("dimension-inverted"), &settings());
     assert!(
-        e.message.contains("save it again from Excel or LibreOffice")
-            || e.details[0].kind.as_deref() == Some("outside-limits"),
+        e.details[0]
+            .message
+            .contains(": it ends before it starts (the first cell must be the top left one). "),
+        "{}",
+        e.details[0].message
+    );
+    let e = refused(&xlsx_refs("cell-row-past-32-bits"), &settings());
+    assert!(
+        e.details[0]
+            .message
+            .contains(": row 99999999999 is beyond Excel's last row, 1,048,576. "),
+        "{}",
+        e.details[0].message
+    );
+}
+
+#[test]
+fn references_exactly_at_excel_s_limits_are_read() {
+    // A dimension of the whole grid and an empty cell in its last corner: the quotes are read.
+    let read = planner_store::quotes::read_quotes_in(&xlsx_refs("at-the-limits"), &catalog(), &settings()).unwrap();
+    assert_eq!(read.quotes.len(), 3);
+}
+
+#[test]
+fn a_reference_outside_excel_s_grid_in_another_sheet_names_that_sheet() {
+    // The quotes on the first sheet, a forged reference on a second one: the check covers every
+    // worksheet, and names the one that holds it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two-sheets.xlsx");
+    let table = template_table();
+    workbook(&path, &[("Quotes", false, table.clone()), ("Notes 2027", false, table)]);
+    let forged = dir.path().join("forged.xlsx");
+    edit_part(&path, &forged, "xl/worksheets/sheet2.xml", |xml| {
+        xml.replace(
+            "</sheetData>",
+            r#"<row r="9"><c r="A99999999999"><v>1</v></c></row></sheetData>"#,
+        )
+    });
+    let e = refused(&forged, &settings());
+    assert!(
+        e.details[0]
+            .message
+            .starts_with("the sheet \"Notes 2027\" has a cell reference \"A99999999999\""),
         "{e:?}"
     );
-    let path = with_stray_cell(dir.path(), "bigcol.xlsx", r#"<c r="ZZZZZZZZZZZZ1"><v>1</v></c>"#);
-    assert!(read_quotes(&path, &catalog(), &settings()).is_err());
 }
 
 #[test]
