@@ -140,6 +140,10 @@ pub struct VariantArgs {
     pub to_offer: Option<String>,
     pub to_kind: Option<String>,
     pub to_term: Option<String>,
+    /// Downgrade: the GPUs the new layer commits to (required for a reserved term).
+    pub to_gpus: Option<u32>,
+    /// The exit clause typed with the flags, priced instead of the file's; empty: the file's.
+    pub clause: ClauseArgs,
     /// Early sale: a quoted resale share, with its reason.
     pub residual_share: Option<String>,
     pub reason: Option<String>,
@@ -169,6 +173,16 @@ fn request(layer: &str, v: &VariantArgs) -> Result<planner_core::exit_kinds::Exi
             })?;
             let kind = v.to_kind.as_deref().unwrap_or("on-demand");
             let mut to = serde_json::json!({ "id": format!("{layer}-{kind}"), "kind": kind, "offer": offer });
+            match v.to_gpus {
+                Some(gpus) => to["gpus"] = gpus.into(),
+                None if kind == "reserved" => {
+                    return Err(PlannerError::invalid(
+                        "--to-gpus",
+                        "a reserved replacement commits to a number of GPUs, e.g. --to-gpus 8",
+                    ));
+                }
+                None => {}
+            }
             if let Some(term) = &v.to_term {
                 to["term"] = term.as_str().into();
             } else if kind == "reserved" {
@@ -210,9 +224,26 @@ pub fn variant(
     v: &VariantArgs,
     json: bool,
 ) -> Result<String, PlannerError> {
-    let parsed = crate::evaluate::read(file)?;
+    let mut parsed = crate::evaluate::read(file)?;
     let name = file.display().to_string();
     let req = request(layer, v)?;
+    let typed_clause = !v.clause.is_empty();
+    if typed_clause {
+        // The clause as typed replaces the layer's own for this pricing, never silently ignored.
+        let typed = clause(&v.clause)?;
+        let spec = parsed
+            .scenarios
+            .iter_mut()
+            .find(|s| s.id == scenario)
+            .and_then(|s| s.layers.iter_mut().find(|l| l.id == layer))
+            .ok_or_else(|| {
+                PlannerError::invalid(
+                    "--layer",
+                    format!("{name} has no layer `{layer}` in scenario `{scenario}` to give the typed exit clause to"),
+                )
+            })?;
+        spec.exit_clause = Some(typed);
+    }
     let price = planner_core::exit_kinds::price_exit_request(catalog, &parsed, scenario, &req)
         .map_err(|p| to_error(&p, Some(&name)))?;
     if json {
@@ -227,6 +258,12 @@ pub fn variant(
         "{name}: {} ({}), against staying, in {}\n\n",
         price.variant_name, price.variant_id, parsed.currency
     );
+    if typed_clause {
+        let _ = writeln!(
+            out,
+            "  exit clause         as typed (--notice, --fee, …), not the file's"
+        );
+    }
     let _ = writeln!(out, "  notice / leaves     {} (month {})", start.plus(b.month), b.month);
     let _ = writeln!(
         out,

@@ -405,7 +405,8 @@ struct ExitCli {
     #[arg(long)]
     layer: String,
     /// Months between notice and the exit taking effect (payments fall due meanwhile). Without
-    /// any clause flag, the layer's own `exit_clause` from the file is used.
+    /// any clause flag, the layer's own `exit_clause` from the file is used; with --variant, the
+    /// clause flags replace the layer's clause for that pricing.
     #[arg(long)]
     notice: Option<u32>,
     /// The termination fee: `25%` of the commitment remaining after the notice, or a fixed amount.
@@ -436,6 +437,9 @@ struct ExitCli {
     to_kind: Option<String>,
     #[arg(long)]
     to_term: Option<String>,
+    /// downgrade: the GPUs the new layer commits to (required when it is reserved).
+    #[arg(long)]
+    to_gpus: Option<u32>,
     /// sell-early: a quoted resale share (default: the layer's or the catalog's at that age) and why.
     #[arg(long)]
     residual_share: Option<String>,
@@ -487,6 +491,13 @@ fn memo(catalog: &Path, m: MemoCli) -> Result<String, PlannerError> {
 /// flags, then the curve.
 fn exit(catalog: &Path, e: ExitCli) -> Result<String, PlannerError> {
     let c = planner_store::load_catalog_dir(catalog)?;
+    let clause = exit_cmd::ClauseArgs {
+        notice_months: e.notice,
+        fee: e.fee,
+        egress_per_tb: e.egress_per_tb,
+        data_tb: e.data_tb,
+        offboarding: e.offboarding,
+    };
     if let Some(kind) = e.variant {
         let v = exit_cmd::VariantArgs {
             kind,
@@ -495,19 +506,14 @@ fn exit(catalog: &Path, e: ExitCli) -> Result<String, PlannerError> {
             to_offer: e.to_offer,
             to_kind: e.to_kind,
             to_term: e.to_term,
+            to_gpus: e.to_gpus,
+            clause,
             residual_share: e.residual_share,
             reason: e.reason,
         };
         return exit_cmd::variant(&c, &e.file, &e.scenario, &e.layer, &v, e.json);
     }
-    let args = exit_cmd::ClauseArgs {
-        notice_months: e.notice,
-        fee: e.fee,
-        egress_per_tb: e.egress_per_tb,
-        data_tb: e.data_tb,
-        offboarding: e.offboarding,
-    };
-    exit_cmd::curve(&c, &e.file, &e.scenario, &e.layer, &args, e.json)
+    exit_cmd::curve(&c, &e.file, &e.scenario, &e.layer, &clause, e.json)
 }
 
 /// Runs one command: the text to print and whether its check passed (a verification that finds

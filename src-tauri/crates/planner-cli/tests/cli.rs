@@ -964,6 +964,118 @@ fn plan_prints_delivery_the_bridge_spot_and_dispatch() {
 /// `planner exit --variant` prices one way out against staying, as the engine does: the text
 /// shows the JSON's own figures, and a request the engine refuses is a clear error.
 #[test]
+fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() {
+    // Issue 42, point 10: on 8e35c85 `--variant` accepted --notice and --fee and priced the
+    // file's clause (notice 3, 25 % of the remainder) instead, and no flag carried a reserved
+    // replacement's GPU count.
+    let sample = root().join("catalogs/samples/enterprise-hybrid.json");
+    let sample = sample.to_str().unwrap();
+    let leave = |extra: &[&str]| {
+        let mut args = vec![
+            "exit",
+            sample,
+            "--scenario",
+            "all-cloud",
+            "--layer",
+            "reserved",
+            "--variant",
+            "leave-reservation",
+            "--month",
+            "6",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = planner(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let d = |v: &Value| v.as_str().unwrap().parse::<rust_decimal::Decimal>().unwrap();
+    let file = leave(&[]);
+    assert_eq!(
+        file["booking"]["effective_month"].as_u64(),
+        Some(9),
+        "the file's 3-month notice"
+    );
+    let typed = leave(&["--notice", "0", "--fee", "20000"]);
+    let clause = &typed["booking"]["clause"];
+    assert_eq!(
+        typed["booking"]["effective_month"].as_u64(),
+        Some(6),
+        "the typed notice of 0"
+    );
+    assert_eq!(d(&clause["termination_fee"]), rust_decimal::Decimal::from(20_000));
+    assert_eq!(
+        d(&clause["egress"]) + d(&clause["offboarding"]),
+        rust_decimal::Decimal::ZERO
+    );
+    assert_ne!(typed["variant_total"], file["variant_total"]);
+    let text = planner(&[
+        "exit",
+        sample,
+        "--scenario",
+        "all-cloud",
+        "--layer",
+        "reserved",
+        "--variant",
+        "leave-reservation",
+        "--month",
+        "6",
+        "--notice",
+        "0",
+        "--fee",
+        "20000",
+    ]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("exit clause         as typed"));
+
+    // A downgrade to a shorter reserved term: the replacement commits to the GPUs typed (the one
+    // 1-year rate the catalog has is the L40S's); without --to-gpus it is refused by name.
+    let downgrade = |gpus: &[&str]| {
+        let mut args = vec![
+            "exit",
+            sample,
+            "--scenario",
+            "all-cloud",
+            "--layer",
+            "reserved",
+            "--variant",
+            "downgrade",
+            "--month",
+            "12",
+            "--to-offer",
+            "aws-g6e-l40s",
+            "--to-kind",
+            "reserved",
+            "--to-term",
+            "1y",
+            "--json",
+        ];
+        args.extend_from_slice(gpus);
+        planner(&args)
+    };
+    let json = |out: Output| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let eight = json(downgrade(&["--to-gpus", "8"]));
+    let sixteen = json(downgrade(&["--to-gpus", "16"]));
+    assert_eq!(
+        eight["booking"]["replacement"].as_str(),
+        Some("reserved-reserved"),
+        "{eight}"
+    );
+    assert_eq!(sixteen["base_total"], eight["base_total"]);
+    // Eight fewer GPUs committed for the year from month 12 (the rest of the work moves).
+    assert_ne!(d(&eight["variant_total"]), d(&sixteen["variant_total"]));
+    let missing = downgrade(&[]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("--to-gpus"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+}
+
+#[test]
 fn exit_variants_are_priced_against_staying() {
     let sample = root().join("catalogs/samples/enterprise-hybrid.json");
     let sample = sample.to_str().unwrap();

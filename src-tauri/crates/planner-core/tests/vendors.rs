@@ -276,3 +276,79 @@ fn the_summary_sorts_the_screen_for_a_document_with_each_vendors_commitments() {
     let view = scorecard_view(&empty, &catalog, &settings, &workloads, &scenarios, None, &compliance);
     assert!(summary(&empty, &view, &scenarios).is_none());
 }
+
+#[test]
+fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_when_none_is_cleared() {
+    // Issue 42, points 3 and 8: on 8e35c85 the cost axis took `total_cash` (leaving out the
+    // commitments due after a 12-month horizon, which the comparison ranks on), and three vendors
+    // none of which has a checklist record all read "compliance 100 %" though each counts 0.
+    use planner_core::vendors::{VendorEntry, scorecard_view};
+    let (settings, workloads, scenarios) = leased_hybrid();
+    let catalog = common::shipped_catalog();
+    let entry = |name: &str, scenario: &str| VendorEntry {
+        name: name.into(),
+        scenario: Some(scenario.into()),
+        mfu: Some(dec!(0.4)),
+        annual_failure_rate: Some(dec!(0.03)),
+        sla: Some(dec!(0.999)),
+        sla_refund_share: Some(dec!(0.1)),
+        response_hours: Some(dec!(4)),
+        expert_hours_per_month: Some(dec!(8)),
+        exit_terms_stated: Some(dec!(1)),
+    };
+    let draft = ScorecardDraft {
+        weights: PerAxis::from_array([dec!(20); 5]),
+        vendors: vec![entry("Cloud Co", "all-cloud"), entry("Metal Co", "hybrid")],
+    };
+    let none_reviewed = std::collections::BTreeMap::new();
+    let view = scorecard_view(
+        &draft,
+        &catalog,
+        &settings,
+        &workloads,
+        &scenarios,
+        Some(12),
+        &none_reviewed,
+    );
+    // The same scenarios as the comparison evaluates them over 12 months.
+    let selection: Vec<ScenarioSpec> = scenarios
+        .iter()
+        .filter(|s| s.id == "all-cloud" || s.id == "hybrid")
+        .cloned()
+        .collect();
+    let evaluated = planner_core::plan::evaluate_selection(&catalog, &settings, &workloads, &selection, Some(12));
+    let decision = planner_core::decision::decision_view(evaluated.evaluation.as_ref().unwrap(), None);
+    for v in &view.vendors {
+        let figures = decision
+            .scenarios
+            .iter()
+            .find(|f| Some(&f.id) == v.scenario.as_ref())
+            .unwrap();
+        assert!(
+            figures.commitments_after_horizon > Decimal::ZERO,
+            "{}: commitments run past 12 months",
+            v.name
+        );
+        assert_eq!(v.tco, Some(figures.decision_total), "{}", v.name);
+        assert_ne!(v.tco, Some(figures.total_cash), "{}", v.name);
+    }
+    let card = view.scorecard.as_ref().unwrap();
+    for r in &card.ranking {
+        assert_eq!(r.axes.compliance, Decimal::ZERO, "{}: not reviewed counts 0", r.name);
+    }
+    // Equal measures on any other axis still separate nobody: each reads 1.
+    for r in &card.ranking {
+        assert_eq!(
+            (r.axes.performance, r.axes.reliability, r.axes.service),
+            (Decimal::ONE, Decimal::ONE, Decimal::ONE)
+        );
+    }
+    // Both cleared with the same share: each keeps it (0.9 × (1 + 1) ÷ 2).
+    let both = [("Cloud Co".to_owned(), dec!(0.9)), ("Metal Co".to_owned(), dec!(0.9))]
+        .into_iter()
+        .collect();
+    let view = scorecard_view(&draft, &catalog, &settings, &workloads, &scenarios, Some(12), &both);
+    for r in &view.scorecard.as_ref().unwrap().ranking {
+        assert_eq!(r.axes.compliance, dec!(0.9), "{}", r.name);
+    }
+}

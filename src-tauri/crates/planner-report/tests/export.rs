@@ -760,7 +760,7 @@ fn the_scorecard_sheet_holds_the_engines_ranks_totals_weights_and_stability_as_n
             "Vendor",
             "Scenario",
             "Scenario id",
-            "Total cash (USD)",
+            "Decision total (USD)",
             "Performance",
             "Reliability",
             "Cost",

@@ -3,13 +3,15 @@
 //!
 //! **Axes.** Each vendor gets a score from 0 to 1 on each axis, relative to the vendors compared
 //! (min–max): the best vendor on an axis gets 1, the worst 0, the others in proportion; when every
-//! vendor has the same value, all get 1 (the axis then separates nobody, whatever its weight).
+//! vendor has the same value, all get 1 (the axis then separates nobody, whatever its weight),
+//! except on *compliance*, whose measure is already a share from 0 to 1: there every vendor then
+//! keeps its measure, so vendors none of which is cleared all read 0, not 100 % (issue #42).
 //! - *performance*: measured MFU, higher is better;
 //! - *reliability*: three measures, each put on 0..1 across the vendors first — annual failure
 //!   rate (lower is better), SLA availability (higher), share of the bill refunded on an SLA miss
 //!   (higher) — count equally: their sum is min–max scaled again, so the axis also runs 0..1;
-//! - *cost*: TCO in the plan's currency (e.g. the scenario's `total_cash` or `npv` from
-//!   `evaluate`), lower is better;
+//! - *cost*: TCO in the plan's currency (the vendor scenario's decision total, the figure the
+//!   comparison ranks on: `vendors::scorecard_view`), lower is better;
 //! - *service*: response time in hours (lower is better) and expert hours per month (higher),
 //!   combined as reliability's measures are;
 //! - *compliance*: the share (0..1) of checklist items passed, 0 for a vendor not cleared, with
@@ -330,10 +332,13 @@ pub fn axis_scores(vendors: &[VendorInput]) -> Result<Vec<PerAxis>, Vec<Problem>
         ],
         n,
     );
-    let compliance = min_max(
-        &col(|v| v.compliance * (Decimal::ONE + v.exit_terms_stated) / Decimal::TWO),
-        true,
-    );
+    let compliance_measure = col(|v| v.compliance * (Decimal::ONE + v.exit_terms_stated) / Decimal::TWO);
+    let compliance = if compliance_measure.windows(2).all(|w| w[0] == w[1]) {
+        // Every vendor measures the same: each keeps its own share (0 when none is cleared).
+        compliance_measure
+    } else {
+        min_max(&compliance_measure, true)
+    };
     Ok((0..n)
         .map(|i| PerAxis {
             performance: performance[i],

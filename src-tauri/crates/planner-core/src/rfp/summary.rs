@@ -27,7 +27,7 @@ pub struct RankedVendor {
     pub scenario: Option<String>,
     /// That scenario's name.
     pub scenario_name: Option<String>,
-    /// The scenario's total cash over the horizon, to the cent.
+    /// The scenario's decision total (total cash plus commitments after the horizon), to the cent.
     pub tco: Option<Decimal>,
     /// 0..1 per axis, relative to the vendors ranked.
     pub axes: PerAxis,

@@ -99,7 +99,8 @@ pub struct VendorStatus {
     pub scenario: Option<String>,
     /// The scenario's name, when it exists.
     pub scenario_name: Option<String>,
-    /// The scenario's total cash over the horizon, to the cent, as the compare screen shows it.
+    /// The scenario's decision total over the horizon (total cash plus the commitments that fall
+    /// due after it), to the cent, as the compare screen ranks on it.
     pub tco: Option<Decimal>,
     /// Demand the scenario leaves unserved (useful PFLOP-hours): a cost that looks low may be
     /// low because the vendor's capacity does not cover the workloads.
@@ -302,7 +303,7 @@ pub fn scorecard_view(
                 annual_failure_rate: v.annual_failure_rate.unwrap_or_default(),
                 sla: v.sla.unwrap_or_default(),
                 sla_refund_share: v.sla_refund_share.unwrap_or_default(),
-                tco: f.total_cash,
+                tco: f.decision_total,
                 response_hours: v.response_hours.unwrap_or_default(),
                 expert_hours_per_month: v.expert_hours_per_month.unwrap_or_default(),
                 compliance: share.unwrap_or_default(),
@@ -313,7 +314,7 @@ pub fn scorecard_view(
             name: v.name.clone(),
             scenario: v.scenario.clone(),
             scenario_name: spec.map(|s| s.name.clone()),
-            tco: fig.map(|f| f.total_cash),
+            tco: fig.map(|f| f.decision_total),
             unmet_pflop_h: fig.map(|f| f.unmet_pflop_h),
             compliance: share,
             problems,

@@ -41,7 +41,7 @@ pub fn scorecard_section(input: &MemoInput<'_>, out: &mut Vec<Block>) {
     };
     out.push(heading("Vendor scorecard", false));
     out.push(small(format!(
-        "The RFP's vendors on the buyer's scorecard, each priced on its own scenario: that scenario's total cash over {} months, in {}. On each axis a vendor scores from 0% (the weakest of the vendors ranked) to 100% (the strongest): performance is the measured MFU; reliability the failure rate, SLA uptime and SLA refund; cost the total cash; service the response time and expert hours; compliance the D-1 checklist's share passed, with stated exit terms counting for half. The weighted total is each axis score times its weight, summed.",
+        "The RFP's vendors on the buyer's scorecard, each priced on its own scenario: that scenario's decision total (its total cash over {} months plus the commitments that fall due after them), in {}. On each axis a vendor scores from 0% (the weakest of the vendors ranked) to 100% (the strongest): performance is the measured MFU; reliability the failure rate, SLA uptime and SLA refund; cost the decision total; service the response time and expert hours; compliance the D-1 checklist's share passed, with stated exit terms counting for half. The weighted total is each axis score times its weight, summed.",
         s.horizon_months, s.currency
     )));
     out.push(weights_table(s));
@@ -88,7 +88,7 @@ fn ranking_table(s: &ScorecardSummary) -> Block {
     let mut columns = vec![
         Column::right("Rank", 0.55),
         Column::left("Vendor", 1.1),
-        Column::left(format!("Priced on (total cash, {})", s.currency), 1.6),
+        Column::left(format!("Priced on (decision total, {})", s.currency), 1.6),
     ];
     columns.extend(Axis::ALL.iter().map(|a| Column::right(axis_title(*a), 1.2)));
     columns.push(Column::right("Weighted total", 1.0));

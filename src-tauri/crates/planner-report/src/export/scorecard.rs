@@ -45,7 +45,7 @@ fn vendor_rows(sheet: &mut Worksheet, s: &ScorecardSummary, f: &Formats) -> Resu
         "Vendor".to_owned(),
         "Scenario".to_owned(),
         "Scenario id".to_owned(),
-        format!("Total cash ({})", s.currency),
+        format!("Decision total ({})", s.currency),
     ];
     titles.extend(Axis::ALL.iter().map(|a| axis_title(*a).to_owned()));
     titles.extend([
@@ -223,7 +223,7 @@ pub(super) fn scorecard_sheet(sheet: &mut Worksheet, s: &ScorecardSummary, f: &F
     row = exit_rows(sheet, row + 2, s, f)?;
     let notes = [
         format!(
-            "Each vendor's cost is the total cash of its scenario over {} months, in {}, rounded half-even to cents.",
+            "Each vendor's cost is the decision total of its scenario (its total cash over {} months plus the commitments that fall due after them), in {}, rounded half-even to cents.",
             s.horizon_months, s.currency
         ),
         "Axis scores run from 0 (the weakest of the vendors ranked) to 1 (the strongest); the weighted total is each axis score times its share of the weights, summed.".to_owned(),
