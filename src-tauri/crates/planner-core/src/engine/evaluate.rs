@@ -128,8 +128,10 @@ pub struct BuyRentBasis {
     /// The owned side, when the scenario owns GPUs that are in service within the horizon.
     pub owned: Option<OwnedBasis>,
     /// Per workload: the cheapest price of one useful PFLOP-hour among this scenario's layers
-    /// paid by use (on-demand, spot with its checkpoint overhead, pooled, reserved at its hourly
-    /// rate, token-metered), egress share included, with the layer's id.
+    /// paid by use (on-demand, spot with its checkpoint overhead, pooled, token-metered), egress
+    /// share included, with the layer's id; only when no such layer may serve the workload, its
+    /// cheapest reserved layer at its hourly rate (a reservation is billed whether used or not,
+    /// so it prices an hour of use only when the scenario has nothing else).
     pub rent: Vec<Option<(Decimal, String)>>,
 }
 
@@ -1233,7 +1235,8 @@ fn owned_basis(run: &Run) -> Option<OwnedBasis> {
 }
 
 /// Per workload, the cheapest price of one useful PFLOP-hour among the layers paid by use,
-/// egress share included, with the layer's id.
+/// egress share included, with the layer's id; a reserved layer only when no layer paid by use
+/// may serve the workload.
 fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decimal, String)>> {
     (0..plan.workloads.len())
         .map(|wi| {
@@ -1250,9 +1253,11 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
                         _ => l.price_per_gpu_hour,
                     };
                     let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend);
-                    Some((per_useful, l.id.clone()))
+                    Some((l.kind == LayerKind::Reserved, per_useful, l.id.clone()))
                 })
-                .min_by(|a, b| a.0.cmp(&b.0))
+                // Paid by use first (`false` orders before `true`), then the cheapest.
+                .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+                .map(|(_, per_useful, layer)| (per_useful, layer))
         })
         .collect()
 }
