@@ -8,6 +8,7 @@ mod common;
 
 use planner_core::compare::buy_vs_rent;
 use planner_core::evaluate::{Evaluation, ScenarioResult};
+use planner_core::ledger::Category;
 use rust_decimal::dec;
 
 fn scenario<'a>(e: &'a Evaluation, id: &str) -> &'a ScenarioResult {
@@ -82,5 +83,46 @@ fn a_renter_with_only_commitments_is_priced_at_its_reserved_rate_and_says_so() {
             .contains("`rent` has no layer paid by use for this work, so it is priced at the reserved rate of `block`"),
         "{}",
         a.words
+    );
+}
+
+// ---- Point 2: a layer's exit fee is part of its whole cost --------------------------------------
+
+/// A pool serving a 70B chat model until it leaves at month 6 with a fee, an API after it. The
+/// pool's whole cost includes its exit fee, so the cost per million tokens rises by exactly
+/// fee ÷ millions of tokens (the tokens are the same with or without the fee), and equals the
+/// booked compute plus the fee over the tokens (no other cost of this scenario is a token
+/// layer's).
+#[test]
+fn a_layers_exit_fee_is_in_the_cost_per_million_tokens() {
+    let text = |fee: &str| {
+        format!(
+            r#"{{
+  "format_version": 1, "title": "exit fee", "currency": "USD", "start": "2026-01",
+  "horizon_months": 12, "discount_rate": "0",
+  "workloads": [{{ "id": "chat", "name": "chat", "kind": "inference", "class": "steady",
+    "model": {{ "parameters_billion": "70" }}, "tokens_per_month": "1000000000" }}],
+  "scenarios": [{{ "id": "s", "name": "s", "staff_fte": "1", "staff_cost_per_fte_year": "120000", "layers": [
+    {{ "id": "pool", "kind": "pooled", "accelerator": "nvidia-h100-sxm",
+      "price_per_gpu_hour": {{ "value": "2.00", "reason": "test" }}, "exit": {{ "month": 6, "fee": "{fee}" }} }},
+    {{ "id": "api", "kind": "token-metered",
+      "price_per_million_tokens": {{ "value": "0.88", "reason": "test" }} }}] }}]
+}}"#
+        )
+    };
+    let with = run(&text("5000"));
+    let without = run(&text("0"));
+    let (t1, t0) = (&with.scenarios[0].totals, &without.scenarios[0].totals);
+    assert_eq!(t1.tokens, t0.tokens);
+    assert_eq!(t1.tokens.round_dp(3), dec!(12000000000), "every token is served");
+    let millions = t1.tokens / dec!(1000000);
+    assert_eq!(t1.cash.get(Category::TerminationFees), dec!(5000));
+    let rise = t1.cost_per_million_tokens.unwrap() - t0.cost_per_million_tokens.unwrap();
+    // 5,000 over 12,000 million tokens: 0.41666… per million.
+    assert_eq!(rise.round_dp(10), (dec!(5000) / millions).round_dp(10));
+    let whole = t1.cash.get(Category::CloudCompute) + t1.cash.get(Category::TerminationFees);
+    assert_eq!(
+        t1.cost_per_million_tokens.unwrap().round_dp(10),
+        (whole / millions).round_dp(10)
     );
 }

@@ -835,7 +835,8 @@ impl Run {
     }
 
     /// Rented layers: what each is paid for the month (reserved commitments while active, hours
-    /// or tokens used otherwise), a fixed-month exit fee, and their estimated energy. A
+    /// or tokens used otherwise), a fixed-month exit fee (in the layer's whole cost too), and
+    /// their estimated energy. A
     /// token-metered layer priced by kind of token is paid per (workload, layer) cell of the
     /// dispatch, each workload's millions of tokens at its own price (its token mix); a blended
     /// price is the same for every workload, so the layer's units are paid at it.
@@ -892,6 +893,8 @@ impl Run {
                 && at == m
             {
                 books.add(Category::TerminationFees, fee);
+                // Part of the layer's whole cost (the cost per million tokens allocates it).
+                self.layer_cost[li] += fee;
             }
         }
     }
