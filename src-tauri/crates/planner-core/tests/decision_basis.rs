@@ -7,8 +7,10 @@
 mod common;
 
 use planner_core::compare::buy_vs_rent;
+use planner_core::decision::decision_view;
 use planner_core::evaluate::{Evaluation, ScenarioResult};
 use planner_core::ledger::Category;
+use rust_decimal::Decimal;
 use rust_decimal::dec;
 
 fn scenario<'a>(e: &'a Evaluation, id: &str) -> &'a ScenarioResult {
@@ -125,4 +127,53 @@ fn a_layers_exit_fee_is_in_the_cost_per_million_tokens() {
         t1.cost_per_million_tokens.unwrap().round_dp(10),
         (whole / millions).round_dp(10)
     );
+}
+
+// ---- Point 4: cost per unit is over the work done; the shadow cost is apart ----------------------
+
+/// Three reserved H100s at 2.00 for four H100s of work: a quarter of the work is left undone at
+/// its shadow price. The work done is 3 GPUs × every hour at 2.00, so its cost per GPU-hour is
+/// 2.00 and per useful PFLOP-hour 2.00 ÷ (H100 bf16 midpoint × 0.4 ÷ 1000); the shadow cost is
+/// shown apart, on its own line of the decision view.
+#[test]
+fn cost_per_unit_is_over_the_work_done_and_leaves_the_shadow_cost_apart() {
+    let text = r#"{
+  "format_version": 1, "title": "unmet", "currency": "USD", "start": "2026-01", "horizon_months": 12,
+  "discount_rate": "0",
+  "workloads": [{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+    "gpu_hours_per_day": "96", "gpu_hours_on": "nvidia-h100-sxm", "mfu": "0.4" }],
+  "scenarios": [
+    { "id": "short", "name": "Three GPUs for four GPUs of work", "layers": [
+      { "id": "res", "kind": "reserved", "offer": "aws-p5-h100", "term": "1y", "gpus": 3,
+        "price_per_gpu_hour": { "value": "2.00", "reason": "test" } }] },
+    { "id": "full", "name": "Four GPUs", "layers": [
+      { "id": "res", "kind": "reserved", "offer": "aws-p5-h100", "term": "1y", "gpus": 4,
+        "price_per_gpu_hour": { "value": "2.00", "reason": "test" } }] }]
+}"#;
+    let e = run(text);
+    let t = &scenario(&e, "short").totals;
+    assert!(t.unserved_cost > Decimal::ZERO);
+    let cat = common::shipped_catalog();
+    let useful = cat
+        .accelerator("nvidia-h100-sxm")
+        .unwrap()
+        .bf16_tflops
+        .as_ref()
+        .unwrap()
+        .mid()
+        * dec!(0.4)
+        / dec!(1000);
+    assert_eq!(t.cost_per_gpu_hour.map(|c| c.round_dp(8)), Some(dec!(2.00)));
+    assert_eq!(
+        t.cost_per_useful_pflop_hour.map(|c| c.round_dp(8)),
+        Some((dec!(2.00) / useful).round_dp(8))
+    );
+    let view = decision_view(&e, None);
+    let f = view.scenarios.iter().find(|s| s.id == "short").unwrap();
+    assert_eq!(f.cost_per_gpu_hour, Some(dec!(2.00)));
+    assert_eq!(f.unserved_cost, planner_core::finance::present(t.unserved_cost));
+    // The scenario that serves everything: the same 2.00, nothing apart.
+    let full = &scenario(&e, "full").totals;
+    assert_eq!(full.cost_per_gpu_hour.map(|c| c.round_dp(8)), Some(dec!(2.00)));
+    assert!(full.unserved_cost.is_zero());
 }

@@ -52,7 +52,10 @@ pub struct Totals {
     pub unmet_pflop_h: Decimal,
     pub delivered_gpu_h: Decimal,
     pub tokens: Decimal,
+    /// Total cash less the shadow cost of work left undone (`unserved_cost`), per GPU-hour
+    /// delivered: the cost of the work actually done.
     pub cost_per_gpu_hour: Option<Decimal>,
+    /// As `cost_per_gpu_hour`, per useful PFLOP-hour served.
     pub cost_per_useful_pflop_hour: Option<Decimal>,
     pub cost_per_million_tokens: Option<Decimal>,
     /// Busy over available owned GPU-hours.
@@ -72,7 +75,8 @@ pub struct Totals {
     pub residual_value: Decimal,
     /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
     pub commitments_after_horizon: Decimal,
-    /// Unserved work at its shadow price (already in the ledger, category `unserved_work`).
+    /// Unserved work at its shadow price (already in the ledger, category `unserved_work`, and in
+    /// the totals; not in the costs per unit, which are over the work done).
     pub unserved_cost: Decimal,
     /// What scenarios are ranked and compared on: the total over the horizon (unserved work at
     /// its shadow price included) plus the commitments that fall due after it.
@@ -1288,7 +1292,11 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         u.cloud_energy_kwh += x.cloud_energy_kwh;
         u.cloud_emissions_kg += x.cloud_emissions_kg;
     }
-    let per = |d: Decimal| (d > Decimal::ZERO).then(|| total_cash / d);
+    // Cost per unit is over the work done: the shadow price of work left undone is not a cost
+    // of that work (it is `unserved_cost`, shown apart).
+    let unserved = cash.get(Category::UnservedWork);
+    let done_cost = total_cash - unserved;
+    let per = |d: Decimal| (d > Decimal::ZERO).then(|| done_cost / d);
     Totals {
         cash,
         book,
@@ -1314,7 +1322,7 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         cloud_emissions_kg: u.cloud_emissions_kg,
         residual_value,
         commitments_after_horizon: after,
-        unserved_cost: cash.get(Category::UnservedWork),
+        unserved_cost: unserved,
         decision_total: total_cash + after,
     }
 }
