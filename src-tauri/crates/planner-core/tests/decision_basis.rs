@@ -10,6 +10,7 @@ use planner_core::compare::buy_vs_rent;
 use planner_core::decision::decision_view;
 use planner_core::evaluate::{Evaluation, ScenarioResult};
 use planner_core::ledger::Category;
+use planner_core::scenario::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -27,6 +28,27 @@ fn run(text: &str) -> Evaluation {
 fn sample(name: &str) -> String {
     let path = format!("{}/../../../catalogs/samples/{name}.json", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn shadow(s: &ScenarioResult, workload: usize) -> &Assumption {
+    let path = format!("workloads[{workload}].unserved_work_price");
+    s.assumptions
+        .iter()
+        .find(|a| a.path == path)
+        .unwrap_or_else(|| panic!("no {path}"))
+}
+
+fn catalog_origin(a: &Assumption) -> (&str, Option<&str>, Decimal, Decimal) {
+    match &a.origin {
+        Origin::Catalog {
+            entry,
+            currency,
+            low,
+            high,
+            ..
+        } => (entry.as_str(), currency.as_deref(), *low, *high),
+        o => panic!("not from the catalog: {o:?}"),
+    }
 }
 
 // ---- Point 1: the renter is priced paid by use ------------------------------------------------
@@ -176,4 +198,41 @@ fn cost_per_unit_is_over_the_work_done_and_leaves_the_shadow_cost_apart() {
     let full = &scenario(&e, "full").totals;
     assert_eq!(full.cost_per_gpu_hour.map(|c| c.round_dp(8)), Some(dec!(2.00)));
     assert!(full.unserved_cost.is_zero());
+}
+
+// ---- Point 5: the shadow price comes from a card that holds the work ----------------------------
+
+fn shadow_file(currency: &str, fx: &str, parameters_billion: &str) -> String {
+    format!(
+        r#"{{
+  "format_version": 1, "title": "shadow", "currency": "{currency}", "start": "2027-01",
+  "horizon_months": 1, "discount_rate": "0", "fx": [{fx}],
+  "workloads": [{{ "id": "docs", "name": "docs", "kind": "inference", "class": "steady", "precision": "fp8",
+    "model": {{ "parameters_billion": "{parameters_billion}", "layers": 80, "kv_heads": 8, "head_dim": 128,
+      "context_tokens": 8192, "batch": 8 }},
+    "tokens_per_month": "1000000000", "mfu": "0.3" }}],
+  "scenarios": [{{ "id": "s", "name": "s", "layers": [
+    {{ "id": "od", "kind": "on-demand", "offer": "aws-p5-h100" }}] }}]
+}}"#
+    )
+}
+
+/// A 70B model at fp8 with an 8k-token, batch-8 KV cache needs 70 GB of weights plus
+/// 2 × 80 × 8 × 128 × 8192 × 8 × 1 B = 10.74 GB of cache, 80.74 GB. The cheapest work per
+/// useful fp8 PFLOP-hour in the shipped catalog is the RTX 4090 marketplace (0.18 ÷ 495.5
+/// TFLOPS), but four 24 GB cards with no scale-up link cannot hold it. Among the cards that can
+/// (one GPU, or a server joined by a scale-up link), the cheapest is TensorWave's MI300X: 192 GB
+/// holds it on one GPU, at 1.605 (midpoint of 1.50–1.71) ÷ 2,615 TFLOPS = 0.000614 per TFLOPS,
+/// below Vast's B200 (4.492 ÷ 4,500 = 0.000998) and H100 (1.995 ÷ 1,979 = 0.001008).
+/// A 7B model fits the 24 GB card, which then prices it.
+#[test]
+fn the_shadow_price_comes_from_an_offer_whose_card_holds_the_work() {
+    let big = run(&shadow_file("USD", "", "70"));
+    let a = shadow(&big.scenarios[0], 0);
+    let (entry, currency, _, _) = catalog_origin(a);
+    assert_eq!(entry, "tensorwave-mi300x");
+    assert_eq!(currency, Some("USD"));
+    assert_eq!(a.value, dec!(1.605));
+    let small = run(&shadow_file("USD", "", "7"));
+    assert_eq!(catalog_origin(shadow(&small.scenarios[0], 0)).0, "marketplace-rtx-4090");
 }

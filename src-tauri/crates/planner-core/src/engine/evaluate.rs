@@ -520,7 +520,10 @@ fn sizing_notes(plan: &Plan, s: &Scenario, routes: &Routes, warnings: &mut Vec<S
             if l.memory_gb <= Decimal::ZERO || !routes.visits.iter().any(|v| v.0 == wi && v.1 == li) {
                 continue;
             }
-            let per_server = l.owned.as_ref().map_or(8, |o| o.gpus_per_server);
+            let per_server = l
+                .owned
+                .as_ref()
+                .map_or(crate::engine::sizing::RENTED_GPUS_PER_SERVER, |o| o.gpus_per_server);
             let fabric = s.fabric.as_ref().map(|f| FabricSpeed {
                 port_gbps: f.port_gbps,
                 rdma: f.rdma,
