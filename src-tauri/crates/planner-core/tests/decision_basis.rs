@@ -236,3 +236,24 @@ fn the_shadow_price_comes_from_an_offer_whose_card_holds_the_work() {
     let small = run(&shadow_file("USD", "", "7"));
     assert_eq!(catalog_origin(shadow(&small.scenarios[0], 0)).0, "marketplace-rtx-4090");
 }
+
+// ---- Point 7: the shadow price's assumption names the file's currency ---------------------------
+
+/// In a EUR file (1 EUR = 1.08 USD) the shadow price is 1.605 USD ÷ 1.08 = 1.486111… EUR per
+/// GPU-hour of the MI300X offer; its assumption names EUR, and its range (1.50–1.71 USD) is
+/// given in EUR too.
+#[test]
+fn the_shadow_price_assumption_names_the_files_currency() {
+    let e = run(&shadow_file(
+        "EUR",
+        r#"{ "base": "EUR", "quote": "USD", "rate": "1.08", "source": "test" }"#,
+        "70",
+    ));
+    let a = shadow(&e.scenarios[0], 0);
+    let (entry, currency, low, high) = catalog_origin(a);
+    assert_eq!(entry, "tensorwave-mi300x");
+    assert_eq!(currency, Some("EUR"));
+    assert_eq!(a.value.round_dp(6), dec!(1.486111));
+    assert_eq!(low.round_dp(6), dec!(1.388889));
+    assert_eq!(high.round_dp(6), dec!(1.583333));
+}

@@ -721,6 +721,8 @@ impl<'c> Resolver<'c> {
         let Some(((_, price), offer, fig, rate)) = best else {
             return (Decimal::ZERO, None);
         };
+        // The price was converted into the file's currency: its range is given in it too, and
+        // the assumption names that currency.
         let assumption = Assumption {
             path: format!("{p}.unserved_work_price"),
             value: at(fig, self.point) * rate,
@@ -728,9 +730,9 @@ impl<'c> Resolver<'c> {
                 entry: offer.id.clone(),
                 field: "on_demand_per_gpu_hour".to_owned(),
                 point: self.point,
-                low: fig.low,
-                high: fig.high,
-                currency: Some(offer.currency.clone()),
+                low: fig.low * rate,
+                high: fig.high * rate,
+                currency: Some(self.currency.clone()),
                 as_of: fig.provenance.as_of.to_string(),
                 confidence: fig.provenance.confidence,
                 sources: fig
