@@ -257,3 +257,57 @@ fn the_shadow_price_assumption_names_the_files_currency() {
     assert_eq!(low.round_dp(6), dec!(1.388889));
     assert_eq!(high.round_dp(6), dec!(1.583333));
 }
+
+// ---- Point 6: idle cost is every fixed cost of the layer × its idle share ------------------------
+
+/// Eight owned H100s (1 kW each at the wall, PUE 1.5, 0.10 per kWh, idle draw 30%), with
+/// installation maintained at 12% a year, serving four GPUs' work. Each month the layer's fixed
+/// costs are its depreciation, support, colocation, maintenance of the non-server capital and the
+/// electricity every in-service hour draws at idle (8 × hours × 0.3 × 1 kW × 1.5 × 0.10); its
+/// idle share is (available − busy) ÷ available GPU-hours. Power above idle in busy hours moves
+/// with use and is not idle cost.
+#[test]
+fn idle_cost_is_every_fixed_cost_of_the_owned_layer_times_its_idle_share() {
+    let text = r#"{
+  "format_version": 1, "title": "idle", "currency": "USD", "start": "2026-01", "horizon_months": 12,
+  "discount_rate": "0",
+  "workloads": [{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+    "gpu_hours_per_day": "96", "gpu_hours_on": "nvidia-h100-sxm", "mfu": "0.4" }],
+  "scenarios": [{ "id": "own", "name": "own", "layers": [
+    { "id": "box", "kind": "owned", "accelerator": "nvidia-h100-sxm", "gpus": 8, "gpus_per_server": 8,
+      "price_per_gpu": { "value": "25000", "reason": "test" },
+      "power_kw_per_gpu": { "value": "1", "reason": "test" }, "idle_power_share": "0.3",
+      "installation": "40000", "non_server_maintenance_rate_per_year": "0.12",
+      "support_rate_per_year": "0.1", "residual_share": "0.5" }],
+    "facility": { "region": "us", "cooling": "direct-to-chip", "kw_per_rack_limit": "40",
+      "pue": { "value": "1.5", "reason": "test" },
+      "tariff_per_kwh": { "value": "0.10", "reason": "test" } } }]
+}"#;
+    let e = run(text);
+    let s = &e.scenarios[0];
+    let mut expected = Decimal::ZERO;
+    let mut maintenance = Decimal::ZERO;
+    for m in &s.ledger.months {
+        let (available, busy) = (m.usage.owned_available_gpu_h, m.usage.owned_busy_gpu_h);
+        if available.is_zero() {
+            continue; // not yet delivered: nothing is idle
+        }
+        let hours = m.month.hours();
+        let idle_power = dec!(8) * hours * dec!(0.3) * dec!(1) * dec!(1.5) * dec!(0.10);
+        // No running cost per GPU-hour: operations is the non-server maintenance alone.
+        let fixed = m.book.get(Category::Depreciation)
+            + m.book.get(Category::Support)
+            + m.book.get(Category::Colocation)
+            + m.book.get(Category::Operations)
+            + idle_power;
+        maintenance += m.book.get(Category::Operations);
+        expected += fixed * (available - busy) / available;
+    }
+    // The maintenance is there to count (12% a year of at least the installation).
+    assert!(maintenance > Decimal::ZERO, "{maintenance}");
+    assert!(
+        (s.totals.idle_cost - expected).abs() < dec!(0.000001),
+        "{} vs {expected}",
+        s.totals.idle_cost
+    );
+}

@@ -913,10 +913,10 @@ impl Run {
         let mut layer = Books::default();
         self.residual_value += book_owned_capital(os, o, month, &mut layer);
         let busy = month.alloc.units[os.layer];
-        let available = if active(l, month.m) {
+        let (available, variable) = if active(l, month.m) {
             self.owned.book_in_service(os, o, month, busy, &mut layer, usage)
         } else {
-            Decimal::ZERO
+            (Decimal::ZERO, Decimal::ZERO)
         };
         // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
         if month.m + 1 == month.horizon {
@@ -943,13 +943,12 @@ impl Run {
         usage.owned_available_gpu_h += available;
         usage.owned_busy_gpu_h += busy;
         usage.delivered_gpu_h += busy;
+        // Idle cost: every fixed cost of the layer this month (its book view, capital as
+        // depreciation, less the disposal line and less what moved with use) in the share of its
+        // available GPU-hours that were idle.
         if available > Decimal::ZERO && busy < available {
-            let running = layer.book.get(Category::Depreciation)
-                + layer.book.get(Category::Financing)
-                + layer.book.get(Category::Electricity)
-                + layer.book.get(Category::Colocation)
-                + layer.book.get(Category::Support);
-            usage.idle_cost += running * (available - busy) / available;
+            let fixed = layer.book.total() - layer.book.get(Category::Residual) - variable;
+            usage.idle_cost += fixed * (available - busy) / available;
         }
         self.layer_cost[os.layer] += layer.cash.total();
         self.owned.layer_cash += layer.cash.total();
@@ -1145,7 +1144,8 @@ fn book_retirement(
 impl OwnedSums {
     /// An in-service owned layer's running costs for the month (support, colocation,
     /// electricity at busy and idle power, operations) and its share of the buy-versus-rent
-    /// basis; returns the GPU-hours it had available.
+    /// basis; returns the GPU-hours it had available and the part of its costs that moved with
+    /// use (power above idle and the running cost, for the busy hours).
     fn book_in_service(
         &mut self,
         os: &OwnedSetup,
@@ -1154,7 +1154,7 @@ impl OwnedSums {
         busy: Decimal,
         layer: &mut Books,
         usage: &mut Usage,
-    ) -> Decimal {
+    ) -> (Decimal, Decimal) {
         let Site { pue, tariff, colo, .. } = month.site;
         let mut support = os.hardware * o.support_rate_per_year / dec!(12);
         let mut colocation = os.it_kw * colo;
@@ -1177,7 +1177,8 @@ impl OwnedSums {
         let available = month.capacity[os.layer].unwrap_or(Decimal::ZERO);
         // What one more busy hour costs: power above idle and the running cost.
         let per_busy = (Decimal::ONE - o.idle_power_share) * os.kw_per_gpu * pue * tariff + o.running_cost_per_gpu_hour;
-        self.variable += busy * per_busy;
+        let variable = busy * per_busy;
+        self.variable += variable;
         self.in_service_h += all_hours;
         self.rate_weighted += per_busy * available;
         for &(w, vl, rate) in &month.routes.visits {
@@ -1186,7 +1187,7 @@ impl OwnedSums {
                 self.useful_weight[w] += available;
             }
         }
-        available
+        (available, variable)
     }
 }
 
