@@ -843,10 +843,10 @@ impl Run {
 
     /// Rented layers: what each is paid for the month (reserved commitments while active, hours
     /// or tokens used otherwise), a fixed-month exit fee (in the layer's whole cost too), and
-    /// their estimated energy. A
-    /// token-metered layer priced by kind of token is paid per (workload, layer) cell of the
-    /// dispatch, each workload's millions of tokens at its own price (its token mix); a blended
-    /// price is the same for every workload, so the layer's units are paid at it.
+    /// their estimated energy. A token-metered layer priced by kind of token is paid per
+    /// (workload, layer) cell of the dispatch, each workload's millions of tokens at its own
+    /// price (its token mix); a blended price is the same for every workload, so the layer's
+    /// units are paid at it.
     fn book_rented(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
         let (m, alloc) = (month.m, month.alloc);
         for (li, l) in s.layers.iter().enumerate() {
