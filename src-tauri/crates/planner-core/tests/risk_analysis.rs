@@ -184,9 +184,11 @@ fn the_shipped_sample_draws_its_ranged_money_figures_only() {
     let out = analyse(&catalog, &file, Some("hybrid"), &sampling(200, 5)).unwrap();
     let mut drawn: Vec<String> = out.figures.iter().map(|x| format!("{}/{}", x.entry, x.field)).collect();
     drawn.sort();
-    // The PUE of contained air, AWS's spot rate, the resale curve, and the RoCE fabric's switches
-    // and optics, which price it part by part (its per-port range is then not used); not the grid
-    // intensity (emissions only), nor the cloud energy estimate's fleet PUE.
+    // The PUE of contained air, AWS's spot rate, the resale curve, the RoCE fabric's switches
+    // and optics, which price it part by part (its per-port range is then not used), and the
+    // on-demand rate of the offer that prices unserved work (TensorWave's MI300X, the cheapest
+    // whose card holds the 70B models); not the grid intensity (emissions only), nor the cloud
+    // energy estimate's fleet PUE.
     assert_eq!(
         drawn,
         [
@@ -195,6 +197,7 @@ fn the_shipped_sample_draws_its_ranged_money_figures_only() {
             "nvidia-datacenter-secondary/resale share (position in each point's range)",
             "roce-400/optic_cost",
             "roce-400/switch_cost",
+            "tensorwave-mi300x/on_demand_per_gpu_hour",
         ]
     );
     for s in &out.scenarios {
@@ -338,6 +341,14 @@ fn collapsed_sample(catalog: &Catalog) -> Catalog {
         .find(|x| x.id == "contained-air")
         .unwrap()
         .pue);
+    mid(c
+        .offers
+        .iter_mut()
+        .find(|o| o.id == "tensorwave-mi300x")
+        .unwrap()
+        .on_demand_per_gpu_hour
+        .as_mut()
+        .unwrap());
     let roce = c.fabrics.iter_mut().find(|x| x.id == "roce-400").unwrap();
     mid(roce.switch_cost.as_mut().unwrap());
     mid(roce.optic_cost.as_mut().unwrap());
@@ -440,7 +451,7 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
     let fast = run(&Control::new());
     let full = run(&Control::full());
     assert!(
-        fast.method.contains("re-priced on the plan's surface (5 figures"),
+        fast.method.contains("re-priced on the plan's surface (6 figures"),
         "{}",
         fast.method
     );

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::engine::evaluate::{Evaluation, ScenarioResult};
 use crate::engine::finance::present;
+use crate::engine::scenario_file::LayerKind;
 
 /// When the cheaper of two scenarios changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -95,7 +96,8 @@ pub fn break_even_rent(x: &BuyVsRent, hours_per_day: Decimal) -> Option<Decimal>
 pub struct BuyVsRentAnswer {
     /// The workload whose work is compared (the first one the owned hardware serves).
     pub workload: String,
-    /// The renting scenario's layer that rents that work most cheaply.
+    /// The renting scenario's layer paid by use that rents that work most cheaply; its reserved
+    /// layer only when it has no layer paid by use for the work (the words then say so).
     pub renter_layer: String,
     /// Hours of use per owned GPU per day above which owning is cheaper; `None` when owning
     /// never pays off within the hours the hardware is up; zero when it pays off at any use.
@@ -183,7 +185,7 @@ pub fn buy_vs_rent(eval: &Evaluation, owner: &ScenarioResult, renter: &ScenarioR
     let Some((price_per_useful, layer)) = renter.buy_rent.rent.get(wi).cloned().flatten() else {
         return Some(BuyVsRentAnswer {
             words: format!(
-                "Buy versus rent is not priced: scenario `{}` has no layer paid by use that can serve workload `{workload}`.",
+                "Buy versus rent is not priced: scenario `{}` has no rented layer that can serve workload `{workload}`.",
                 renter.id
             ),
             workload,
@@ -221,7 +223,13 @@ pub fn buy_vs_rent(eval: &Evaluation, owner: &ScenarioResult, renter: &ScenarioR
         money(v, cur),
         money(rent, cur)
     );
-    let (hours_per_day, words) = match hours {
+    // A reservation prices the hour only when the renter has nothing paid by use for the work.
+    let reserved_only = renter
+        .operations
+        .layers
+        .iter()
+        .any(|l| l.id == layer && l.kind == LayerKind::Reserved);
+    let (hours_per_day, mut words) = match hours {
         None => (
             None,
             format!(
@@ -249,6 +257,12 @@ pub fn buy_vs_rent(eval: &Evaluation, owner: &ScenarioResult, renter: &ScenarioR
             ),
         ),
     };
+    if reserved_only {
+        words = format!(
+            "{words} `{}` has no layer paid by use for this work, so it is priced at the reserved rate of `{layer}`, which is billed whether used or not.",
+            renter.id
+        );
+    }
     Some(BuyVsRentAnswer {
         workload,
         renter_layer: layer,

@@ -52,7 +52,10 @@ pub struct Totals {
     pub unmet_pflop_h: Decimal,
     pub delivered_gpu_h: Decimal,
     pub tokens: Decimal,
+    /// Total cash less the shadow cost of work left undone (`unserved_cost`), per GPU-hour
+    /// delivered: the cost of the work actually done.
     pub cost_per_gpu_hour: Option<Decimal>,
+    /// As `cost_per_gpu_hour`, per useful PFLOP-hour served.
     pub cost_per_useful_pflop_hour: Option<Decimal>,
     pub cost_per_million_tokens: Option<Decimal>,
     /// Busy over available owned GPU-hours.
@@ -72,7 +75,8 @@ pub struct Totals {
     pub residual_value: Decimal,
     /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
     pub commitments_after_horizon: Decimal,
-    /// Unserved work at its shadow price (already in the ledger, category `unserved_work`).
+    /// Unserved work at its shadow price (already in the ledger, category `unserved_work`, and in
+    /// the totals; not in the costs per unit, which are over the work done).
     pub unserved_cost: Decimal,
     /// What scenarios are ranked and compared on: the total over the horizon (unserved work at
     /// its shadow price included) plus the commitments that fall due after it.
@@ -128,8 +132,10 @@ pub struct BuyRentBasis {
     /// The owned side, when the scenario owns GPUs that are in service within the horizon.
     pub owned: Option<OwnedBasis>,
     /// Per workload: the cheapest price of one useful PFLOP-hour among this scenario's layers
-    /// paid by use (on-demand, spot with its checkpoint overhead, pooled, reserved at its hourly
-    /// rate, token-metered), egress share included, with the layer's id.
+    /// paid by use (on-demand, spot with its checkpoint overhead, pooled, token-metered), egress
+    /// share included, with the layer's id; only when no such layer may serve the workload, its
+    /// cheapest reserved layer at its hourly rate (a reservation is billed whether used or not,
+    /// so it prices an hour of use only when the scenario has nothing else).
     pub rent: Vec<Option<(Decimal, String)>>,
 }
 
@@ -514,7 +520,10 @@ fn sizing_notes(plan: &Plan, s: &Scenario, routes: &Routes, warnings: &mut Vec<S
             if l.memory_gb <= Decimal::ZERO || !routes.visits.iter().any(|v| v.0 == wi && v.1 == li) {
                 continue;
             }
-            let per_server = l.owned.as_ref().map_or(8, |o| o.gpus_per_server);
+            let per_server = l
+                .owned
+                .as_ref()
+                .map_or(crate::engine::sizing::RENTED_GPUS_PER_SERVER, |o| o.gpus_per_server);
             let fabric = s.fabric.as_ref().map(|f| FabricSpeed {
                 port_gbps: f.port_gbps,
                 rdma: f.rdma,
@@ -833,10 +842,11 @@ impl Run {
     }
 
     /// Rented layers: what each is paid for the month (reserved commitments while active, hours
-    /// or tokens used otherwise), a fixed-month exit fee, and their estimated energy. A
-    /// token-metered layer priced by kind of token is paid per (workload, layer) cell of the
-    /// dispatch, each workload's millions of tokens at its own price (its token mix); a blended
-    /// price is the same for every workload, so the layer's units are paid at it.
+    /// or tokens used otherwise), a fixed-month exit fee (in the layer's whole cost too), and
+    /// their estimated energy. A token-metered layer priced by kind of token is paid per
+    /// (workload, layer) cell of the dispatch, each workload's millions of tokens at its own
+    /// price (its token mix); a blended price is the same for every workload, so the layer's
+    /// units are paid at it.
     fn book_rented(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, books: &mut Books, usage: &mut Usage) {
         let (m, alloc) = (month.m, month.alloc);
         for (li, l) in s.layers.iter().enumerate() {
@@ -890,6 +900,8 @@ impl Run {
                 && at == m
             {
                 books.add(Category::TerminationFees, fee);
+                // Part of the layer's whole cost (the cost per million tokens allocates it).
+                self.layer_cost[li] += fee;
             }
         }
     }
@@ -901,10 +913,10 @@ impl Run {
         let mut layer = Books::default();
         self.residual_value += book_owned_capital(os, o, month, &mut layer);
         let busy = month.alloc.units[os.layer];
-        let available = if active(l, month.m) {
+        let (available, variable) = if active(l, month.m) {
             self.owned.book_in_service(os, o, month, busy, &mut layer, usage)
         } else {
-            Decimal::ZERO
+            (Decimal::ZERO, Decimal::ZERO)
         };
         // Disposal at the horizon: resale in the cash view, book value less resale in the book view.
         if month.m + 1 == month.horizon {
@@ -931,13 +943,12 @@ impl Run {
         usage.owned_available_gpu_h += available;
         usage.owned_busy_gpu_h += busy;
         usage.delivered_gpu_h += busy;
+        // Idle cost: every fixed cost of the layer this month (its book view, capital as
+        // depreciation, less the disposal line and less what moved with use) in the share of its
+        // available GPU-hours that were idle.
         if available > Decimal::ZERO && busy < available {
-            let running = layer.book.get(Category::Depreciation)
-                + layer.book.get(Category::Financing)
-                + layer.book.get(Category::Electricity)
-                + layer.book.get(Category::Colocation)
-                + layer.book.get(Category::Support);
-            usage.idle_cost += running * (available - busy) / available;
+            let fixed = layer.book.total() - layer.book.get(Category::Residual) - variable;
+            usage.idle_cost += fixed * (available - busy) / available;
         }
         self.layer_cost[os.layer] += layer.cash.total();
         self.owned.layer_cash += layer.cash.total();
@@ -1133,7 +1144,8 @@ fn book_retirement(
 impl OwnedSums {
     /// An in-service owned layer's running costs for the month (support, colocation,
     /// electricity at busy and idle power, operations) and its share of the buy-versus-rent
-    /// basis; returns the GPU-hours it had available.
+    /// basis; returns the GPU-hours it had available and the part of its costs that moved with
+    /// use (power above idle and the running cost, for the busy hours).
     fn book_in_service(
         &mut self,
         os: &OwnedSetup,
@@ -1142,7 +1154,7 @@ impl OwnedSums {
         busy: Decimal,
         layer: &mut Books,
         usage: &mut Usage,
-    ) -> Decimal {
+    ) -> (Decimal, Decimal) {
         let Site { pue, tariff, colo, .. } = month.site;
         let mut support = os.hardware * o.support_rate_per_year / dec!(12);
         let mut colocation = os.it_kw * colo;
@@ -1165,7 +1177,8 @@ impl OwnedSums {
         let available = month.capacity[os.layer].unwrap_or(Decimal::ZERO);
         // What one more busy hour costs: power above idle and the running cost.
         let per_busy = (Decimal::ONE - o.idle_power_share) * os.kw_per_gpu * pue * tariff + o.running_cost_per_gpu_hour;
-        self.variable += busy * per_busy;
+        let variable = busy * per_busy;
+        self.variable += variable;
         self.in_service_h += all_hours;
         self.rate_weighted += per_busy * available;
         for &(w, vl, rate) in &month.routes.visits {
@@ -1174,7 +1187,7 @@ impl OwnedSums {
                 self.useful_weight[w] += available;
             }
         }
-        available
+        (available, variable)
     }
 }
 
@@ -1233,7 +1246,8 @@ fn owned_basis(run: &Run) -> Option<OwnedBasis> {
 }
 
 /// Per workload, the cheapest price of one useful PFLOP-hour among the layers paid by use,
-/// egress share included, with the layer's id.
+/// egress share included, with the layer's id; a reserved layer only when no layer paid by use
+/// may serve the workload.
 fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decimal, String)>> {
     (0..plan.workloads.len())
         .map(|wi| {
@@ -1250,9 +1264,11 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
                         _ => l.price_per_gpu_hour,
                     };
                     let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend);
-                    Some((per_useful, l.id.clone()))
+                    Some((l.kind == LayerKind::Reserved, per_useful, l.id.clone()))
                 })
-                .min_by(|a, b| a.0.cmp(&b.0))
+                // Paid by use first (`false` orders before `true`), then the cheapest.
+                .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+                .map(|(_, per_useful, layer)| (per_useful, layer))
         })
         .collect()
 }
@@ -1280,7 +1296,11 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         u.cloud_energy_kwh += x.cloud_energy_kwh;
         u.cloud_emissions_kg += x.cloud_emissions_kg;
     }
-    let per = |d: Decimal| (d > Decimal::ZERO).then(|| total_cash / d);
+    // Cost per unit is over the work done: the shadow price of work left undone is not a cost
+    // of that work (it is `unserved_cost`, shown apart).
+    let unserved = cash.get(Category::UnservedWork);
+    let done_cost = total_cash - unserved;
+    let per = |d: Decimal| (d > Decimal::ZERO).then(|| done_cost / d);
     Totals {
         cash,
         book,
@@ -1306,7 +1326,7 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         cloud_emissions_kg: u.cloud_emissions_kg,
         residual_value,
         commitments_after_horizon: after,
-        unserved_cost: cash.get(Category::UnservedWork),
+        unserved_cost: unserved,
         decision_total: total_cash + after,
     }
 }

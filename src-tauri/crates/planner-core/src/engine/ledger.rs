@@ -181,7 +181,9 @@ pub struct Usage {
     /// Owned GPU-hours available (after delivery, times availability) and used.
     pub owned_available_gpu_h: Decimal,
     pub owned_busy_gpu_h: Decimal,
-    /// The share of owned costs that paid for idle hours.
+    /// The share of owned layers' fixed costs that paid for idle hours: each layer's fixed costs
+    /// of the month × (available − busy) ÷ available GPU-hours (ENGINE_RULES.md, "Decision
+    /// figures").
     pub idle_cost: Decimal,
     /// All energy and emissions: owned (metered) plus rented (estimated).
     pub energy_kwh: Decimal,

@@ -149,6 +149,35 @@ pub struct FabricSpeed {
     pub rdma: bool,
 }
 
+/// GPUs in one server of rented capacity (a cloud layer, a catalog offer), as sizing assumes:
+/// the catalog's instances hold 8 or fewer.
+pub const RENTED_GPUS_PER_SERVER: u32 = 8;
+
+/// How well cards of `gpu_memory_gb` hold work that needs `need_gb`, by [`split_advice`] over a
+/// server of [`RENTED_GPUS_PER_SERVER`]: 0 when one server holds it without a warning (one GPU,
+/// or GPUs joined by a scale-up link); 1 when it needs more than one server of a card with a
+/// scale-up link (tensor parallelism inside each, pipeline across, as the advice recommends);
+/// 2 when it does not fit on GPUs a scale-up link joins, or the card has no memory.
+pub fn memory_fit(need_gb: Decimal, gpu_memory_gb: Decimal, has_scale_up_link: bool) -> u8 {
+    if gpu_memory_gb <= Decimal::ZERO {
+        return 2;
+    }
+    let advice = split_advice(
+        need_gb,
+        gpu_memory_gb,
+        RENTED_GPUS_PER_SERVER,
+        has_scale_up_link,
+        None,
+        false,
+    );
+    match advice.parallelism {
+        Parallelism::DataParallel => 0,
+        Parallelism::TensorWithinServer if advice.warnings.is_empty() => 0,
+        Parallelism::TensorAndPipelineAcrossServers if has_scale_up_link => 1,
+        _ => 2,
+    }
+}
+
 /// The slowest fabric fit for splitting a training job across servers: 400G
 /// InfiniBand or RoCEv2 (rail-optimised fat tree). 200G RDMA is accepted with a warning.
 pub const TRAINING_FABRIC_GBPS: u32 = 400;
@@ -287,6 +316,20 @@ mod tests {
             Some(TuningMethod::Qlora),
         );
         assert!(q.total_gb < dec!(48), "QLoRA 65B fits one 48 GB GPU: {}", q.total_gb);
+    }
+
+    /// 80.74 GB (a 70B model at fp8 with its KV cache): one 192 GB card holds it, four 24 GB
+    /// cards without a scale-up link do not, two 80 GB cards with NVLink do; 1,120 GB (70B full
+    /// fine-tuning) is 14 × 80 GB, beyond a server of 8, so across servers.
+    #[test]
+    fn memory_fit_follows_the_split_advice() {
+        assert_eq!(memory_fit(dec!(80.74), dec!(192), true), 0);
+        assert_eq!(memory_fit(dec!(80.74), dec!(24), false), 2);
+        assert_eq!(memory_fit(dec!(80.74), dec!(80), true), 0);
+        assert_eq!(memory_fit(dec!(20), dec!(24), false), 0);
+        assert_eq!(memory_fit(dec!(1120), dec!(80), true), 1);
+        assert_eq!(memory_fit(dec!(1120), dec!(141), true), 0);
+        assert_eq!(memory_fit(dec!(10), Decimal::ZERO, true), 2);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::engine::scenario_file::{
     CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,
     ScenarioFile, ScenarioSpec, TokenMix, WorkloadSpec,
 };
-use crate::engine::sizing::ModelShape;
+use crate::engine::sizing::{ModelShape, memory_fit, memory_need};
 use crate::engine::spot::{Checkpointing, overhead_factor};
 use crate::engine::workload::{
     FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
@@ -479,7 +479,17 @@ impl<'c> Resolver<'c> {
         if self.problems.len() > before {
             return None;
         }
-        let (shadow, shadow_source) = self.shadow_price(&p, w.precision, w.mfu);
+        let shape = w.model.as_ref().map(|m| ModelShape {
+            parameters: m.parameters_billion * dec!(1000000000),
+            precision: w.precision,
+            layers: m.layers,
+            kv_heads: m.kv_heads,
+            head_dim: m.head_dim,
+            context_tokens: m.context_tokens,
+            batch: m.batch,
+        });
+        let need_gb = shape.as_ref().map(|s| memory_need(s, w.kind, method).total_gb);
+        let (shadow, shadow_source) = self.shadow_price(&p, w.precision, w.mfu, need_gb);
         Some(Workload {
             id: w.id.clone(),
             name: w.name.clone(),
@@ -499,15 +509,7 @@ impl<'c> Resolver<'c> {
             active_from: w.active_from_month,
             active_months: w.active_months,
             mfu: w.mfu,
-            shape: w.model.as_ref().map(|m| ModelShape {
-                parameters: m.parameters_billion * dec!(1000000000),
-                precision: w.precision,
-                layers: m.layers,
-                kv_heads: m.kv_heads,
-                head_dim: m.head_dim,
-                context_tokens: m.context_tokens,
-                batch: m.batch,
-            }),
+            shape,
             shadow_price_per_pflop_h: shadow,
             shadow_source,
         })
@@ -677,15 +679,19 @@ impl<'c> Resolver<'c> {
     /// The shadow price of a workload's unserved work, per useful PFLOP-hour: the on-demand
     /// price of the catalog offer that serves one useful PFLOP-hour of it most cheaply (at the
     /// file's price point, the workload's precision and MFU, the speed rule's midpoint
-    /// throughput), in the file's currency. Offers in a currency the file has no rate for are
-    /// passed over; with none left the price is zero and the assumption says so.
+    /// throughput), in the file's currency, among the offers whose card holds the work's memory
+    /// need (`need_gb`, when the workload gives its model) in one server ([`memory_fit`]); only
+    /// when none does, among those that hold it across servers, then any. Offers in a currency
+    /// the file has no rate for are passed over; with none left the price is zero and the
+    /// assumption says so.
     fn shadow_price(
         &mut self,
         p: &str,
         precision: crate::engine::workload::Precision,
         mfu: Decimal,
+        need_gb: Option<Decimal>,
     ) -> (Decimal, Option<Assumption>) {
-        let mut best: Option<(Decimal, &crate::catalog::Offer, &Figure, Decimal)> = None;
+        let mut best: Option<((u8, Decimal), &crate::catalog::Offer, &Figure, Decimal)> = None;
         for o in &self.catalog.offers {
             let Some(fig) = o.on_demand_per_gpu_hour.as_ref() else {
                 continue;
@@ -706,13 +712,17 @@ impl<'c> Resolver<'c> {
                 continue;
             };
             let per_useful = at(fig, self.point) * rate / useful;
-            if best.is_none_or(|b| per_useful < b.0) {
-                best = Some((per_useful, o, fig, rate));
+            // A card that cannot hold the work cannot price it while one that can is offered.
+            let fit = need_gb.map_or(0, |need| memory_fit(need, acc.memory_gb.low, acc.has_scale_up_link()));
+            if best.is_none_or(|b| (fit, per_useful) < b.0) {
+                best = Some(((fit, per_useful), o, fig, rate));
             }
         }
-        let Some((price, offer, fig, rate)) = best else {
+        let Some(((_, price), offer, fig, rate)) = best else {
             return (Decimal::ZERO, None);
         };
+        // The price was converted into the file's currency: its range is given in it too, and
+        // the assumption names that currency.
         let assumption = Assumption {
             path: format!("{p}.unserved_work_price"),
             value: at(fig, self.point) * rate,
@@ -720,9 +730,9 @@ impl<'c> Resolver<'c> {
                 entry: offer.id.clone(),
                 field: "on_demand_per_gpu_hour".to_owned(),
                 point: self.point,
-                low: fig.low,
-                high: fig.high,
-                currency: Some(offer.currency.clone()),
+                low: fig.low * rate,
+                high: fig.high * rate,
+                currency: Some(self.currency.clone()),
                 as_of: fig.provenance.as_of.to_string(),
                 confidence: fig.provenance.confidence,
                 sources: fig
