@@ -243,9 +243,12 @@ fn stratified(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
         .collect()
 }
 
-/// The draws of every input: `out[i][d]` is input `i`'s value in draw `d`. Reproducible: the same
-/// inputs, seed and count give the same draws.
-pub fn draw(inputs: &[Input], sampling: &Sampling) -> Vec<Vec<Decimal>> {
+/// The positions (0 to 1: the share of its distribution below the value) of every input's draws:
+/// `out[i][d]` is input `i`'s position in draw `d`. Reproducible: the same inputs, seed and count
+/// give the same positions. A figure's value in a draw is its distribution's quantile at that
+/// position, so one position can be read on two distributions of the same figure (two price
+/// points) and the draws stay paired.
+pub fn positions(inputs: &[Input], sampling: &Sampling) -> Vec<Vec<f64>> {
     let n = sampling.draws;
     let mut rng = ChaCha8Rng::seed_from_u64(sampling.seed);
     let mut positions: Vec<Vec<f64>> = inputs.iter().map(|_| stratified(&mut rng, n)).collect();
@@ -253,10 +256,23 @@ pub fn draw(inputs: &[Input], sampling: &Sampling) -> Vec<Vec<Decimal>> {
     if rho > 0.0 && n > 1 {
         correlate_groups(inputs, &mut positions, rho, &mut rng);
     }
+    positions
+}
+
+/// The draws of every input: `out[i][d]` is input `i`'s value in draw `d`, the quantile of its
+/// distribution at its [`positions`]. Reproducible: the same inputs, seed and count give the same
+/// draws.
+pub fn draw(inputs: &[Input], sampling: &Sampling) -> Vec<Vec<Decimal>> {
+    values(inputs, &positions(inputs, sampling))
+}
+
+/// Each input's values at its `positions` (`positions[i][d]`): `out[i][d]` is the quantile of
+/// input `i`'s distribution at its position in draw `d`.
+pub fn values(inputs: &[Input], positions: &[Vec<f64>]) -> Vec<Vec<Decimal>> {
     inputs
         .iter()
         .zip(positions)
-        .map(|(input, at)| at.into_iter().map(|p| input.distribution.quantile(p)).collect())
+        .map(|(input, at)| at.iter().map(|p| input.distribution.quantile(*p)).collect())
         .collect()
 }
 
