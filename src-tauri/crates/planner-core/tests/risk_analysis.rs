@@ -674,3 +674,85 @@ fn a_quoted_price_marked_uncertain_is_re_priced_on_the_surface() {
     assert!(split.total.p10 < split.point_total && split.point_total < split.total.p90);
     assert_eq!(fast.scenarios[1].total.p10, fast.scenarios[1].total.p90);
 }
+
+/// `two_rates` with the file at "mid" and its second scenario, aws-only, at "low" (issue #42).
+fn aws_only_at_low() -> ScenarioFile {
+    let mut file = two_rates();
+    file.price_point = planner_core::scenario_file::PricePoint::Mid;
+    file.scenarios[1].price_point = Some(planner_core::scenario_file::PricePoint::Low);
+    file
+}
+
+#[test]
+fn a_scenario_at_its_own_price_point_draws_around_its_own_point() {
+    let catalog = ranged_catalog();
+    let file = aws_only_at_low();
+    let out = analyse(&catalog, &file, Some("split"), &sampling(2_000, 2026)).unwrap();
+    let (split, low) = (&out.scenarios[0], &out.scenarios[1]);
+    // Its point is at its own price point: every figure at the mode of its draws (the low end of
+    // the AWS range) gives its point total, so the tornado's difference "at the point" is the
+    // difference of the two point totals.
+    let aws = catalog
+        .offers
+        .iter()
+        .find(|o| o.id == "aws-p5-h100")
+        .unwrap()
+        .on_demand_per_gpu_hour
+        .clone()
+        .unwrap();
+    let hours = Decimal::from(8_760 * 2);
+    assert_eq!(low.point_total, hours * aws.low);
+    let tornado = out.tornados.iter().find(|t| t.scenario == "aws-only").unwrap();
+    assert_eq!(tornado.at_point, low.point_total - split.point_total);
+    // The screen says which scenario prices at which point, and how its draws are made.
+    assert!(
+        out.method.contains("(aws only at low; the others at the file's mid)")
+            && out.method.contains("drawn around its own price point"),
+        "{}",
+        out.method
+    );
+    // Its draws are Triangular(low, low, high) × 17,520 hours: the mode is the low end, so no draw
+    // is below its point, and the percentiles are high − √((1 − p)(high − low)²).
+    let width = f(aws.high - aws.low);
+    let quantile = |p: f64| f(hours) * (f(aws.high) - ((1.0 - p) * width * width).sqrt());
+    assert!(
+        low.total.p10 >= low.point_total,
+        "P10 {} point {}",
+        low.total.p10,
+        low.point_total
+    );
+    for (p, got) in [(0.1, low.total.p10), (0.5, low.total.p50), (0.9, low.total.p90)] {
+        let want = quantile(p);
+        assert!((f(got) - want).abs() < want * 0.005, "P{p}: {got} against {want}");
+    }
+    let mean = f(hours) * f(aws.low + aws.low + aws.high) / 3.0;
+    assert!(
+        (f(low.total.mean) - mean).abs() < 10.0,
+        "mean {} against {mean}",
+        low.total.mean
+    );
+    // The scenario at the file's point keeps its draws (evaluated in full, as these are).
+    let all_mid = planner_core::risk_run::analyse_with(
+        &catalog,
+        &two_rates(),
+        Some("split"),
+        &sampling(2_000, 2026),
+        &[],
+        &planner_core::risk_run::Control::full(),
+    )
+    .unwrap();
+    assert_eq!(split, &all_mid.scenarios[0]);
+    assert_eq!(out.fans[0], all_mid.fans[0]);
+    let p10 = |mode: Decimal| planner_core::risk::Distribution::triangular(aws.low, mode, aws.high).quantile(0.1);
+    // One AWS position drives both scenarios (paired draws): the AWS bar at its P10 is aws-only
+    // at its own P10 (the low-mode triangle's) less split with AWS at the P10 of the mid-mode
+    // triangle (8,760 hours of AWS in split).
+    let bar = tornado.bars.iter().find(|b| b.figure == 0).unwrap();
+    let split_at_p10 = split.point_total + Decimal::from(8_760) * (p10(aws.mid()) - aws.mid());
+    let want = hours * p10(aws.low) - split_at_p10;
+    assert!(
+        (bar.at_p10 - want).abs() < dec!(0.01),
+        "bar at P10 {} against {want}",
+        bar.at_p10
+    );
+}

@@ -1156,6 +1156,7 @@ export type DrawnFigure_Deserialize = {
 	entry: string,
 	field: string,
 	low: string,
+	/**  The mode at the file's price point (a scenario at its own point draws around its own). */
 	mode: string,
 	high: string,
 	/**  The figures of one group move together (the cloud rates of one provider). */
@@ -1168,6 +1169,7 @@ export type DrawnFigure_Serialize = {
 	entry: string,
 	field: string,
 	low: string,
+	/**  The mode at the file's price point (a scenario at its own point draws around its own). */
 	mode: string,
 	high: string,
 	/**  The figures of one group move together (the cloud rates of one provider). */
@@ -3795,7 +3797,7 @@ export type ScenarioRisk = ScenarioRisk_Serialize | ScenarioRisk_Deserialize;
 export type ScenarioRisk_Deserialize = {
 	id: string,
 	name: string,
-	/**  The deterministic decision total and NPV, at the file's price point. */
+	/**  The deterministic decision total and NPV, at the scenario's own price point. */
 	point_total: string,
 	point_npv: string,
 	/**  The decision total (total cash and commitments after the horizon) over the draws. */
@@ -3812,7 +3814,7 @@ export type ScenarioRisk_Deserialize = {
 export type ScenarioRisk_Serialize = {
 	id: string,
 	name: string,
-	/**  The deterministic decision total and NPV, at the file's price point. */
+	/**  The deterministic decision total and NPV, at the scenario's own price point. */
 	point_total: string,
 	point_npv: string,
 	/**  The decision total (total cash and commitments after the horizon) over the draws. */

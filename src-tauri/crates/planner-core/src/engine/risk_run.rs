@@ -11,8 +11,11 @@
 //!   electricity tariffs, PUE, colocation rates, fabric ports, switches and optics, and resale curves (every point
 //!   of a curve at one position of its range). Speeds and memory are never drawn: a price point
 //!   moves prices, not speeds. Grid intensity and the cloud energy estimate move emissions only.
-//! - Each figure is triangular over its catalog range with its mode at the file's price point
-//!   (the middle by default); the cloud rates of one provider move together.
+//! - Each figure is triangular over its catalog range with its mode at the price point of the
+//!   scenario that uses it (its own `price_point`, else the file's; the middle by default): one
+//!   position in the range per draw is read on each scenario's distribution, so a scenario's
+//!   draws centre on its own point and the draws stay paired. The cloud rates of one provider
+//!   move together.
 //! - Every total is the engine's decimal total of a draw; percentiles interpolate linearly
 //!   between draws (numpy's default).
 
@@ -27,7 +30,7 @@ use crate::catalog::provenance::Figure;
 use crate::engine::assumption::Origin;
 use crate::engine::compare::break_even_month;
 use crate::engine::evaluate::{Evaluation, evaluate};
-use crate::engine::risk::{self, Input, Sampling, Shape, Spread};
+use crate::engine::risk::{self, Distribution, Input, Sampling, Shape, Spread};
 use crate::engine::risk_drivers::{Resolved, Uncertain, resolve, with_drivers};
 use crate::engine::risk_surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
 use crate::engine::scenario_file::{PricePoint, ScenarioFile};
@@ -45,6 +48,7 @@ pub struct DrawnFigure {
     pub entry: String,
     pub field: String,
     pub low: Decimal,
+    /// The mode at the file's price point (a scenario at its own point draws around its own).
     pub mode: Decimal,
     pub high: Decimal,
     /// The figures of one group move together (the cloud rates of one provider).
@@ -57,7 +61,7 @@ pub struct DrawnFigure {
 pub struct ScenarioRisk {
     pub id: String,
     pub name: String,
-    /// The deterministic decision total and NPV, at the file's price point.
+    /// The deterministic decision total and NPV, at the scenario's own price point.
     pub point_total: Decimal,
     pub point_npv: Decimal,
     /// The decision total (total cash and commitments after the horizon) over the draws.
@@ -413,6 +417,24 @@ fn with_values(catalog: &Catalog, places: &[Place], value_of: &impl Fn(usize) ->
     drawn
 }
 
+/// The price point each scenario of `file` resolves its catalog figures at (as `validate` does):
+/// the distinct points, the file's first, and each scenario's index among them.
+fn scenario_points(file: &ScenarioFile) -> (Vec<PricePoint>, Vec<usize>) {
+    let mut points = vec![file.price_point];
+    let group = file
+        .scenarios
+        .iter()
+        .map(|s| {
+            let point = s.price_point.unwrap_or(file.price_point);
+            points.iter().position(|p| *p == point).unwrap_or_else(|| {
+                points.push(point);
+                points.len() - 1
+            })
+        })
+        .collect();
+    (points, group)
+}
+
 /// The plan a draw is evaluated on: the catalog with its drawn figures (`places`, the first
 /// inputs) and the file with its drawn drivers (the inputs after them).
 struct Model<'a> {
@@ -422,25 +444,45 @@ struct Model<'a> {
     drivers: &'a [Resolved],
     /// The file as JSON, when it has drivers to write into.
     json: Option<serde_json::Value>,
+    /// Every input's distribution at each price point a scenario resolves at (the file's first):
+    /// a catalog figure's mode is at that point; a driver's is the file's value at every point.
+    at_points: Vec<Vec<Distribution>>,
+    /// Each scenario's price point, as an index of `at_points`.
+    group: Vec<usize>,
 }
 
 impl Model<'_> {
-    /// Every scenario's outputs with input `k` at `value_of(k)`, validated and evaluated in full.
-    fn run(&self, value_of: impl Fn(usize) -> Decimal) -> Result<Outputs, Vec<Problem>> {
-        let catalog = with_values(self.catalog, self.places, &value_of);
-        match &self.json {
-            None => run_once(&catalog, self.file),
-            Some(json) => {
-                let n = self.places.len();
-                let values: Vec<(&Resolved, Decimal)> = self
-                    .drivers
-                    .iter()
-                    .enumerate()
-                    .map(|(j, d)| (d, value_of(n + j)))
-                    .collect();
-                run_once(&catalog, &with_drivers(json, &values)?)
-            }
+    /// Every scenario's outputs with input `k` at `value_of(k, its distribution at the
+    /// scenario's price point)`, validated and evaluated in full: once per price point, each
+    /// scenario's outputs taken from the evaluation at its own point.
+    fn run(&self, value_of: impl Fn(usize, &Distribution) -> Decimal) -> Result<Outputs, Vec<Problem>> {
+        let mut by_point = Vec::with_capacity(self.at_points.len());
+        for dists in &self.at_points {
+            let value = |k: usize| dists.get(k).map_or(Decimal::ZERO, |d| value_of(k, d));
+            let catalog = with_values(self.catalog, self.places, &value);
+            by_point.push(match &self.json {
+                None => run_once(&catalog, self.file)?,
+                Some(json) => {
+                    let n = self.places.len();
+                    let values: Vec<(&Resolved, Decimal)> = self
+                        .drivers
+                        .iter()
+                        .enumerate()
+                        .map(|(j, d)| (d, value(n + j)))
+                        .collect();
+                    run_once(&catalog, &with_drivers(json, &values)?)?
+                }
+            });
         }
+        if by_point.len() == 1 {
+            return Ok(by_point.pop().unwrap_or_default());
+        }
+        Ok((0..self.group.len())
+            .map(|s| {
+                let g = self.group[s];
+                by_point.get(g).and_then(|o| o.get(s)).cloned().unwrap_or_default()
+            })
+            .collect())
     }
 }
 
@@ -767,6 +809,35 @@ fn in_parallel<T: Send>(
     Ok(out)
 }
 
+/// The inputs of `places` and `drivers` at the first of `points` (the file's price point), with
+/// how the report names them, and every input's distribution at each of `points`.
+fn inputs_at(
+    catalog: &Catalog,
+    places: &[Place],
+    drivers: &[Resolved],
+    points: &[PricePoint],
+    shape: Shape,
+) -> (Vec<Input>, Vec<DrawnFigure>, Vec<Vec<Distribution>>) {
+    let mut probe = catalog.clone();
+    let mut at = |point: PricePoint| -> (Vec<Input>, Vec<DrawnFigure>) {
+        places
+            .iter()
+            .filter_map(|p| input_of(&mut probe, p, point, shape))
+            .chain(drivers.iter().map(|d| driver_input(d, shape)))
+            .unzip()
+    };
+    let mut at_points = Vec::with_capacity(points.len());
+    let mut first = (Vec::new(), Vec::new());
+    for (i, point) in points.iter().enumerate() {
+        let (inputs, figures) = at(*point);
+        at_points.push(inputs.iter().map(|x| x.distribution).collect());
+        if i == 0 {
+            first = (inputs, figures);
+        }
+    }
+    (first.0, first.1, at_points)
+}
+
 /// Draws the plan `file` `sampling.draws` times on `catalog` and summarises each scenario against
 /// `baseline` (the first scenario when `None`): its spread, the chance it is cheaper, its fan of
 /// cumulative cash and the tornado of its difference. The problems of the file, if any, as
@@ -820,12 +891,8 @@ pub fn analyse_with(
     };
     let drivers = resolve(file, uncertain)?;
     let places = places(catalog, &point);
-    let mut probe = catalog.clone();
-    let (inputs, figures): (Vec<Input>, Vec<DrawnFigure>) = places
-        .iter()
-        .filter_map(|p| input_of(&mut probe, p, file.price_point, sampling.shape))
-        .chain(drivers.iter().map(|d| driver_input(d, sampling.shape)))
-        .unzip();
+    let (points, group) = scenario_points(file);
+    let (inputs, figures, at_points) = inputs_at(catalog, &places, &drivers, &points, sampling.shape);
     let n = inputs.len();
     let model = Model {
         catalog,
@@ -833,8 +900,13 @@ pub fn analyse_with(
         places: &places,
         drivers: &drivers,
         json: (!drivers.is_empty()).then(|| serde_json::to_value(file).unwrap_or_default()),
+        at_points,
+        group,
     };
-    let draws = risk::draw(&inputs, sampling);
+    // One position per figure and draw, read on the figure's distribution at each scenario's
+    // price point: every scenario centres on its own point, and the draws stay paired.
+    let positions = risk::positions(&inputs, sampling);
+    let draws = risk::values(&inputs, &positions);
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
     let tails: Vec<(Decimal, Decimal)> = inputs
         .iter()
@@ -844,10 +916,10 @@ pub fn analyse_with(
     control.plan(1 + 2 * n);
     let singles = in_parallel(1 + 2 * n, control, |j| {
         let (k, tail) = (j.wrapping_sub(1) / 2, j % 2);
-        model.run(|i| match (j, i == k, tail) {
-            (0, _, _) | (_, false, _) => modes[i],
-            (_, true, 1) => tails[i].0,
-            _ => tails[i].1,
+        model.run(|i, d| match (j, i == k, tail) {
+            (0, _, _) | (_, false, _) => d.quantile_of_mode(),
+            (_, true, 1) => d.quantile(0.1),
+            _ => d.quantile(0.9),
         })
     })?;
     let mut singles = singles.into_iter();
@@ -863,7 +935,10 @@ pub fn analyse_with(
     // Drivers that move quantities (demand, growth, MFU, lead time, interruptions) change the
     // dispatch: the surface's premise does not hold, every draw is evaluated in full.
     let prices_only = drivers.iter().all(|d| d.candidate.price);
-    let fitted = if control.full || !prices_only || sampling.draws <= 2 * (pairs.len() + CHECKED_DRAWS) {
+    // Scenarios at different price points read one position on different distributions: the
+    // surface (linear in one value per figure) does not hold across them.
+    let one_point = points.len() == 1;
+    let fitted = if control.full || !prices_only || !one_point || sampling.draws <= 2 * (pairs.len() + CHECKED_DRAWS) {
         None
     } else {
         surface(
@@ -892,7 +967,9 @@ pub fn analyse_with(
         Some((surface, method)) => (summary.outcome(&surface, control)?, method),
         None => {
             control.plan(sampling.draws);
-            let outcomes = in_parallel(sampling.draws, control, |d| model.run(|k| draws[k][d]))?;
+            let outcomes = in_parallel(sampling.draws, control, |d| {
+                model.run(|k, dist| dist.quantile(positions[k][d]))
+            })?;
             (
                 summary.outcome(&Full(outcomes), control)?,
                 format!(
@@ -908,11 +985,15 @@ pub fn analyse_with(
     outcome.shape = sampling.shape;
     outcome.uncertain = uncertain.to_vec();
     outcome.figures = figures;
-    outcome.method = method;
+    outcome.method = match points_note(file, &points) {
+        Some(note) => format!("{method} {note}"),
+        None => method,
+    };
     Ok(outcome)
 }
 
-/// The surface of the plan over `draws`, fitted from the point and the figures at their P90 and
+/// The surface of the plan over `draws` (the values at the file's price point: it is fitted only
+/// when every scenario resolves at that point), fitted from the point and the figures at their P90 and
 /// each pair at their P90, when it gives the full evaluation of every figure at its P10 and of
 /// [`CHECKED_DRAWS`] joint draws within [`TOLERANCE`]; with what was checked. `None` when it does
 /// not (the draws are then evaluated in full).
@@ -930,9 +1011,9 @@ fn surface(
     control.plan(pairs.len() + checked.len());
     let at_pairs = in_parallel(pairs.len(), control, |j| {
         let (a, b) = pairs[j];
-        model.run(|k| if k == a || k == b { tails[k].1 } else { fit.x0[k] })
+        model.run(|k, _| if k == a || k == b { tails[k].1 } else { fit.x0[k] })
     })?;
-    let full_checks = in_parallel(checked.len(), control, |j| model.run(|k| draws[k][checked[j]]))?;
+    let full_checks = in_parallel(checked.len(), control, |j| model.run(|k, _| draws[k][checked[j]]))?;
     let x0 = fit.x0.clone();
     let mut surface = fit.surface(pairs, &at_pairs, draws, count);
     let mut gap = Decimal::ZERO;
@@ -985,6 +1066,38 @@ fn surface(
         gap_text(gap)
     );
     Ok(Some((surface, method)))
+}
+
+/// The price point as a sentence names it.
+fn point_name(point: PricePoint) -> &'static str {
+    match point {
+        PricePoint::Low => "low",
+        PricePoint::Mid => "mid",
+        PricePoint::High => "high",
+    }
+}
+
+/// What the method adds when the scenarios of `file` resolve at different price `points`: each
+/// scenario's figures are drawn around its own point; the figures listed give their mode at the
+/// file's.
+fn points_note(file: &ScenarioFile, points: &[PricePoint]) -> Option<String> {
+    if points.len() < 2 {
+        return None;
+    }
+    let own: Vec<String> = file
+        .scenarios
+        .iter()
+        .filter_map(|s| {
+            s.price_point
+                .filter(|p| *p != file.price_point)
+                .map(|p| format!("{} at {}", s.name, point_name(p)))
+        })
+        .collect();
+    Some(format!(
+        "Scenarios price at different points ({}; the others at the file's {}): each scenario's figures are drawn around its own price point, one position in each figure's range shared by every scenario, so the comparisons stay paired. The figures listed give their mode at the file's point; every draw is evaluated in full, once per price point.",
+        own.join(", "),
+        point_name(file.price_point)
+    ))
 }
 
 /// The largest difference between the surface and a full evaluation, as the method says it.
