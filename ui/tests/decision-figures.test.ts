@@ -109,9 +109,9 @@ describe("decision rows", () => {
   it("gives the buy-versus-rent hours with the engine's sentence under them", async () => {
     const eh = await comparisonOf("enterprise-hybrid");
     expect(buyVsRentCell(scenario(eh, "all-cloud"), ctxFor(eh))).toEqual({
-      text: "22.22 h/day",
+      text: "10.96 h/day",
       tone: null,
-      note: "Owning pays off above 22.22 hours of use per owned GPU per day (of at most 23.28): owning costs USD 81,509.29 per GPU over 36 months whatever the use, plus USD 0.09 per hour of use; renting the same work on `reserved` costs USD 3.44 per owned-GPU-hour.",
+      note: "Owning pays off above 10.96 hours of use per owned GPU per day (of at most 23.28): owning costs USD 81,509.29 per GPU over 36 months whatever the use, plus USD 0.09 per hour of use; renting the same work on `on-demand` costs USD 6.88 per owned-GPU-hour.",
     });
     expect(buyVsRentCell(scenario(eh, "hybrid"), ctxFor(eh)).text).toBe("reference");
   });

@@ -389,7 +389,7 @@ describe("compare screen", () => {
     );
     const buyRent = within(table).getByTestId("figure-all-cloud-buy_vs_rent_hours_per_day");
     expect(buyRent.textContent).toBe(
-      "22.22 h/dayOwning pays off above 22.22 hours of use per owned GPU per day (of at most 23.28): owning costs USD 81,509.29 per GPU over 36 months whatever the use, plus USD 0.09 per hour of use; renting the same work on reserved costs USD 3.44 per owned-GPU-hour.",
+      "10.96 h/dayOwning pays off above 10.96 hours of use per owned GPU per day (of at most 23.28): owning costs USD 81,509.29 per GPU over 36 months whatever the use, plus USD 0.09 per hour of use; renting the same work on on-demand costs USD 6.88 per owned-GPU-hour.",
     );
     // The recorder writes the measured time as 0 (it differs on every machine).
     expect(screen.getByTestId("compare-time").textContent).toBe("computed in 0 ms");
