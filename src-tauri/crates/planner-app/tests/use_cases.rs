@@ -684,7 +684,7 @@ fn four_vendors(dir: &Path) -> TestHost {
 
 /// The rows of the memo's ranking table as pdftotext lays them out, each row's words joined.
 fn ranking_rows(text: &str) -> Vec<String> {
-    let start = text.find("Priced on (decision").unwrap();
+    let start = text.find("Rank Vendor").unwrap();
     let end = start + text[start..].find("Stability of the ranking").unwrap();
     let mut rows: Vec<String> = Vec::new();
     for line in text[start..end].lines().skip(2) {

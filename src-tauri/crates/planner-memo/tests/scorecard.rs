@@ -102,7 +102,7 @@ fn pdftotext_reads_the_ranking_the_engines_stability_sentence_and_the_partial_ve
     assert_eq!(engine.ranking.len(), 3);
     // Table rows are read with -layout, where each row starts on its own line.
     let laid_out = pdftotext(&path);
-    let table = between(&laid_out, "Priced on (decision", "Stability of the ranking");
+    let table = between(&laid_out, "Rank Vendor", "Stability of the ranking");
     let places: Vec<usize> = engine
         .ranking
         .iter()
