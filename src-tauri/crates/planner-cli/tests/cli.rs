@@ -682,13 +682,14 @@ fn scorecard_ranks_the_imported_vendors_with_their_costs_and_stability() {
     let vendors = v["vendors"].as_array().unwrap();
     assert_eq!(vendors.len(), 2);
     let dec = |x: &Value| x.as_str().unwrap().parse::<Decimal>().unwrap();
-    // Each vendor's cost is its scenario's total cash, to the cent, as the engine gives it.
+    // Each vendor's cost is its scenario's decision total (total cash plus the commitments due
+    // after the horizon), to the cent, as the engine gives it.
     planner_app::session::open(&host, &ws).unwrap();
     for vendor in vendors {
         let id = vendor["scenario"].as_str().unwrap();
         let spec = planner_app::scenarios::get(&host, id).unwrap();
         let detail = planner_app::scenarios::detail(&host, &spec).unwrap();
-        let total = detail.figures.unwrap().total_cash.round_dp(2);
+        let total = detail.figures.unwrap().decision_total.round_dp(2);
         assert_eq!(dec(&vendor["tco"]), total, "{}", vendor["name"]);
     }
     planner_app::session::close(&host);
