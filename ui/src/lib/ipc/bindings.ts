@@ -4715,7 +4715,10 @@ export type VendorStatus_Deserialize = {
 	scenario?: string | null,
 	/**  The scenario's name, when it exists. */
 	scenario_name?: string | null,
-	/**  The scenario's total cash over the horizon, to the cent, as the compare screen shows it. */
+	/**
+	 *  The scenario's decision total over the horizon (total cash plus the commitments that fall
+	 *  due after it), to the cent, as the compare screen ranks on it.
+	 */
 	tco?: string | null,
 	/**
 	 *  Demand the scenario leaves unserved (useful PFLOP-hours): a cost that looks low may be
@@ -4734,7 +4737,10 @@ export type VendorStatus_Serialize = {
 	scenario: string | null,
 	/**  The scenario's name, when it exists. */
 	scenario_name: string | null,
-	/**  The scenario's total cash over the horizon, to the cent, as the compare screen shows it. */
+	/**
+	 *  The scenario's decision total over the horizon (total cash plus the commitments that fall
+	 *  due after it), to the cent, as the compare screen ranks on it.
+	 */
 	tco: string | null,
 	/**
 	 *  Demand the scenario leaves unserved (useful PFLOP-hours): a cost that looks low may be
