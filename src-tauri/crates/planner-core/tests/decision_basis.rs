@@ -8,22 +8,13 @@ mod common;
 
 use planner_core::compare::buy_vs_rent;
 use planner_core::decision::decision_view;
-use planner_core::evaluate::{Evaluation, ScenarioResult};
+use planner_core::evaluate::ScenarioResult;
 use planner_core::ledger::Category;
 use planner_core::scenario::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
-fn scenario<'a>(e: &'a Evaluation, id: &str) -> &'a ScenarioResult {
-    e.scenarios
-        .iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("no scenario {id}"))
-}
-
-fn run(text: &str) -> Evaluation {
-    common::run_with(&common::shipped_catalog(), text)
-}
+use common::{run_shipped as run, scenario};
 
 fn sample(name: &str) -> String {
     let path = format!("{}/../../../catalogs/samples/{name}.json", env!("CARGO_MANIFEST_DIR"));

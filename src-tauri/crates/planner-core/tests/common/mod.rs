@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use planner_core::catalog::{Catalog, load};
-use planner_core::evaluate::{Evaluation, evaluate};
+use planner_core::evaluate::{Evaluation, ScenarioResult, evaluate};
 use planner_core::scenario_file::parse;
 use planner_core::validate::validate;
 
@@ -59,4 +59,17 @@ pub fn run_with(catalog: &Catalog, text: &str) -> Evaluation {
     let file = parse(text).unwrap_or_else(|p| panic!("parse: {} {}", p.path, p.message));
     let plan = validate(catalog, &file, None).unwrap_or_else(|p| panic!("validate: {p:#?}"));
     evaluate(&plan)
+}
+
+/// As [`run`], against the catalog the app ships.
+pub fn run_shipped(text: &str) -> Evaluation {
+    run_with(&shipped_catalog(), text)
+}
+
+/// The evaluated scenario `id`.
+pub fn scenario<'a>(e: &'a Evaluation, id: &str) -> &'a ScenarioResult {
+    e.scenarios
+        .iter()
+        .find(|s| s.id == id)
+        .unwrap_or_else(|| panic!("no scenario {id}"))
 }
