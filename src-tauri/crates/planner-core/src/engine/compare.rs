@@ -26,18 +26,31 @@ pub struct BreakEven {
 /// Days in an average Gregorian month (365.2425 / 12).
 pub const AVERAGE_MONTH_DAYS: Decimal = dec!(30.436875);
 
-/// The month from which the scenario that is cheaper at the horizon stays at least as cheap:
-/// the last time the cumulative cash of `a` and `b` cross. `None` when that scenario is cheaper
-/// (or equal) from the first month on, or when both end equal. `days[k]` is the length of month
-/// `k` (the crossing's place inside its month is measured in days).
-pub fn break_even_month(a_id: &str, a: &[Decimal], b_id: &str, b: &[Decimal], days: &[u32]) -> Option<BreakEven> {
+/// The month from which the scenario that is cheaper on the decision basis stays at least as
+/// cheap in cumulative cash: the last time the cumulative cash of `a` and `b` cross. `totals` are
+/// the two decision totals (the horizon's cash plus what falls due after it): they say which
+/// scenario is cheaper. `None` when the two decision totals are equal, when that scenario is
+/// cheaper (or equal) from the first month on, or when it is not cheaper in cash by the horizon's
+/// end (what falls due after the horizon decides: [`break_even_note`] says so). `days[k]` is the
+/// length of month `k` (the crossing's place inside its month is measured in days).
+pub fn break_even_month(
+    a_id: &str,
+    a: &[Decimal],
+    b_id: &str,
+    b: &[Decimal],
+    totals: (Decimal, Decimal),
+    days: &[u32],
+) -> Option<BreakEven> {
     let n = a.len().min(b.len());
-    if n == 0 || a[n - 1] == b[n - 1] {
+    if n == 0 || totals.0 == totals.1 {
         return None;
     }
-    let a_wins = a[n - 1] < b[n - 1];
+    let a_wins = totals.0 < totals.1;
     // How much dearer the winner still is at the end of month k (positive while it is dearer).
     let gap = |k: usize| if a_wins { a[k] - b[k] } else { b[k] - a[k] };
+    if gap(n - 1) >= Decimal::ZERO {
+        return None;
+    }
     let last_dearer = (0..n).rev().find(|&k| gap(k) > Decimal::ZERO)?;
     let next = last_dearer + 1;
     // Cumulative cash before month `next` and during it: the gap closes linearly through it.
@@ -56,6 +69,85 @@ pub fn break_even_month(a_id: &str, a: &[Decimal], b_id: &str, b: &[Decimal], da
         cheaper_after: if a_wins { a_id } else { b_id }.to_owned(),
         at_month: elapsed / AVERAGE_MONTH_DAYS,
     })
+}
+
+/// Why two scenarios have no break-even within the horizon when what falls due after it decides
+/// between them: the scenario cheaper on the decision total is not cheaper in cash by the
+/// horizon's end (or the two are equal on the decision total while their cash differs). `None`
+/// otherwise (a crossing, or one scenario cheaper throughout on both counts).
+pub fn break_even_note(a: &ScenarioResult, b: &ScenarioResult, currency: &str) -> Option<String> {
+    let (ta, tb) = (&a.totals, &b.totals);
+    let months = a.ledger.months.len();
+    let cash = ta.total_cash - tb.total_cash;
+    let decision = ta.decision_total - tb.decision_total;
+    let tail = ta.commitments_after_horizon - tb.commitments_after_horizon;
+    if tail.is_zero()
+        || (!decision.is_zero() && cash.is_sign_negative() == decision.is_sign_negative() && !cash.is_zero())
+    {
+        return None;
+    }
+    let (x, y) = (&a.id, &b.id);
+    let cash_words = if cash.is_zero() {
+        format!("`{x}` and `{y}` cost the same in cash by the end of month {months}")
+    } else if cash < Decimal::ZERO {
+        format!(
+            "`{x}` is cheaper in cash by the end of month {months} (by {})",
+            money(-cash, currency)
+        )
+    } else {
+        format!(
+            "`{y}` is cheaper in cash by the end of month {months} (by {})",
+            money(cash, currency)
+        )
+    };
+    let tail_words = if tail < Decimal::ZERO {
+        format!(
+            "`{x}` owes {} less after the horizon ({} against {})",
+            money(-tail, currency),
+            money(ta.commitments_after_horizon, currency),
+            money(tb.commitments_after_horizon, currency)
+        )
+    } else {
+        format!(
+            "`{y}` owes {} less after the horizon ({} against {})",
+            money(tail, currency),
+            money(tb.commitments_after_horizon, currency),
+            money(ta.commitments_after_horizon, currency)
+        )
+    };
+    let verdict = if decision.is_zero() {
+        "so the two are equal on the decision total".to_owned()
+    } else if decision < Decimal::ZERO {
+        format!(
+            "so `{x}` is cheaper on the decision total (by {})",
+            money(-decision, currency)
+        )
+    } else {
+        format!(
+            "so `{y}` is cheaper on the decision total (by {})",
+            money(decision, currency)
+        )
+    };
+    Some(format!(
+        "No break-even within the horizon: {cash_words}, but {tail_words}, {verdict}."
+    ))
+}
+
+/// Why NPV and the decision total name different scenarios as the cheaper: discounting counts a
+/// payment for less the later it falls, and more of the NPV's cheaper scenario's costs fall late.
+/// `None` when the two agree (or either is zero).
+pub fn npv_note(c: &Comparison, annual_rate: Decimal, currency: &str) -> Option<String> {
+    let (t, n) = (c.total_difference, c.npv_difference);
+    if t.is_zero() || n.is_zero() || t.is_sign_negative() == n.is_sign_negative() {
+        return None;
+    }
+    let (on_npv, on_total) = if n < Decimal::ZERO { (&c.a, &c.b) } else { (&c.b, &c.a) };
+    Some(format!(
+        "`{on_total}` is cheaper on the decision total (by {}) and `{on_npv}` on NPV (by {}): discounted at {}% a year, a payment counts for less the later it falls, and more of `{on_npv}`'s costs fall later.",
+        money(t.abs(), currency),
+        money(n.abs(), currency),
+        (annual_rate * dec!(100)).round_dp(2).normalize()
+    ))
 }
 
 /// Buying one GPU (or one box) against renting it by the hour, over `days`.
@@ -130,8 +222,15 @@ pub struct Comparison {
     /// resale assumed in the last month (resale lowers a total, so a positive value here makes
     /// `a` look cheaper by that much).
     pub residual_difference: Decimal,
+    /// Difference of the NPVs, on the decision basis (commitments after the horizon discounted
+    /// in the months they fall due).
     pub npv_difference: Decimal,
+    /// Why NPV and the decision total disagree on which is cheaper ([`npv_note`]).
+    pub npv_note: Option<String>,
     pub break_even: Option<BreakEven>,
+    /// Why there is no break-even within the horizon when what falls due after it decides
+    /// ([`break_even_note`]).
+    pub break_even_note: Option<String>,
     /// When one scenario owns hardware and the other rents only: the hours per day per owned GPU
     /// above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
@@ -280,16 +379,21 @@ pub fn buy_vs_rent(eval: &Evaluation, owner: &ScenarioResult, renter: &ScenarioR
 pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Comparison {
     let days: Vec<u32> = a.ledger.months.iter().map(|m| m.month.days()).collect();
     let answer = buy_vs_rent(eval, a, b).or_else(|| buy_vs_rent(eval, b, a));
-    Comparison {
+    let totals = (a.totals.decision_total, b.totals.decision_total);
+    let mut c = Comparison {
         a: a.id.clone(),
         b: b.id.clone(),
         total_difference: a.totals.decision_total - b.totals.decision_total,
         residual_difference: a.totals.residual_value - b.totals.residual_value,
         npv_difference: a.totals.npv - b.totals.npv,
-        break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b), &days),
+        npv_note: None,
+        break_even: break_even_month(&a.id, &cumulative(a), &b.id, &cumulative(b), totals, &days),
+        break_even_note: break_even_note(a, b, &eval.currency),
         buy_vs_rent_hours_per_day: answer.as_ref().and_then(|x| x.hours_per_day),
         buy_vs_rent: answer,
-    }
+    };
+    c.npv_note = npv_note(&c, eval.discount_rate, &eval.currency);
+    c
 }
 
 /// How much of the difference between two scenarios rests on resale, in words: "`own` is
@@ -373,13 +477,28 @@ mod tests {
         let own = [dec!(100), dec!(110), dec!(120), dec!(130)];
         let rent = [dec!(40), dec!(80), dec!(120), dec!(160)];
         let days = [30, 30, 30, 30];
-        let be = break_even_month("own", &own, "rent", &rent, &days).unwrap();
+        let cash = (dec!(130), dec!(160));
+        let be = break_even_month("own", &own, "rent", &rent, cash, &days).unwrap();
         assert_eq!((be.month, be.cheaper_after.as_str()), (3, "own"));
         // Equal at the end of month 3 (index 2): the crossing is the end of the third month.
         assert_eq!(be.at_month, dec!(90) / AVERAGE_MONTH_DAYS);
-        assert_eq!(break_even_month("a", &own, "b", &own, &days), None);
         assert_eq!(
-            break_even_month("rent", &rent, "own", &own, &days).map(|b| b.month),
+            break_even_month("a", &own, "b", &own, (dec!(130), dec!(130)), &days),
+            None
+        );
+        assert_eq!(
+            break_even_month("rent", &rent, "own", &own, (dec!(160), dec!(130)), &days).map(|b| b.month),
+            Some(3)
+        );
+        // 40 more owed after the horizon by `own` makes `rent` the cheaper on the decision basis,
+        // though `own` is cheaper in cash at the horizon: no crossing within the horizon.
+        assert_eq!(
+            break_even_month("own", &own, "rent", &rent, (dec!(170), dec!(160)), &days),
+            None
+        );
+        // 20 more owed by `own`: still cheaper on the decision total, the crossing stands.
+        assert_eq!(
+            break_even_month("own", &own, "rent", &rent, (dec!(150), dec!(160)), &days).map(|b| b.month),
             Some(3)
         );
     }

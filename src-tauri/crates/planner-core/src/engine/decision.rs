@@ -66,9 +66,15 @@ pub struct Difference {
     pub residual: Decimal,
     /// That part in words ([`crate::compare::resale_share_of_difference`]); none without resale.
     pub resale_note: Option<String>,
+    /// This scenario's NPV minus the reference's, on the decision basis.
     pub npv: Decimal,
-    /// When the cumulative cash of the two cross for the last time.
+    /// Why NPV and the decision total name different scenarios as the cheaper, when they do.
+    pub npv_note: Option<String>,
+    /// When the cumulative cash of the two cross for the last time, the scenario cheaper on the
+    /// decision total being the cheaper after it.
     pub break_even: Option<BreakEven>,
+    /// Why there is no break-even within the horizon when what falls due after it decides.
+    pub break_even_note: Option<String>,
     /// Owning against renting: hours of use per day per owned GPU above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
     /// Owning against renting in words, including when owning never pays off.
@@ -174,6 +180,8 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
             residual: present(c.residual_difference),
             resale_note: crate::engine::compare::resale_share_of_difference(&c, eval.horizon_months),
             npv: present(c.npv_difference),
+            npv_note: c.npv_note.clone(),
+            break_even_note: c.break_even_note.clone(),
             buy_vs_rent_hours_per_day: c.buy_vs_rent_hours_per_day.map(|h| quantity(h, 2)),
             buy_vs_rent_words: c.buy_vs_rent.as_ref().map(|x| x.words.clone()),
             break_even: c.break_even.map(|b| BreakEven {

@@ -45,7 +45,9 @@ pub struct Totals {
     pub book: Amounts,
     pub total_cash: Decimal,
     pub total_book: Decimal,
-    /// Net present value of the cash costs at the plan's discount rate.
+    /// Net present value on the decision basis at the plan's discount rate: the cash costs of
+    /// each month of the horizon, then the commitments (and exit charges) that fall due after it,
+    /// each discounted from the month it falls due.
     pub npv: Decimal,
     pub demand_pflop_h: Decimal,
     pub served_pflop_h: Decimal,
@@ -73,7 +75,8 @@ pub struct Totals {
     /// Resale of owned hardware at the horizon, and of hardware a plan variant sells earlier
     /// (already in the ledger, as a negative cost).
     pub residual_value: Decimal,
-    /// Commitments (reserved terms, leases) that run on after the horizon and are not in it.
+    /// Commitments (reserved terms, leases) that run on after the horizon and are not in it, and
+    /// exit charges of a plan variant that fall due at or after it.
     pub commitments_after_horizon: Decimal,
     /// Unserved work at its shadow price (already in the ledger, category `unserved_work`, and in
     /// the totals; not in the costs per unit, which are over the work done).
@@ -364,7 +367,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         rent: rent_prices(plan, s, &routes),
     };
     let token_cost = run.token_cost();
-    let mut totals = totals(&run.ledger, monthly, run.residual_value, after);
+    let mut totals = totals(&run.ledger, monthly, run.residual_value, &after);
     totals.cost_per_million_tokens =
         (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
     ScenarioResult {
@@ -1191,27 +1194,40 @@ impl OwnedSums {
     }
 }
 
-/// Commitments running past the horizon: reserved payments and lease payments due after it.
-fn commitments_after_horizon(plan: &Plan, s: &Scenario) -> Decimal {
-    let mut after = Decimal::ZERO;
+/// What falls due after the horizon, month by month (`[k]` is plan month `horizon + k`): the
+/// payments of reserved terms and leases that run past it, and exit charges a plan variant owes
+/// when its exit takes effect at or after the horizon.
+fn commitments_after_horizon(plan: &Plan, s: &Scenario) -> Vec<Decimal> {
+    let horizon = plan.horizon_months;
+    let mut tail: Vec<Decimal> = Vec::new();
+    let mut add = |m: u32, amount: Decimal| {
+        let k = (m - horizon) as usize;
+        if tail.len() <= k {
+            tail.resize(k + 1, Decimal::ZERO);
+        }
+        tail[k] += amount;
+    };
     for l in &s.layers {
-        let Some(until) = l.until_month else { continue };
-        for m in plan.horizon_months..until {
-            if m < l.from_month {
-                continue;
-            }
-            match (&l.kind, &l.owned) {
-                (LayerKind::Reserved, _) => after += reserved_payment(l, plan.start.plus(m)),
-                (LayerKind::Owned, Some(o)) => {
-                    if let Some(p) = lease_payment(o) {
-                        after += p;
+        if let Some(until) = l.until_month {
+            for m in horizon.max(l.from_month)..until {
+                match (&l.kind, &l.owned) {
+                    (LayerKind::Reserved, _) => add(m, reserved_payment(l, plan.start.plus(m))),
+                    (LayerKind::Owned, Some(o)) => {
+                        if let Some(p) = lease_payment(o) {
+                            add(m, p);
+                        }
                     }
+                    _ => {}
                 }
-                _ => {}
             }
         }
+        if let Some((at, fee)) = l.exit_fee
+            && at >= horizon
+        {
+            add(at, fee);
+        }
     }
-    after
+    tail
 }
 
 /// The scenario-wide costs over the horizon that do not move with use.
@@ -1277,7 +1293,7 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
 /// conversions, not work left undone.
 const UNMET_DUST: Decimal = dec!(0.000001);
 
-fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Decimal) -> Totals {
+fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: &[Decimal]) -> Totals {
     let cash = ledger.cash_totals();
     let book = ledger.book_totals();
     let total_cash = cash.total();
@@ -1306,7 +1322,9 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         book,
         total_cash,
         total_book: book.total(),
-        npv: npv(monthly, &ledger.cash_flows()),
+        // The decision basis discounted: the horizon's cash, then what falls due after it, each
+        // in the month it falls due.
+        npv: npv(monthly, &[ledger.cash_flows(), after.to_vec()].concat()),
         demand_pflop_h: u.demand_pflop_h,
         served_pflop_h: u.served_pflop_h,
         unmet_pflop_h: u.demand_pflop_h - u.served_pflop_h,
@@ -1325,8 +1343,8 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: Dec
         cloud_energy_kwh: u.cloud_energy_kwh,
         cloud_emissions_kg: u.cloud_emissions_kg,
         residual_value,
-        commitments_after_horizon: after,
+        commitments_after_horizon: after.iter().copied().sum(),
         unserved_cost: unserved,
-        decision_total: total_cash + after,
+        decision_total: total_cash + after.iter().copied().sum::<Decimal>(),
     }
 }

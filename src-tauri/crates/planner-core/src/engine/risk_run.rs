@@ -683,14 +683,18 @@ fn tornado(
 }
 
 /// Where the cumulative cash of `a` crosses `b` for good, in average months, in floating point:
-/// the rule of [`break_even_month`], only to rank the draws.
-fn crossing_rank(a: &[f64], b: &[f64], days: &[u32]) -> Option<f64> {
+/// the rule of [`break_even_month`] (the decision totals `totals` say which is cheaper), only to
+/// rank the draws.
+fn crossing_rank(a: &[f64], b: &[f64], totals: (f64, f64), days: &[u32]) -> Option<f64> {
     let n = a.len().min(b.len());
-    if n == 0 || a[n - 1] == b[n - 1] {
+    if n == 0 || totals.0 == totals.1 {
         return None;
     }
-    let a_wins = a[n - 1] < b[n - 1];
+    let a_wins = totals.0 < totals.1;
     let gap = |k: usize| if a_wins { a[k] - b[k] } else { b[k] - a[k] };
+    if gap(n - 1) >= 0.0 {
+        return None;
+    }
     let last_dearer = (0..n).rev().find(|&k| gap(k) > 0.0)?;
     let next = last_dearer + 1;
     let (before, after) = (gap(last_dearer), gap(next.min(n - 1)));
@@ -712,12 +716,16 @@ fn break_even(i: usize, base: usize, draws: &impl Draws, days: &[u32], id: &str)
     };
     let approx = |d: usize, s: usize, o: usize| draws.approx(d, s, o);
     let crossing: Vec<(usize, f64)> = (0..draws.count())
-        .filter_map(|d| crossing_rank(&series(d, i, &approx), &series(d, base, &approx), days).map(|r| (d, r)))
+        .filter_map(|d| {
+            let totals = (draws.approx(d, i, TOTAL), draws.approx(d, base, TOTAL));
+            crossing_rank(&series(d, i, &approx), &series(d, base, &approx), totals, days).map(|r| (d, r))
+        })
         .collect();
     let exact = |j: usize| {
         let d = crossing[j].0;
         let at = |s: usize| (0..months).map(|m| draws.exact(d, s, MONTHS + m)).collect::<Vec<_>>();
-        break_even_month(id, &at(i), "baseline", &at(base), days).map_or(Decimal::ZERO, |b| b.at_month)
+        let totals = (draws.exact(d, i, TOTAL), draws.exact(d, base, TOTAL));
+        break_even_month(id, &at(i), "baseline", &at(base), totals, days).map_or(Decimal::ZERO, |b| b.at_month)
     };
     let at_month = percentiles(crossing.len(), |j| crossing[j].1, exact, &P10_50_90).map(|p| {
         // Months, not money: the mean is taken over the ranks in floating point.
