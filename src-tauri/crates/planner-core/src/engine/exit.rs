@@ -77,7 +77,8 @@ pub fn variant_id(scenario_id: &str, layer_id: &str, notice_month: u32) -> Strin
 /// `evaluate` then prices the variant with the same ledger as the base; for a contract and exit
 /// inside the horizon, and a scenario whose demand does not move to other paid layers, the
 /// variant's total cash equals the base total − [`ExitCost::avoided`] + [`ExitCost::exit_charges`].
-/// Charges that fall after the horizon are out of the ledger, and a warning says so.
+/// Charges that fall after the horizon are out of the ledger's cash and in the variant's
+/// commitments after the horizon (so in its decision total), and a warning says so.
 ///
 /// Also returns the [`ExitCost`] the variant books. Refused (with every problem) for an invalid
 /// clause, a notice month outside the horizon, unknown ids, a layer that is not reserved, or one
@@ -136,7 +137,7 @@ pub fn exit_variant(
         layer.exit_fee = Some((cost.effective_month, cost.exit_charges));
         if cost.effective_month >= plan.horizon_months {
             variant.warnings.push(format!(
-                "the exit charges of layer `{layer_id}` fall in month {}, after the horizon: they are not in this ledger",
+                "the exit charges of layer `{layer_id}` fall in month {}, after the horizon: they are not in this ledger's cash but in the commitments after the horizon (and so in the decision total)",
                 cost.effective_month
             ));
         }
@@ -156,14 +157,22 @@ pub struct ExitVariantPrice {
     /// The variant's scenario id ([`variant_id`]) and name.
     pub variant_id: String,
     pub variant_name: String,
-    /// Total cash over the horizon, staying and leaving.
+    /// Total cash over the horizon, staying and leaving (cash only: what falls due after the
+    /// horizon is not in it).
     pub base_total: Decimal,
     pub variant_total: Decimal,
-    /// Variant − base: negative when leaving costs less over the horizon.
-    pub difference: Decimal,
-    /// Commitments still owed after the horizon, staying and leaving.
+    /// `variant_total − base_total`: the difference within the horizon, in cash only.
+    pub cash_difference: Decimal,
+    /// Commitments (and exit charges) still owed after the horizon, staying and leaving.
     pub base_after_horizon: Decimal,
     pub variant_after_horizon: Decimal,
+    /// The decision totals, staying and leaving: total cash plus what falls due after the
+    /// horizon, what scenarios are compared on.
+    pub base_decision_total: Decimal,
+    pub variant_decision_total: Decimal,
+    /// Variant − base on the decision totals: negative when leaving costs less, counting what
+    /// staying still owes after the horizon and the exit charges that fall at or after it.
+    pub difference: Decimal,
     /// What the exit itself costs under the layer's clause.
     pub cost: ExitCost,
     /// The variant's warnings (e.g. charges that fall after the horizon).
@@ -209,9 +218,12 @@ pub fn scenario_exit_variant(
         variant_name: variant.name.clone(),
         base_total: base.totals.total_cash,
         variant_total: variant.totals.total_cash,
-        difference: variant.totals.total_cash - base.totals.total_cash,
+        cash_difference: variant.totals.total_cash - base.totals.total_cash,
         base_after_horizon: base.totals.commitments_after_horizon,
         variant_after_horizon: variant.totals.commitments_after_horizon,
+        base_decision_total: base.totals.decision_total,
+        variant_decision_total: variant.totals.decision_total,
+        difference: variant.totals.decision_total - base.totals.decision_total,
         cost,
         warnings: variant.warnings.clone(),
     })

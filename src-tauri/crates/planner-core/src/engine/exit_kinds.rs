@@ -58,7 +58,9 @@
 //!   assumption at `<layer>.residual_share_at_sale`. Hardware not yet delivered in `m` cannot be
 //!   sold.
 //!
-//! Charges that fall after the horizon are out of the ledger, and a warning says so. Where no
+//! Charges that fall at or after the horizon are out of the ledger's cash and in the variant's
+//! commitments after the horizon (so in its decision total), and a warning says so; the
+//! difference against staying is taken on the decision totals. Where no
 //! demand moves (the work the layer did is not taken over by a paid layer), the identities
 //! "variant total = base total − avoided + exit charges" hold exactly in decimals for the
 //! commitments: [`ExitBooking`] gives each figure.
@@ -183,14 +185,22 @@ pub struct ExitRequestPrice {
     pub request: ExitRequest,
     pub variant_id: String,
     pub variant_name: String,
-    /// Total cash over the horizon, staying and leaving.
+    /// Total cash over the horizon, staying and leaving (cash only: what falls due after the
+    /// horizon is not in it).
     pub base_total: Decimal,
     pub variant_total: Decimal,
-    /// Variant − base: negative when the exit costs less over the horizon.
-    pub difference: Decimal,
-    /// Commitments still owed after the horizon, staying and leaving.
+    /// `variant_total − base_total`: the difference within the horizon, in cash only.
+    pub cash_difference: Decimal,
+    /// Commitments (and exit charges) still owed after the horizon, staying and leaving.
     pub base_after_horizon: Decimal,
     pub variant_after_horizon: Decimal,
+    /// The decision totals, staying and leaving: total cash plus what falls due after the
+    /// horizon, what scenarios are compared on.
+    pub base_decision_total: Decimal,
+    pub variant_decision_total: Decimal,
+    /// Variant − base on the decision totals: negative when the exit costs less, counting what
+    /// staying still owes after the horizon and the exit charges that fall at or after it.
+    pub difference: Decimal,
     /// Useful PFLOP-hours of demand left unserved, staying and leaving (the demand moves to the
     /// scenario's other layers; what none can take is unserved and priced as such).
     pub base_unmet_pflop_h: Decimal,
@@ -324,9 +334,12 @@ pub fn price_exit_request(
         variant_name: variant.name.clone(),
         base_total: base.totals.total_cash,
         variant_total: variant.totals.total_cash,
-        difference: variant.totals.total_cash - base.totals.total_cash,
+        cash_difference: variant.totals.total_cash - base.totals.total_cash,
         base_after_horizon: base.totals.commitments_after_horizon,
         variant_after_horizon: variant.totals.commitments_after_horizon,
+        base_decision_total: base.totals.decision_total,
+        variant_decision_total: variant.totals.decision_total,
+        difference: variant.totals.decision_total - base.totals.decision_total,
         base_unmet_pflop_h: base.totals.unmet_pflop_h,
         variant_unmet_pflop_h: variant.totals.unmet_pflop_h,
         booking,
@@ -351,7 +364,7 @@ fn clause_of(layer: &Layer) -> Result<ExitClause, Vec<Problem>> {
 fn warn_late_charges(plan: &Plan, variant: &mut Scenario, layer: &str, cost: &ExitCost) {
     if !cost.exit_charges.is_zero() && cost.effective_month >= plan.horizon_months {
         variant.warnings.push(format!(
-            "the exit charges of layer `{layer}` fall in month {}, after the horizon: they are not in this ledger",
+            "the exit charges of layer `{layer}` fall in month {}, after the horizon: they are not in this ledger's cash but in the commitments after the horizon (and so in the decision total)",
             cost.effective_month
         ));
     }
