@@ -302,3 +302,341 @@ fn idle_cost_is_every_fixed_cost_of_the_owned_layer_times_its_idle_share() {
         s.totals.idle_cost
     );
 }
+
+// ---- Point 3: one basis for the total, NPV and the break-even -----------------------------------
+
+/// A 12-month plan: `od` rents every hour on demand at 4.00; `res` takes a 3-year reservation of
+/// 8 GPUs at 2.10 in month 0 and rents on demand what demand grows beyond it. Within the 12
+/// months the reservation is cheaper in cash; the 24 months still owed after the horizon
+/// (8 × 24 × days × 2.10 each month) make it the dearer on the decision total.
+fn late_commitment_file(discount: &str) -> String {
+    format!(
+        r#"{{
+  "format_version": 1, "title": "late commitment", "currency": "USD", "start": "2027-01",
+  "horizon_months": 12, "discount_rate": "{discount}",
+  "workloads": [{{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+    "gpu_hours_per_day": "60", "monthly_growth": "0.12", "gpu_hours_on": "nvidia-h100-sxm" }}],
+  "scenarios": [
+    {{ "id": "od", "name": "od", "layers": [
+      {{ "id": "od", "kind": "on-demand", "offer": "aws-p5-h100",
+        "price_per_gpu_hour": {{ "value": "4.00", "reason": "list price" }} }}] }},
+    {{ "id": "res", "name": "res", "layers": [
+      {{ "id": "block", "kind": "reserved", "offer": "aws-p5-h100", "term": "3y", "gpus": 8,
+        "price_per_gpu_hour": {{ "value": "2.10", "reason": "negotiated 3-year rate" }} }},
+      {{ "id": "od", "kind": "on-demand", "offer": "aws-p5-h100",
+        "price_per_gpu_hour": {{ "value": "4.00", "reason": "list price" }} }}] }}]
+}}"#
+    )
+}
+
+/// Days in month `k` from January 2027, by the Gregorian rule written out here.
+fn days_from_2027(k: u32) -> u32 {
+    let year = 2027 + k / 12;
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
+    match k % 12 + 1 {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// NPV counts what falls due after the horizon in the month it falls due: the horizon's monthly
+/// cash (from the ledger), then the reservation's payments of months 12..36 worked out here,
+/// discounted as one series (`finance::npv`, checked against numpy-financial elsewhere). On
+/// 8e35c85 NPV stopped at the horizon and named `res` the cheaper while the decision total
+/// named `od`.
+#[test]
+fn npv_discounts_the_commitments_after_the_horizon_in_the_months_they_fall_due() {
+    use planner_core::finance::{monthly_rate, npv};
+    let e = common::run(&late_commitment_file("0.08"));
+    let (od, res) = (scenario(&e, "od"), scenario(&e, "res"));
+    let tail: Vec<Decimal> = (12..36)
+        .map(|k| dec!(8) * Decimal::from(days_from_2027(k) * 24) * dec!(2.10))
+        .collect();
+    assert_eq!(
+        res.totals.commitments_after_horizon,
+        tail.iter().copied().sum::<Decimal>()
+    );
+    let monthly = monthly_rate(dec!(0.08)).unwrap();
+    let flows: Vec<Decimal> = res.ledger.months.iter().map(|m| m.cash.total()).chain(tail).collect();
+    assert_eq!(flows.len(), 36);
+    assert!(
+        (res.totals.npv - npv(monthly, &flows)).abs() < dec!(0.000001),
+        "{}",
+        res.totals.npv
+    );
+    // Within the horizon the reservation is cheaper; on the decision basis it is dearer, and NPV
+    // now agrees with the decision total.
+    assert!(res.totals.total_cash < od.totals.total_cash);
+    assert!(res.totals.decision_total > od.totals.decision_total);
+    assert!(
+        res.totals.npv > od.totals.npv,
+        "{} vs {}",
+        res.totals.npv,
+        od.totals.npv
+    );
+    // Without a tail nothing changes: the on-demand scenario's NPV is its cash discounted.
+    let od_flows: Vec<Decimal> = od.ledger.months.iter().map(|m| m.cash.total()).collect();
+    assert_eq!(od.totals.npv, npv(monthly, &od_flows));
+}
+
+/// The break-even names the scenario cheaper on the decision total. Here `res` costs more in
+/// the first months (its 8 GPUs are paid while demand is small), overtakes `od` in cash before
+/// month 12, yet is dearer once the 24 months it still owes are counted. On 8e35c85 the screen
+/// showed a crossing with "`res` cheaper after" beside a decision total that ranked `od` first;
+/// now there is no break-even within the horizon and a sentence says why, with the figures.
+#[test]
+fn no_break_even_within_the_horizon_when_the_tail_decides_and_the_sentence_says_why() {
+    use planner_core::compare::compare;
+    let e = common::run(&late_commitment_file("0.08"));
+    let (od, res) = (scenario(&e, "od"), scenario(&e, "res"));
+    let cum = |s: &ScenarioResult| s.ledger.months.iter().map(|m| m.cumulative_cash).collect::<Vec<_>>();
+    let (a, b) = (cum(res), cum(od));
+    // The curves do cross inside the horizon (res dearer first, cheaper by month 12).
+    assert!(a[0] > b[0] && a[11] < b[11], "{a:?} {b:?}");
+    let c = compare(&e, res, od);
+    assert_eq!(c.break_even, None);
+    let note = c.break_even_note.expect("a sentence says why");
+    let money = planner_core::compare::grouped;
+    assert_eq!(
+        note,
+        format!(
+            "No break-even within the horizon: `res` is cheaper in cash by the end of month 12 (by USD {}), but `od` owes USD {} less after the horizon (USD 0.00 against USD {}), so `od` is cheaper on the decision total (by USD {}).",
+            money(od.totals.total_cash - res.totals.total_cash),
+            money(res.totals.commitments_after_horizon),
+            money(res.totals.commitments_after_horizon),
+            money(res.totals.decision_total - od.totals.decision_total)
+        )
+    );
+    // The compare screen's figures carry it, and NPV agrees with the decision total here.
+    let view = decision_view(&e, Some("od"));
+    let d = view.scenarios[1].difference.as_ref().unwrap();
+    assert_eq!(d.break_even, None);
+    assert_eq!(d.break_even_note.as_deref(), Some(note.as_str()));
+    assert_eq!(d.npv_note, None);
+    // Without the tail (a 1-year term ends inside the horizon) the crossing stands, cheaper
+    // after being `res`.
+    let one_year = late_commitment_file("0.08").replace(r#""term": "3y""#, r#""term": "1y""#);
+    let e1 = common::run(&one_year);
+    let c1 = compare(&e1, scenario(&e1, "res"), scenario(&e1, "od"));
+    assert_eq!(c1.break_even.map(|b| b.cheaper_after), Some("res".to_owned()));
+    assert_eq!(c1.break_even_note, None);
+}
+
+// ---- Point 10: ways out priced on the decision basis --------------------------------------------
+
+/// A 3-year reservation (8 GPUs at 2.10, notice 3 months, 25% of the remaining commitment as
+/// fee, 120 TB at 90 egress, 15,000 offboarding) beside on-demand at 4.00 that takes over the
+/// work, over a `horizon`-month plan.
+fn exit_plan(horizon: u32) -> planner_core::scenario::Plan {
+    let text = format!(
+        r#"{{
+  "format_version": 1, "title": "exit", "currency": "USD", "start": "2027-01",
+  "horizon_months": {horizon}, "discount_rate": "0.08",
+  "workloads": [{{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+    "gpu_hours_per_day": "100", "gpu_hours_on": "nvidia-h100-sxm" }}],
+  "scenarios": [{{ "id": "base", "name": "base", "layers": [
+    {{ "id": "res", "kind": "reserved", "offer": "aws-p5-h100", "term": "3y", "gpus": 8,
+      "price_per_gpu_hour": {{ "value": "2.10", "reason": "negotiated 3-year rate" }},
+      "exit_clause": {{ "notice_months": 3, "fee": {{ "kind": "share-of-remaining", "value": "0.25" }},
+        "egress_per_tb": "90", "data_tb": "120", "offboarding": "15000" }} }},
+    {{ "id": "od", "kind": "on-demand", "offer": "aws-p5-h100",
+      "price_per_gpu_hour": {{ "value": "4.00", "reason": "list price" }} }}] }}]
+}}"#
+    );
+    let file = planner_core::scenario_file::parse(&text).unwrap();
+    planner_core::validate::validate(&common::catalog(), &file, None).unwrap()
+}
+
+fn owed_2027(k: u32) -> Decimal {
+    dec!(8) * Decimal::from(days_from_2027(k) * 24) * dec!(2.10)
+}
+
+/// Leaving the reservation at month 18 of a 24-month plan: in cash within the horizon leaving
+/// costs more (on-demand replaces the cheap reserved hours), but staying still owes months 24..36
+/// after the horizon. The difference is taken on the decision totals, so it says leaving saves;
+/// on 8e35c85 it was the cash difference and said leaving cost more.
+#[test]
+fn leaving_a_reservation_is_priced_against_what_staying_still_owes_after_the_horizon() {
+    let p = exit_plan(24);
+    let v = planner_core::exit::scenario_exit_variant(&p, "base", "res", 18).unwrap();
+    let base_after: Decimal = (24..36).map(owed_2027).sum();
+    assert_eq!(v.base_after_horizon, base_after);
+    assert_eq!(v.variant_after_horizon, Decimal::ZERO);
+    assert_eq!(v.cash_difference, v.variant_total - v.base_total);
+    assert_eq!(v.base_decision_total, v.base_total + base_after);
+    assert_eq!(v.variant_decision_total, v.variant_total);
+    assert_eq!(v.difference, v.variant_decision_total - v.base_decision_total);
+    assert!(v.cash_difference > Decimal::ZERO, "cash {}", v.cash_difference);
+    assert!(v.difference < Decimal::ZERO, "decision {}", v.difference);
+}
+
+/// Notice at month 22 of a 24-month plan takes effect in month 25: month 24's payment and every
+/// exit charge fall after the horizon. They are in the variant's commitments after the horizon
+/// (so in the difference, and in NPV in month 25), not dropped from both sides as on 8e35c85.
+#[test]
+fn exit_charges_at_or_after_the_horizon_are_in_the_variants_commitments_after_it() {
+    let p = exit_plan(24);
+    let v = planner_core::exit::scenario_exit_variant(&p, "base", "res", 22).unwrap();
+    assert_eq!(v.cost.effective_month, 25);
+    let fee = dec!(0.25) * (25..36).map(owed_2027).sum::<Decimal>();
+    let charges = fee + dec!(90) * dec!(120) + dec!(15000);
+    assert!(
+        (v.cost.exit_charges - charges).abs() < dec!(0.0000001),
+        "{}",
+        v.cost.exit_charges
+    );
+    assert_eq!(v.variant_after_horizon, owed_2027(24) + v.cost.exit_charges);
+    assert_eq!(v.base_after_horizon, (24..36).map(owed_2027).sum::<Decimal>());
+    // Nothing changes within the horizon (the layer serves through its notice), so the whole
+    // difference is after it: the charges less the payments avoided.
+    assert_eq!(v.cash_difference, Decimal::ZERO);
+    assert_eq!(
+        v.difference,
+        v.cost.exit_charges - (25..36).map(owed_2027).sum::<Decimal>()
+    );
+    assert!(
+        v.warnings
+            .iter()
+            .any(|w| w.contains("in the commitments after the horizon")),
+        "{:?}",
+        v.warnings
+    );
+}
+
+// ---- Every figure that compares a pair names the same cheaper scenario, or says why -----------
+
+/// Checks every pair of scenarios of `e`: the decision total's difference, NPV's, the
+/// break-even and the ranking name the same cheaper scenario, or the comparison carries the
+/// sentence that says why not (NPV: `npv_note`; the break-even: `break_even_note`; the ranking:
+/// a scenario that leaves work undone ranks last whatever its total, and its rank cell says so).
+/// Returns how many pairs disagreed somewhere and were explained.
+fn check_pairs(e: &planner_core::evaluate::Evaluation, what: &str) -> usize {
+    use planner_core::compare::compare;
+    use planner_core::decision::{ranking, serves_all_work};
+    use std::cmp::Ordering;
+    let order: Vec<&str> = ranking(e).iter().map(|s| s.id.as_str()).collect();
+    let mut explained = 0;
+    for (i, a) in e.scenarios.iter().enumerate() {
+        for b in e.scenarios.iter().skip(i + 1) {
+            let c = compare(e, a, b);
+            let here = format!("{what}: {} vs {}", a.id, b.id);
+            let total = c.total_difference.cmp(&Decimal::ZERO);
+            let npv = c.npv_difference.cmp(&Decimal::ZERO);
+            // NPV against the decision total.
+            let npv_disagrees = total != Ordering::Equal && npv != Ordering::Equal && total != npv;
+            assert_eq!(c.npv_note.is_some(), npv_disagrees, "{here}: npv {:?}", c.npv_note);
+            explained += usize::from(npv_disagrees);
+            // The break-even names the decision total's cheaper scenario.
+            if let Some(be) = &c.break_even {
+                let winner = if total == Ordering::Less { &a.id } else { &b.id };
+                assert_ne!(total, Ordering::Equal, "{here}");
+                assert_eq!(&be.cheaper_after, winner, "{here}");
+            }
+            // Cash at the horizon against the decision total: when they disagree, no crossing is
+            // shown and the sentence says why.
+            let cash = (a.totals.total_cash - b.totals.total_cash).cmp(&Decimal::ZERO);
+            if cash != total {
+                assert_eq!(c.break_even, None, "{here}");
+                assert!(c.break_even_note.is_some(), "{here}: cash {cash:?}, decision {total:?}");
+                explained += 1;
+            } else {
+                assert_eq!(c.break_even_note, None, "{here}");
+            }
+            // The ranking: the lower decision total ranks first unless the other serves all the
+            // work and this one does not.
+            let (ra, rb) = (
+                order.iter().position(|id| *id == a.id).unwrap(),
+                order.iter().position(|id| *id == b.id).unwrap(),
+            );
+            let by_rank = ra.cmp(&rb);
+            if serves_all_work(a) == serves_all_work(b) {
+                if total != Ordering::Equal {
+                    assert_eq!(by_rank, total, "{here}: ranking against the decision total");
+                }
+            } else {
+                let first_serves = if ra < rb { a } else { b };
+                assert!(serves_all_work(first_serves), "{here}");
+                explained += usize::from(by_rank != total && total != Ordering::Equal);
+            }
+        }
+    }
+    explained
+}
+
+/// Every sample the app ships.
+#[test]
+fn every_samples_figures_name_the_same_cheaper_scenario_or_say_why() {
+    let dir = format!("{}/../../../catalogs/samples", env!("CARGO_MANIFEST_DIR"));
+    let mut samples: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json"))
+        .collect();
+    samples.sort();
+    assert_eq!(samples.len(), 5, "{samples:?}");
+    for p in &samples {
+        let e = run(&std::fs::read_to_string(p).unwrap());
+        assert!(e.scenarios.len() >= 2, "{}", p.display());
+        check_pairs(&e, &p.display().to_string());
+    }
+}
+
+/// A random valid file of four scenarios: renting on demand, a reservation of random term,
+/// size and start beside on-demand, owned hardware with random size and lead time beside
+/// on-demand, and the reservation without on-demand (work may be left undone).
+#[allow(clippy::too_many_arguments)]
+fn random_file(
+    horizon: u32,
+    discount_pct: u32,
+    hours: u32,
+    growth_pct: u32,
+    term: &str,
+    res_gpus: u32,
+    res_start: u32,
+    own_gpus: u32,
+) -> String {
+    let od = r#"{ "id": "od", "kind": "on-demand", "offer": "aws-p5-h100",
+        "price_per_gpu_hour": { "value": "4.00", "reason": "list price" } }"#;
+    let res = format!(
+        r#"{{ "id": "res", "kind": "reserved", "offer": "aws-p5-h100", "term": "{term}", "gpus": {res_gpus},
+        "start_month": {res_start}, "price_per_gpu_hour": {{ "value": "2.10", "reason": "negotiated" }} }}"#
+    );
+    format!(
+        r#"{{
+  "format_version": 1, "title": "random", "currency": "USD", "start": "2027-03",
+  "horizon_months": {horizon}, "discount_rate": "0.{discount_pct:02}",
+  "workloads": [{{ "id": "serve", "name": "serve", "kind": "inference", "class": "steady",
+    "gpu_hours_per_day": "{hours}", "monthly_growth": "0.0{growth_pct}", "gpu_hours_on": "nvidia-h100-sxm" }}],
+  "scenarios": [
+    {{ "id": "rent", "name": "rent", "layers": [{od}] }},
+    {{ "id": "reserve", "name": "reserve", "layers": [{res}, {od}] }},
+    {{ "id": "own", "name": "own", "layers": [
+      {{ "id": "box", "kind": "owned", "accelerator": "nvidia-h100-sxm", "gpus": {own_gpus},
+        "lead_time_months": 1, "price_per_gpu": {{ "value": "25000", "reason": "quote" }} }}, {od}],
+      "facility": {{ "region": "us", "cooling": "direct-to-chip", "kw_per_rack_limit": "40" }} }},
+    {{ "id": "reserve-only", "name": "reserve only", "layers": [{res}] }}]
+}}"#
+    )
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..proptest::prelude::ProptestConfig::default() })]
+
+    #[test]
+    fn random_files_figures_name_the_same_cheaper_scenario_or_say_why(
+        horizon in 3u32..48,
+        discount in 0u32..25,
+        hours in 10u32..400,
+        growth in 0u32..9,
+        three_years in proptest::bool::ANY,
+        res_gpus in 1u32..16,
+        res_start in 0u32..12,
+        own_gpus in 1u32..16,
+    ) {
+        let term = if three_years { "3y" } else { "1y" };
+        let text = random_file(horizon, discount, hours, growth, term, res_gpus, res_start.min(horizon - 1), own_gpus);
+        check_pairs(&common::run(&text), "random file");
+    }
+}
