@@ -124,7 +124,7 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
     let _ = writeln!(
         out,
         "{:<24} {:>16} {:>16} {:>12} {:>12}",
-        "scenario", "decision total", "NPV", "per GPU-h", "per PFLOP-h"
+        "scenario", "decision total", "NPV (decision)", "per GPU-h", "per PFLOP-h"
     );
     for s in &e.scenarios {
         let t = &s.totals;
@@ -140,7 +140,13 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
     }
     for c in compare_all(&e) {
         let be = c.break_even.as_ref().map_or_else(
-            || "no crossing".to_owned(),
+            || {
+                if c.break_even_note.is_some() {
+                    "none within the horizon (see below)".to_owned()
+                } else {
+                    "no crossing".to_owned()
+                }
+            },
             |b| {
                 format!(
                     "month {} (at {} months; {} cheaper from then on)",
@@ -152,13 +158,16 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
         );
         let _ = writeln!(
             out,
-            "\n{} vs {}: difference {}, NPV difference {}, break-even {}",
+            "\n{} vs {}: decision total difference {}, NPV difference {}, break-even {}",
             c.a,
             c.b,
             money(c.total_difference),
             money(c.npv_difference),
             be
         );
+        for note in [&c.break_even_note, &c.npv_note].into_iter().flatten() {
+            let _ = writeln!(out, "  {note}");
+        }
         if let Some(x) = &c.buy_vs_rent {
             let _ = writeln!(out, "  {}", x.words);
         }

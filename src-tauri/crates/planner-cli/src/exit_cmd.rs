@@ -294,21 +294,29 @@ pub fn variant(
     if let Some(r) = &b.replacement {
         let _ = writeln!(out, "  taken over by       {r}");
     }
-    let _ = writeln!(out, "  total, staying      {}", money(price.base_total));
-    let _ = writeln!(out, "  total, leaving      {}", money(price.variant_total));
     let _ = writeln!(
         out,
-        "  difference          {} (negative: leaving costs less)",
+        "  cash within horizon {} staying, {} leaving",
+        money(price.base_total),
+        money(price.variant_total)
+    );
+    let _ = writeln!(
+        out,
+        "  owed after horizon  {} staying, {} leaving",
+        money(price.base_after_horizon),
+        money(price.variant_after_horizon)
+    );
+    let _ = writeln!(
+        out,
+        "  decision total      {} staying, {} leaving",
+        money(price.base_decision_total),
+        money(price.variant_decision_total)
+    );
+    let _ = writeln!(
+        out,
+        "  difference          {} on the decision total (negative: leaving costs less)",
         money(price.difference)
     );
-    if price.variant_after_horizon != price.base_after_horizon {
-        let _ = writeln!(
-            out,
-            "  owed after horizon  {} staying, {} leaving",
-            money(price.base_after_horizon),
-            money(price.variant_after_horizon)
-        );
-    }
     if price.variant_unmet_pflop_h != price.base_unmet_pflop_h {
         let _ = writeln!(
             out,

@@ -562,8 +562,11 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
                 view.scenarios.len()
             ),
         ),
-        (format!("Total cash ({c})"), money(s.total_cash)),
-        (format!("NPV ({c})"), money(s.npv)),
+        (
+            format!("Total cash, within the horizon only ({c})"),
+            money(s.total_cash),
+        ),
+        (format!("NPV, decision basis ({c})"), money(s.npv)),
         (
             format!("Cost per GPU-hour ({c})"),
             figure_cell(FigureKind::Money, s.cost_per_gpu_hour),
@@ -612,7 +615,7 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
         facts.push((
             format!("Against {against} ({c})"),
             format!(
-                "{} total, {} NPV{}",
+                "{} decision total, {} NPV (decision basis){}{}",
                 money(d.total),
                 money(d.npv),
                 d.break_even.as_ref().map_or_else(String::new, |b| format!(
@@ -620,7 +623,12 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
                     name_of(view, &b.cheaper_after).unwrap_or(&b.cheaper_after),
                     b.month,
                     grouped(b.at_month, 1)
-                ))
+                )),
+                [&d.break_even_note, &d.npv_note]
+                    .into_iter()
+                    .flatten()
+                    .map(|n| format!(" {n}"))
+                    .collect::<String>()
             ),
         ));
     }

@@ -53,7 +53,7 @@ fn each_scenario_states_its_ways_out_with_the_engines_prices() {
     assert_eq!(table.rows.len(), ways[0].priced.len());
     let cloud = tables[1];
     for (row, p) in cloud.rows.iter().zip(&all_cloud.priced) {
-        assert_eq!(row.cells[3], planner_memo::content::money(p.variant_total));
+        assert_eq!(row.cells[3], planner_memo::content::money(p.variant_decision_total));
         assert_eq!(row.cells[4], planner_memo::content::money(p.difference));
     }
     assert!(cloud.rows[1].cells[0].starts_with("Scale reserved down to 8 of 16 GPUs"));

@@ -11,10 +11,11 @@
 //! Sheet **`Comparison`**, a rectangular table from `A1`:
 //! - row 1: `Figure`, then one column per scenario, headed by the scenario's name, in view order;
 //! - rows 2 to 21: one decision figure per row, in the order of [`FIGURES`]; column A is the
-//!   figure's name with its unit, money rows with the currency (`Total cash (USD)`);
+//!   figure's name with its unit, money rows with the currency
+//!   (`Total cash, within the horizon only (USD)`);
 //! - then one empty row, then notes in column A (title, horizon, currency and rounding, the
-//!   reference, scenario ids, "Computed by Compute Planner"). A reader of the table stops at the
-//!   first empty row.
+//!   reference, scenario ids, "Computed by Compute Planner", and why two figures name different
+//!   cheaper scenarios where they do). A reader of the table stops at the first empty row.
 //!
 //! One sheet per scenario, **`Ledger – <name>`** (shortened to Excel's 31 characters, with
 //! `[]:*?/\` replaced by `_`, and numbered ` (2)`, ` (3)`... when names collide), the cash view:
@@ -141,7 +142,7 @@ pub const FIGURES: [Figure; 20] = [
         value: |s| Some(s.decision_total),
     },
     Figure {
-        label: "Total cash ({c})",
+        label: "Total cash, within the horizon only ({c})",
         kind: FigureKind::Money,
         value: |s| Some(s.total_cash),
     },
@@ -151,7 +152,7 @@ pub const FIGURES: [Figure; 20] = [
         value: |s| Some(s.total_book),
     },
     Figure {
-        label: "NPV ({c})",
+        label: "NPV, decision basis ({c})",
         kind: FigureKind::Money,
         value: |s| Some(s.npv),
     },
@@ -211,12 +212,12 @@ pub const FIGURES: [Figure; 20] = [
         value: |s| Some(s.commitments_after_horizon),
     },
     Figure {
-        label: "Difference vs reference (total, {c})",
+        label: "Difference vs reference (decision total, {c})",
         kind: FigureKind::Money,
         value: |s| s.difference.as_ref().map(|d| d.total),
     },
     Figure {
-        label: "Difference vs reference (NPV, {c})",
+        label: "Difference vs reference (NPV, decision basis, {c})",
         kind: FigureKind::Money,
         value: |s| s.difference.as_ref().map(|d| d.npv),
     },
@@ -416,7 +417,7 @@ fn comparison_sheet(
         .collect();
     let notes = [
         format!(
-            "Horizon: {} months, {} to {last}. NPV at an annual discount rate of {}%.",
+            "Horizon: {} months, {} to {last}. NPV at an annual discount rate of {}%, on the decision basis: each month's cash, then the commitments after the horizon, each discounted from the month it falls due.",
             view.horizon_months,
             view.start,
             (eval.discount_rate * Decimal::ONE_HUNDRED).normalize()
@@ -427,12 +428,25 @@ fn comparison_sheet(
         ),
         reference,
         format!(
-            "Break-even month: counted from 1 = {}; from that month on the scenario cheaper at the horizon stays cheaper.",
+            "Break-even month: counted from 1 = {}; from that month on the scenario cheaper on the decision total stays cheaper in cumulative cash. None when it is cheaper throughout, or when only the commitments after the horizon make it the cheaper (a note below says so).",
             view.start
         ),
         format!("Scenario ids: {}.", ids.join("; ")),
         format!("Computed by Compute Planner. Amounts in {}.", view.currency),
     ];
+    // Where two figures comparing a scenario with the reference name different winners: why.
+    let why: Vec<String> = view
+        .scenarios
+        .iter()
+        .filter_map(|s| s.difference.as_ref().map(|d| (s, d)))
+        .flat_map(|(s, d)| {
+            [d.break_even_note.as_ref(), d.npv_note.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(move |n| format!("{}: {n}", s.name))
+        })
+        .collect();
+    let notes = notes.into_iter().chain(why);
     let mut row = u32::try_from(FIGURES.len() + 2).unwrap_or(u32::MAX);
     sheet.write_string_with_format(row, 0, &view.title, &f.title)?;
     for note in notes {

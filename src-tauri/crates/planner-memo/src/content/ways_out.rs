@@ -60,7 +60,7 @@ pub fn ways_out_blocks(view: &DecisionView, ways: &[WaysOut], id: &str, out: &mu
                     way(p),
                     view.start.plus(p.booking.effective_month).to_string(),
                     money(charges(p)),
-                    money(p.variant_total),
+                    money(p.variant_decision_total),
                     money(p.difference),
                 ])
             })
@@ -70,7 +70,7 @@ pub fn ways_out_blocks(view: &DecisionView, ways: &[WaysOut], id: &str, out: &mu
                 Column::left("Way out", 2.6),
                 Column::left("Takes effect", 1.0),
                 Column::right(format!("At the exit ({})", view.currency), 1.3),
-                Column::right("Total, leaving", 1.3),
+                Column::right("Decision total, leaving", 1.3),
                 Column::right("Against staying", 1.3),
             ],
             rows,
@@ -81,6 +81,6 @@ pub fn ways_out_blocks(view: &DecisionView, ways: &[WaysOut], id: &str, out: &mu
         out.push(small(format!("Not priced: {r}.")));
     }
     out.push(small(
-        "Each way out is a variant of this scenario that the engine evaluates with the same ledger: the work the layer gave up moves to the scenario's other layers. At the exit: the clause's charges (fee, egress, offboarding), less any resale received, plus a loan paid off. Against staying: the variant's total cash over the horizon less this scenario's (negative: leaving this way costs less).",
+        "Each way out is a variant of this scenario that the engine evaluates with the same ledger: the work the layer gave up moves to the scenario's other layers. At the exit: the clause's charges (fee, egress, offboarding), less any resale received, plus a loan paid off. Decision total: the variant's cash over the horizon plus what it still owes after it (charges that fall at or after the horizon included). Against staying: the variant's decision total less this scenario's (negative: leaving this way costs less).",
     ));
 }
