@@ -7,7 +7,7 @@
 import { formatCurrency, formatQuantity, formatShare, formatTonnes, addMonths } from "./money";
 import { formatDecimal, MISSING, numberFormat } from "./format";
 import { compareDecimal, isDecimal, signOf } from "./decimal";
-import type { DecisionView, ScenarioFigures } from "./workspace-types";
+import type { DecisionView, Difference, ScenarioFigures } from "./workspace-types";
 
 /** The most scenarios compared side by side (planner-core `MAX_COMPARED`). */
 export const MAX_COMPARED = 8;
@@ -67,6 +67,7 @@ function months1(text: string, locale: string): string {
 export function breakEvenText(f: ScenarioFigures, ctx: RowContext): string {
   const d = f.difference;
   if (!d) return "reference";
+  if (d.break_even_note) return d.break_even_note;
   if (d.break_even) {
     const m = d.break_even.month;
     return `month ${m} (≈ ${months1(d.break_even.at_month, ctx.locale)} months) in ${addMonths(ctx.view.start, m - 1)}, ${ctx.name(d.break_even.cheaper_after)} cheaper after`;
@@ -75,6 +76,12 @@ export function breakEvenText(f: ScenarioFigures, ctx: RowContext): string {
   if (s < 0) return "cheaper throughout";
   if (s > 0) return "dearer throughout";
   return "equal at the horizon";
+}
+
+/** The NPV difference, with the engine's sentence when NPV and the decision total disagree. */
+function npvDifferenceCell(d: Difference, ctx: RowContext): Cell {
+  const cell = difference(d.npv, ctx);
+  return d.npv_note ? { ...cell, note: d.npv_note } : cell;
 }
 
 /** Why there is no buy-versus-rent answer when the engine gives neither hours nor words. */
@@ -138,7 +145,7 @@ export const DECISION_ROWS: readonly Row[] = [
     hint: "What scenarios are ranked and compared on: the total cash over the horizon (unserved work at its shadow price included) plus the commitments that fall due after it",
     cell: (f, c) => plain(money(f.decision_total, c)),
   },
-  { key: "total_cash", label: "Total cash", hint: "Everything paid over the horizon, unserved work at its shadow price included", cell: (f, c) => plain(money(f.total_cash, c)) },
+  { key: "total_cash", label: "Total cash", sublabel: "within the horizon only", hint: "Everything paid over the horizon, unserved work at its shadow price included; not what scenarios are compared on (commitments after the horizon are left out)", cell: (f, c) => plain(money(f.total_cash, c)) },
   {
     key: "unserved_cost",
     label: "Unserved work",
@@ -147,7 +154,13 @@ export const DECISION_ROWS: readonly Row[] = [
     shown: (v) => v.scenarios.some(leavesWorkUndone),
     cell: (f, c) => (leavesWorkUndone(f) ? { text: money(f.unserved_cost, c), tone: "bad" } : plain("none")),
   },
-  { key: "npv", label: "NPV", hint: "Net present value of the cash at the workspace discount rate", cell: (f, c) => plain(money(f.npv, c)) },
+  {
+    key: "npv",
+    label: "NPV",
+    sublabel: "decision basis",
+    hint: "Net present value at the workspace discount rate of each month's cash and of the commitments after the horizon, each discounted from the month it falls due",
+    cell: (f, c) => plain(money(f.npv, c)),
+  },
   { key: "cost_per_gpu_hour", label: "Per GPU-hour", cell: (f, c) => plain(money(f.cost_per_gpu_hour, c, { unit: true })) },
   {
     key: "cost_per_useful_pflop_hour",
@@ -200,12 +213,13 @@ export const DECISION_ROWS: readonly Row[] = [
   {
     key: "difference_npv",
     label: "NPV vs reference",
-    cell: (f, c) => (f.difference ? difference(f.difference.npv, c) : plain("reference")),
+    hint: "This scenario's NPV minus the reference's, on the decision basis; when it names a different winner from the decision total, the note says why",
+    cell: (f, c) => (f.difference ? npvDifferenceCell(f.difference, c) : plain("reference")),
   },
   {
     key: "break_even",
     label: "Break-even vs reference",
-    hint: "When the cumulative cash of the two last crosses: the month by whose end, and the crossing in average months from the start",
+    hint: "When the cumulative cash of the two last crosses, the scenario cheaper on the decision total being the cheaper after it: the month by whose end, and the crossing in average months from the start; or why there is none within the horizon",
     wrap: true,
     cell: (f, c) => plain(breakEvenText(f, c)),
   },

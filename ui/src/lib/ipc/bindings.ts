@@ -1045,9 +1045,17 @@ export type Difference_Deserialize = {
 	residual: string,
 	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
 	resale_note?: string | null,
+	/**  This scenario's NPV minus the reference's, on the decision basis. */
 	npv: string,
-	/**  When the cumulative cash of the two cross for the last time. */
+	/**  Why NPV and the decision total name different scenarios as the cheaper, when they do. */
+	npv_note?: string | null,
+	/**
+	 *  When the cumulative cash of the two cross for the last time, the scenario cheaper on the
+	 *  decision total being the cheaper after it.
+	 */
 	break_even?: BreakEven | null,
+	/**  Why there is no break-even within the horizon when what falls due after it decides. */
+	break_even_note?: string | null,
 	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
 	buy_vs_rent_hours_per_day?: string | null,
 	/**  Owning against renting in words, including when owning never pays off. */
@@ -1070,9 +1078,17 @@ export type Difference_Serialize = {
 	residual: string,
 	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
 	resale_note: string | null,
+	/**  This scenario's NPV minus the reference's, on the decision basis. */
 	npv: string,
-	/**  When the cumulative cash of the two cross for the last time. */
+	/**  Why NPV and the decision total name different scenarios as the cheaper, when they do. */
+	npv_note: string | null,
+	/**
+	 *  When the cumulative cash of the two cross for the last time, the scenario cheaper on the
+	 *  decision total being the cheaper after it.
+	 */
 	break_even: BreakEven | null,
+	/**  Why there is no break-even within the horizon when what falls due after it decides. */
+	break_even_note: string | null,
 	/**  Owning against renting: hours of use per day per owned GPU above which owning is cheaper. */
 	buy_vs_rent_hours_per_day: string | null,
 	/**  Owning against renting in words, including when owning never pays off. */
@@ -1542,14 +1558,28 @@ export type ExitRequestPrice_Deserialize = {
 	request: ExitRequest_Deserialize,
 	variant_id: string,
 	variant_name: string,
-	/**  Total cash over the horizon, staying and leaving. */
+	/**
+	 *  Total cash over the horizon, staying and leaving (cash only: what falls due after the
+	 *  horizon is not in it).
+	 */
 	base_total: string,
 	variant_total: string,
-	/**  Variant − base: negative when the exit costs less over the horizon. */
-	difference: string,
-	/**  Commitments still owed after the horizon, staying and leaving. */
+	/**  `variant_total − base_total`: the difference within the horizon, in cash only. */
+	cash_difference: string,
+	/**  Commitments (and exit charges) still owed after the horizon, staying and leaving. */
 	base_after_horizon: string,
 	variant_after_horizon: string,
+	/**
+	 *  The decision totals, staying and leaving: total cash plus what falls due after the
+	 *  horizon, what scenarios are compared on.
+	 */
+	base_decision_total: string,
+	variant_decision_total: string,
+	/**
+	 *  Variant − base on the decision totals: negative when the exit costs less, counting what
+	 *  staying still owes after the horizon and the exit charges that fall at or after it.
+	 */
+	difference: string,
 	/**
 	 *  Useful PFLOP-hours of demand left unserved, staying and leaving (the demand moves to the
 	 *  scenario's other layers; what none can take is unserved and priced as such).
@@ -1570,14 +1600,28 @@ export type ExitRequestPrice_Serialize = {
 	request: ExitRequest_Serialize,
 	variant_id: string,
 	variant_name: string,
-	/**  Total cash over the horizon, staying and leaving. */
+	/**
+	 *  Total cash over the horizon, staying and leaving (cash only: what falls due after the
+	 *  horizon is not in it).
+	 */
 	base_total: string,
 	variant_total: string,
-	/**  Variant − base: negative when the exit costs less over the horizon. */
-	difference: string,
-	/**  Commitments still owed after the horizon, staying and leaving. */
+	/**  `variant_total − base_total`: the difference within the horizon, in cash only. */
+	cash_difference: string,
+	/**  Commitments (and exit charges) still owed after the horizon, staying and leaving. */
 	base_after_horizon: string,
 	variant_after_horizon: string,
+	/**
+	 *  The decision totals, staying and leaving: total cash plus what falls due after the
+	 *  horizon, what scenarios are compared on.
+	 */
+	base_decision_total: string,
+	variant_decision_total: string,
+	/**
+	 *  Variant − base on the decision totals: negative when the exit costs less, counting what
+	 *  staying still owes after the horizon and the exit charges that fall at or after it.
+	 */
+	difference: string,
 	/**
 	 *  Useful PFLOP-hours of demand left unserved, staying and leaving (the demand moves to the
 	 *  scenario's other layers; what none can take is unserved and priced as such).
@@ -1667,14 +1711,28 @@ export type ExitVariantPrice = {
 	/**  The variant's scenario id ([`variant_id`]) and name. */
 	variant_id: string,
 	variant_name: string,
-	/**  Total cash over the horizon, staying and leaving. */
+	/**
+	 *  Total cash over the horizon, staying and leaving (cash only: what falls due after the
+	 *  horizon is not in it).
+	 */
 	base_total: string,
 	variant_total: string,
-	/**  Variant − base: negative when leaving costs less over the horizon. */
-	difference: string,
-	/**  Commitments still owed after the horizon, staying and leaving. */
+	/**  `variant_total − base_total`: the difference within the horizon, in cash only. */
+	cash_difference: string,
+	/**  Commitments (and exit charges) still owed after the horizon, staying and leaving. */
 	base_after_horizon: string,
 	variant_after_horizon: string,
+	/**
+	 *  The decision totals, staying and leaving: total cash plus what falls due after the
+	 *  horizon, what scenarios are compared on.
+	 */
+	base_decision_total: string,
+	variant_decision_total: string,
+	/**
+	 *  Variant − base on the decision totals: negative when leaving costs less, counting what
+	 *  staying still owes after the horizon and the exit charges that fall at or after it.
+	 */
+	difference: string,
 	/**  What the exit itself costs under the layer's clause. */
 	cost: ExitCost,
 	/**  The variant's warnings (e.g. charges that fall after the horizon). */
