@@ -160,6 +160,34 @@ fn every_recorded_answer_is_what_the_use_cases_answer_now() {
         "no recordings under ui/tests/recorded: run `cargo xtask fixtures`"
     );
     assert!(calls > 0);
+    // A stored answer no recording refers to is dead weight in the repository: re-recording
+    // removes it, and a replay refuses it.
+    if only.is_none() {
+        let orphans: Vec<std::path::PathBuf> = std::fs::read_dir(&answers)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_suffix(".json.gz"))
+                    .is_some_and(|name| !referenced.contains(name))
+            })
+            .collect();
+        if update {
+            for p in &orphans {
+                std::fs::remove_file(p).unwrap();
+            }
+        } else {
+            assert!(
+                orphans.is_empty(),
+                "{} stored answers are referred to by no recording (first: {}); run \
+                 `UPDATE_FIXTURES=1 cargo test -p planner-app --test recorded_answers` to remove them",
+                orphans.len(),
+                orphans[0].display()
+            );
+        }
+    }
     assert!(
         update || stale.is_empty(),
         "{} recorded answers changed:\n{}\nRun `UPDATE_FIXTURES=1 cargo test -p planner-app --test recorded_answers` \
