@@ -73,7 +73,10 @@ fn expected_figures(currency: &str) -> Vec<(String, Box<dyn Fn(&ScenarioFigures)
             format!("Decision total ({c}; incl. commitments after horizon)"),
             Box::new(|s| Some(s.decision_total)),
         ),
-        (format!("Total cash, within the horizon only ({c})"), Box::new(|s| Some(s.total_cash))),
+        (
+            format!("Total cash, within the horizon only ({c})"),
+            Box::new(|s| Some(s.total_cash)),
+        ),
         (format!("Total book ({c})"), Box::new(|s| Some(s.total_book))),
         (format!("NPV, decision basis ({c})"), Box::new(|s| Some(s.npv))),
         (format!("Cost per GPU-hour ({c})"), Box::new(|s| s.cost_per_gpu_hour)),
@@ -378,7 +381,10 @@ fn comparison_csv_parses_back_to_the_view() {
     }
     // Spot check against the command line's figures for this sample: ranks, then totals.
     assert_eq!((rows[1][1].as_str(), rows[1][2].as_str()), ("1", "2"));
-    let total_cash = rows.iter().find(|r| r[0] == "Total cash, within the horizon only (USD)").unwrap();
+    let total_cash = rows
+        .iter()
+        .find(|r| r[0] == "Total cash, within the horizon only (USD)")
+        .unwrap();
     assert_eq!(total_cash[1], "2073591.89");
     assert_eq!(total_cash[2], "2665829.76");
 }
