@@ -450,3 +450,119 @@ fn unsafe_is_only_the_renderer_variable_in_main() {
         );
     }
 }
+
+/// What the domain crate may not reach for: the file system, the network, the process's
+/// environment and arguments, other processes, the clock and the operating system's randomness.
+/// The core takes everything as arguments (times, files' contents, seeds), so the same inputs
+/// give the same outputs on every machine (issue #43).
+const WORLD: &[(&str, &str)] = &[
+    ("std::fs", "the file system"),
+    ("File::open", "the file system"),
+    ("File::create", "the file system"),
+    ("std::net", "the network"),
+    ("TcpStream", "the network"),
+    ("std::env", "the environment"),
+    ("env!(", "the build environment"),
+    ("option_env!(", "the build environment"),
+    ("include_str!(", "a file read at build time"),
+    ("include_bytes!(", "a file read at build time"),
+    ("std::process", "other processes"),
+    ("std::io::stdin", "standard input"),
+    ("SystemTime", "the clock"),
+    ("Instant", "the clock"),
+    ("UNIX_EPOCH", "the clock"),
+    ("from_entropy", "the operating system's randomness"),
+    ("from_os_rng", "the operating system's randomness"),
+    ("thread_rng", "the operating system's randomness"),
+    ("OsRng", "the operating system's randomness"),
+];
+
+/// The crates the core may depend on: parsing, decimals, hashing, a seeded generator. A crate
+/// that does IO (a database, HTTP, an async runtime, a clock library) is refused.
+const CORE_DEPENDENCIES: &[&str] = &[
+    "serde",
+    "toml",
+    "serde_path_to_error",
+    "rust_decimal",
+    "thiserror",
+    "specta",
+    "schemars",
+    "serde_json",
+    "sha2",
+    "unicode-normalization",
+    "rand_chacha",
+    "puruspe",
+];
+
+/// Where `text` (a source file without its unit tests and comments) reaches the world.
+fn reaches_the_world(text: &str) -> Vec<(&'static str, &'static str)> {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    WORLD
+        .iter()
+        .copied()
+        .filter(|(token, _)| code.contains(token))
+        .collect()
+}
+
+#[test]
+fn the_core_reads_no_file_network_environment_or_clock() {
+    let src = workspace_root().join("src-tauri/crates/planner-core/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(
+        files.len() > 40,
+        "the scan found the core's sources ({} files)",
+        files.len()
+    );
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Rust source file");
+        for (token, what) in reaches_the_world(without_tests(&text)) {
+            found.push(format!("{}: `{token}` reaches {what}", f.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the core must take the world as arguments, not reach for it:\n{}",
+        found.join("\n")
+    );
+    let core = packages()
+        .into_iter()
+        .find(|p| p["name"] == "planner-core")
+        .expect("planner-core");
+    let deps: Vec<String> = core["dependencies"]
+        .as_array()
+        .expect("dependencies")
+        .iter()
+        .filter(|d| d["kind"].is_null())
+        .filter_map(|d| d["name"].as_str().map(str::to_owned))
+        .collect();
+    assert!(deps.len() >= 8, "the scan read the core's dependencies: {deps:?}");
+    let extra: Vec<&String> = deps
+        .iter()
+        .filter(|d| !CORE_DEPENDENCIES.contains(&d.as_str()))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "planner-core depends on {extra:?}: the core depends only on {CORE_DEPENDENCIES:?}; IO belongs in the store, the app or the shell"
+    );
+}
+
+#[test]
+fn the_purity_scan_sees_a_breach_and_skips_comments_and_unit_tests() {
+    let breach = "fn today() -> u64 {\n    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()\n}\n";
+    assert_eq!(
+        reaches_the_world(breach).iter().map(|t| t.1).collect::<Vec<_>>(),
+        ["the clock", "the clock"]
+    );
+    let read = "pub fn load() -> String { std::fs::read_to_string(\"catalog.toml\").unwrap_or_default() }";
+    assert_eq!(reaches_the_world(read), [("std::fs", "the file system")]);
+    let env = "let home = std::env::var(\"HOME\");";
+    assert_eq!(reaches_the_world(env), [("std::env", "the environment")]);
+    let quiet = "// std::fs is not used here\nfn f() {}\n#[cfg(test)]\nmod tests {\n    fn g() { let _ = std::fs::read(\"x\"); }\n}\n";
+    assert!(reaches_the_world(without_tests(quiet)).is_empty());
+}
