@@ -2,8 +2,9 @@
 //!
 //! - `cargo xtask run`: installs what is missing, builds the UI and the app, and opens the window.
 //! - `cargo xtask test`: installs what is missing and runs every test: formatting, lints, UI type
-//!   checks and unit tests, Rust unit and integration tests, the end-to-end tests of the real
-//!   app under Xvfb through WebDriver, and a bounded fuzzing run of every importer.
+//!   checks and unit tests, Rust unit and integration tests, and the end-to-end tests of the real
+//!   app under Xvfb through WebDriver. CI then fuzzes every importer for a bounded time
+//!   (`.ci/run` calls `cargo xtask fuzz --seconds 40`).
 //! - `cargo xtask samples`: builds the five sample workspaces from their recipes
 //!   (`catalogs/samples/recipes/`) into `<target>/samples/` with the `planner` command line.
 //! - `cargo xtask deb`: the samples, then a .deb bundled from the debug build already made (as
@@ -309,9 +310,9 @@ fn test() -> Step {
         ));
     }
     println!("xtask: the user's app folders are as they were before the tests");
-    // Coverage-guided fuzzing of every importer (issue #14), bounded for CI: each of the nine
-    // targets for 40 s, two at a time (about 3 minutes); longer runs are `cargo xtask fuzz`.
-    fuzz::fuzz(&root, &["--seconds".to_owned(), "40".to_owned()])?;
+    // Coverage-guided fuzzing (issue #14) is not here: its instrumented release build takes
+    // about 12 minutes of a fresh run. CI runs `cargo xtask fuzz --seconds 40` after this
+    // command (`.ci/run`), and a developer runs it with `cargo xtask fuzz` (issue #43).
     println!("xtask: every test passed");
     Ok(())
 }
