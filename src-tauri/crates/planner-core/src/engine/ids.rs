@@ -43,6 +43,31 @@ pub fn unique_id(name: &str, taken: &[String], fallback: &str) -> String {
         .unwrap_or(base)
 }
 
+/// The longest id a file may carry.
+pub const MAX_ID: usize = 80;
+
+/// Why `id` cannot name an item in a file or an error path, or `None` when it can: letters,
+/// digits, `-`, `_` and `.`, 1 to [`MAX_ID`] of them.
+pub fn id_problem(id: &str) -> Option<String> {
+    if id.is_empty() || id.len() > MAX_ID {
+        return Some(format!("an id needs 1 to {MAX_ID} characters"));
+    }
+    id.chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .map(|c| format!("`{c}` cannot be part of an id; use letters, digits, `-`, `_` or `.`"))
+}
+
+/// `id` itself when it is not taken, else `id-2`, `id-3`, ... whichever is free first.
+pub fn free_id(id: &str, mut taken: impl FnMut(&str) -> bool) -> String {
+    if !taken(id) {
+        return id.to_owned();
+    }
+    (2u32..)
+        .map(|n| format!("{id}-{n}"))
+        .find(|c| !taken(c))
+        .unwrap_or_else(|| id.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +86,20 @@ mod tests {
         let batch = vec!["batch-inference".to_owned()];
         assert_eq!(unique_id("Batch inference", &batch, "workload"), "batch-inference-2");
         assert_eq!(unique_id("!!", &[], "scenario"), "scenario");
+    }
+
+    #[test]
+    fn ids_are_letters_digits_and_three_marks_up_to_eighty() {
+        assert_eq!(id_problem("buy-h100_v1.2"), None);
+        assert_eq!(id_problem(""), Some("an id needs 1 to 80 characters".to_owned()));
+        assert_eq!(id_problem(&"x".repeat(80)), None);
+        assert!(id_problem(&"x".repeat(81)).is_some());
+        assert_eq!(
+            id_problem("a b"),
+            Some("` ` cannot be part of an id; use letters, digits, `-`, `_` or `.`".to_owned())
+        );
+        let taken = ["q", "q-2"];
+        assert_eq!(free_id("q", |c| taken.contains(&c)), "q-3");
+        assert_eq!(free_id("r", |c| taken.contains(&c)), "r");
     }
 }

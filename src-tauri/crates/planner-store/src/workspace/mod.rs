@@ -37,6 +37,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use planner_core::catalog::{self, Catalog};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::evaluate::Evaluation;
+use planner_core::ids::free_id;
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_core::plan::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
@@ -255,21 +256,12 @@ fn invalid(field: &str, message: &str) -> PlannerError {
     PlannerError::invalid(field, message)
 }
 
-/// Ids name items in files and error paths: letters, digits, `-`, `_`, `.`; 1 to 80 of them.
+/// Ids name items in files and error paths: the core's rule ([`planner_core::ids::id_problem`]).
 pub fn check_id(field: &str, id: &str) -> Result<(), PlannerError> {
-    if id.is_empty() || id.len() > 80 {
-        return Err(invalid(field, "an id needs 1 to 80 characters"));
+    match planner_core::ids::id_problem(id) {
+        Some(message) => Err(invalid(field, &message)),
+        None => Ok(()),
     }
-    if let Some(c) = id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
-    {
-        return Err(invalid(
-            field,
-            &format!("`{c}` cannot be part of an id; use letters, digits, `-`, `_` or `.`"),
-        ));
-    }
-    Ok(())
 }
 
 fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
@@ -282,8 +274,12 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
             "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
         ));
     }
-    if !(1..=120).contains(&s.horizon_months) {
-        return Err(invalid("settings.horizon_months", "the horizon is 1 to 120 months"));
+    let most = planner_core::validate::MAX_HORIZON_MONTHS;
+    if !(1..=most).contains(&s.horizon_months) {
+        return Err(invalid(
+            "settings.horizon_months",
+            &format!("the horizon is 1 to {most} months"),
+        ));
     }
     for (field, months) in [
         ("settings.freshness.cloud_months", s.freshness.cloud_months),
@@ -1421,17 +1417,6 @@ fn read_list<T: for<'de> serde::Deserialize<'de>>(
         out.push(serde_json::from_str(&body).map_err(|x| bad_body(path, &format!("{noun} `{id}`"), &x))?);
     }
     Ok(out)
-}
-
-/// `id`, or `id-2`, `id-3`, ... whichever is not taken.
-fn free_id(id: &str, mut taken: impl FnMut(&str) -> bool) -> String {
-    if !taken(id) {
-        return id.to_owned();
-    }
-    (2u32..)
-        .map(|n| format!("{id}-{n}"))
-        .find(|c| !taken(c))
-        .unwrap_or_else(|| id.to_owned())
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@ use planner_core::vendors::{self, ScorecardDraft, ScorecardView};
 use rust_decimal::Decimal;
 
 use super::history::{self, Change, Positioned, Table};
-use super::{QuotesImported, Workspace, free_id};
+use super::{QuotesImported, Workspace};
+use planner_core::ids::free_id;
 
 /// A scenario id made from a base id and a vendor name: letters, digits and dashes.
 fn scenario_id(base: &str, vendor: &str) -> String {
