@@ -329,16 +329,9 @@ fn late_commitment_file(discount: &str) -> String {
     )
 }
 
-/// Days in month `k` from January 2027, by the Gregorian rule written out here.
+/// Days in month `k` from January 2027 ([`common::month_days`]).
 fn days_from_2027(k: u32) -> u32 {
-    let year = 2027 + k / 12;
-    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
-    match k % 12 + 1 {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
+    common::month_days(2027, k)
 }
 
 /// NPV counts what falls due after the horizon in the month it falls due: the horizon's monthly

@@ -24,16 +24,9 @@ const PRICE: Decimal = dec!(2.10);
 const TERM: u32 = 36;
 const START_YEAR: u32 = 2027;
 
-/// Days in the `k`-th month after January of `START_YEAR`, by the Gregorian rule written out here.
+/// Days in the `k`-th month after January of `START_YEAR` ([`common::month_days`]).
 fn days(k: u32) -> u32 {
-    let year = START_YEAR + k / 12;
-    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
-    match k % 12 + 1 {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
+    common::month_days(START_YEAR, k)
 }
 
 /// What the reserved contract owes in its month `k`.

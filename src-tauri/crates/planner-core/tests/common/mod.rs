@@ -73,3 +73,16 @@ pub fn scenario<'a>(e: &'a Evaluation, id: &str) -> &'a ScenarioResult {
         .find(|s| s.id == id)
         .unwrap_or_else(|| panic!("no scenario {id}"))
 }
+
+/// Days in the `k`-th month after January of `start_year`, by the Gregorian rule written out here
+/// (independent of the engine's calendar, which the tests check against it).
+pub fn month_days(start_year: u32, k: u32) -> u32 {
+    let year = start_year + k / 12;
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
+    match k % 12 + 1 {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
