@@ -627,7 +627,8 @@ fn key_facts(view: &DecisionView, s: &ScenarioFigures) -> Vec<(String, String)> 
                 [&d.break_even_note, &d.npv_note]
                     .into_iter()
                     .flatten()
-                    .map(|n| format!(" {n}"))
+                    .enumerate()
+                    .map(|(i, n)| if i == 0 { format!(". {n}") } else { format!(" {n}") })
                     .collect::<String>()
             ),
         ));
