@@ -914,7 +914,6 @@ pub fn analyse_with(
     // One position per figure and draw, read on the figure's distribution at each scenario's
     // price point: every scenario centres on its own point, and the draws stay paired.
     let positions = risk::positions(&inputs, sampling);
-    let draws = risk::values(&inputs, &positions);
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
     let tails: Vec<(Decimal, Decimal)> = inputs
         .iter()
@@ -955,7 +954,8 @@ pub fn analyse_with(
             &pairs,
             &low_high,
             &tails,
-            (draws.clone(), sampling.draws),
+            // The draws' values are only needed on the surface (one price point).
+            (risk::values(&inputs, &positions), sampling.draws),
             control,
         )?
     };
