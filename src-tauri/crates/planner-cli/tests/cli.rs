@@ -962,8 +962,8 @@ fn plan_prints_delivery_the_bridge_spot_and_dispatch() {
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("hybrid, all-cloud"));
 }
 
-/// `planner exit --variant` prices one way out against staying, as the engine does: the text
-/// shows the JSON's own figures, and a request the engine refuses is a clear error.
+/// `planner exit --variant` prices the clause typed with the flags, not the file's, and a
+/// downgrade to a reserved term commits to the GPUs given with `--to-gpus`.
 #[test]
 fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() {
     // Issue 42, point 10: on 8e35c85 `--variant` accepted --notice and --fee and priced the
@@ -971,7 +971,8 @@ fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() 
     // replacement's GPU count.
     let sample = root().join("catalogs/samples/enterprise-hybrid.json");
     let sample = sample.to_str().unwrap();
-    let leave = |extra: &[&str]| {
+    // Leaving the all-cloud reservation at month 6, with `extra` flags.
+    let leave_out = |extra: &[&str]| {
         let mut args = vec![
             "exit",
             sample,
@@ -983,10 +984,12 @@ fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() 
             "leave-reservation",
             "--month",
             "6",
-            "--json",
         ];
         args.extend_from_slice(extra);
-        let out = planner(&args);
+        planner(&args)
+    };
+    let leave = |extra: &[&str]| {
+        let out = leave_out(&[extra, &["--json"]].concat());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice::<Value>(&out.stdout).unwrap()
     };
@@ -1010,22 +1013,7 @@ fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() 
         rust_decimal::Decimal::ZERO
     );
     assert_ne!(typed["variant_total"], file["variant_total"]);
-    let text = planner(&[
-        "exit",
-        sample,
-        "--scenario",
-        "all-cloud",
-        "--layer",
-        "reserved",
-        "--variant",
-        "leave-reservation",
-        "--month",
-        "6",
-        "--notice",
-        "0",
-        "--fee",
-        "20000",
-    ]);
+    let text = leave_out(&["--notice", "0", "--fee", "20000"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("exit clause         as typed"));
 
     // A downgrade to a shorter reserved term: the replacement commits to the GPUs typed (the one
@@ -1076,6 +1064,8 @@ fn exit_variant_prices_the_clause_typed_with_the_flags_and_a_downgrade_s_gpus() 
     );
 }
 
+/// `planner exit --variant` prices one way out against staying, as the engine does: the text
+/// shows the JSON's own figures, and a request the engine refuses is a clear error.
 #[test]
 fn exit_variants_are_priced_against_staying() {
     let sample = root().join("catalogs/samples/enterprise-hybrid.json");

@@ -206,17 +206,7 @@ fn the_summary_sorts_the_screen_for_a_document_with_each_vendors_commitments() {
     use planner_core::vendors::{VendorEntry, scorecard_view};
     let (settings, workloads, scenarios) = leased_hybrid();
     let catalog = common::shipped_catalog();
-    let full = |name: &str, scenario: &str, mfu: Decimal| VendorEntry {
-        name: name.into(),
-        scenario: Some(scenario.into()),
-        mfu: Some(mfu),
-        annual_failure_rate: Some(dec!(0.03)),
-        sla: Some(dec!(0.999)),
-        sla_refund_share: Some(dec!(0.1)),
-        response_hours: Some(dec!(4)),
-        expert_hours_per_month: Some(dec!(8)),
-        exit_terms_stated: Some(dec!(1)),
-    };
+    let full = stated_vendor;
     let draft = ScorecardDraft {
         weights: PerAxis::from_array([dec!(30), dec!(20), dec!(30), dec!(10), dec!(10)]),
         vendors: vec![
@@ -282,20 +272,10 @@ fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_wh
     // Issue 42, points 3 and 8: on 8e35c85 the cost axis took `total_cash` (leaving out the
     // commitments due after a 12-month horizon, which the comparison ranks on), and three vendors
     // none of which has a checklist record all read "compliance 100 %" though each counts 0.
-    use planner_core::vendors::{VendorEntry, scorecard_view};
+    use planner_core::vendors::scorecard_view;
     let (settings, workloads, scenarios) = leased_hybrid();
     let catalog = common::shipped_catalog();
-    let entry = |name: &str, scenario: &str| VendorEntry {
-        name: name.into(),
-        scenario: Some(scenario.into()),
-        mfu: Some(dec!(0.4)),
-        annual_failure_rate: Some(dec!(0.03)),
-        sla: Some(dec!(0.999)),
-        sla_refund_share: Some(dec!(0.1)),
-        response_hours: Some(dec!(4)),
-        expert_hours_per_month: Some(dec!(8)),
-        exit_terms_stated: Some(dec!(1)),
-    };
+    let entry = |name: &str, scenario: &str| stated_vendor(name, scenario, dec!(0.4));
     let draft = ScorecardDraft {
         weights: PerAxis::from_array([dec!(20); 5]),
         vendors: vec![entry("Cloud Co", "all-cloud"), entry("Metal Co", "hybrid")],
@@ -350,5 +330,21 @@ fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_wh
     let view = scorecard_view(&draft, &catalog, &settings, &workloads, &scenarios, Some(12), &both);
     for r in &view.scorecard.as_ref().unwrap().ranking {
         assert_eq!(r.axes.compliance, dec!(0.9), "{}", r.name);
+    }
+}
+
+/// A vendor that states every figure the scorecard reads (AFR 3 %, SLA 99.9 % with a 10 %
+/// refund, 4-hour response, 8 expert hours a month, exit terms stated), at `mfu`.
+fn stated_vendor(name: &str, scenario: &str, mfu: Decimal) -> planner_core::vendors::VendorEntry {
+    planner_core::vendors::VendorEntry {
+        name: name.into(),
+        scenario: Some(scenario.into()),
+        mfu: Some(mfu),
+        annual_failure_rate: Some(dec!(0.03)),
+        sla: Some(dec!(0.999)),
+        sla_refund_share: Some(dec!(0.1)),
+        response_hours: Some(dec!(4)),
+        expert_hours_per_month: Some(dec!(8)),
+        exit_terms_stated: Some(dec!(1)),
     }
 }
