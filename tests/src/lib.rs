@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
+use planner_core::engine::workspace::content::from_scenario_file;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::from_scenario_file;
-use planner_core::scenario_file::{self, ScenarioFile};
 use planner_store::Workspace;
 
 /// The repository's root folder.

@@ -2,9 +2,11 @@
 //!
 //! - the workspace's packages depend on one another in one stated, one-way order
 //!   ([`LAYERS`]), as `cargo metadata` reports their path dependencies;
-//! - inside every crate under `src-tauri` (and the app crate itself), no top-level module imports
-//!   one that imports it back: the graph of `crate::x` / `crate::{x, ..}` / `super::x` references
-//!   between top-level modules has no cycle.
+//! - inside every crate under `src-tauri` (and the app crate itself), at every level of folders,
+//!   no module imports one that imports it back: the graph of `crate::a::b` / `crate::{..}` /
+//!   `super::x` references between the children of each module has no cycle;
+//! - the planning engine's rooms (`planner-core/src/engine/<room>/`) import only the rooms a
+//!   table here allows ([`ENGINE_ROOMS`]), the same table each room's `mod.rs` states.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -135,22 +137,6 @@ fn ident_at(s: &str) -> &str {
     &s[..end]
 }
 
-/// The names referenced as `prefix` + name (and, for `crate::{a, b::c}`, each name in the group).
-fn referenced<'t>(text: &'t str, prefix: &str, groups: bool, out: &mut BTreeSet<&'t str>) {
-    for (i, _) in text.match_indices(prefix) {
-        let rest = &text[i + prefix.len()..];
-        if groups && let Some(group) = rest.strip_prefix('{') {
-            let inner = &group[..group.find('}').unwrap_or(group.len())];
-            // The first name of each item: `a`, `b` in `{a, b::c}`.
-            for item in inner.split(',') {
-                out.insert(ident_at(item.trim()));
-            }
-        } else {
-            out.insert(ident_at(rest));
-        }
-    }
-}
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
@@ -163,49 +149,152 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The graph of a crate's top-level modules: for each, the top-level modules it references.
-fn module_graph(krate: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let src = krate.join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let top_of = |p: &Path| -> (String, bool) {
-        let rel = p.strip_prefix(&src).expect("under src");
-        let first = rel
-            .components()
-            .next()
-            .expect("a component")
-            .as_os_str()
-            .to_string_lossy()
-            .into_owned();
-        let top = first.strip_suffix(".rs").map_or(first.clone(), str::to_owned);
-        (top, rel.components().count() == 1)
-    };
-    let names: BTreeSet<String> = files
-        .iter()
-        .map(|p| top_of(p).0)
-        .filter(|t| t != "lib" && t != "main")
+/// The module path of a source file under `src`: `engine/risk/run.rs` is `engine::risk::run`,
+/// `engine/mod.rs` is `engine`, `lib.rs` and `main.rs` the crate root.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = names.iter().map(|n| (n.clone(), BTreeSet::new())).collect();
-    for p in &files {
-        let (top, at_top) = top_of(p);
-        if !names.contains(&top) {
-            continue;
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.strip_suffix(".rs").unwrap_or(&last);
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_owned());
+    }
+    parts
+}
+
+/// The paths of one use tree at the start of `s`: `a::{b, c::{d, e as f}}` is `a::b`, `a::c::d`
+/// and `a::c::e`; `self` in a group is the group's own path.
+fn use_tree(s: &str) -> Vec<Vec<String>> {
+    fn skip(s: &[u8], i: &mut usize) {
+        while *i < s.len() && (s[*i] as char).is_whitespace() {
+            *i += 1;
         }
-        let text = std::fs::read_to_string(p).expect("readable source");
-        let text = without_tests(&text);
-        let mut refs = BTreeSet::new();
-        referenced(text, "crate::", true, &mut refs);
-        if at_top {
-            // In `src/x.rs`, `super::y` is the crate root's `y`.
-            referenced(text, "super::", false, &mut refs);
-        }
-        for r in refs {
-            if r != top && names.contains(r) {
-                graph.get_mut(&top).expect("known module").insert(r.to_owned());
+    }
+    fn tree(s: &[u8], i: &mut usize) -> Vec<Vec<String>> {
+        let mut prefix: Vec<String> = Vec::new();
+        loop {
+            skip(s, i);
+            if *i < s.len() && s[*i] == b'{' {
+                *i += 1;
+                let mut out = Vec::new();
+                while *i < s.len() {
+                    skip(s, i);
+                    match s.get(*i) {
+                        Some(b'}') => {
+                            *i += 1;
+                            break;
+                        }
+                        Some(b',') => *i += 1,
+                        _ => {
+                            let before = *i;
+                            for sub in tree(s, i) {
+                                let mut p = prefix.clone();
+                                p.extend(sub.into_iter().filter(|x| x != "self"));
+                                out.push(p);
+                            }
+                            skip(s, i);
+                            if s[*i..].starts_with(b"as ") {
+                                *i += 3;
+                                skip(s, i);
+                                while *i < s.len() && (s[*i].is_ascii_alphanumeric() || s[*i] == b'_') {
+                                    *i += 1;
+                                }
+                            }
+                            if *i == before {
+                                *i += 1;
+                            }
+                        }
+                    }
+                }
+                return out;
+            }
+            let start = *i;
+            while *i < s.len() && (s[*i].is_ascii_alphanumeric() || s[*i] == b'_') {
+                *i += 1;
+            }
+            if *i == start {
+                return vec![prefix];
+            }
+            prefix.push(String::from_utf8_lossy(&s[start..*i]).into_owned());
+            if s[*i..].starts_with(b"::") {
+                *i += 2;
+            } else {
+                return vec![prefix];
             }
         }
     }
-    graph
+    let mut i = 0;
+    tree(s.as_bytes(), &mut i)
+}
+
+/// Every module path `text` names, resolved from the module `at`: `crate::a::b`, and `super::x`
+/// or `self::x` relative to `at`, each expanded through its use groups.
+fn named_paths(text: &str, at: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("crate::") {
+        if text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        out.extend(use_tree(&text[i + "crate::".len()..]));
+    }
+    for (i, _) in text.match_indices("super::") {
+        let before = &text[..i];
+        if before.ends_with("super::") || before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut rest = &text[i..];
+        let mut base = at.to_vec();
+        while let Some(r) = rest.strip_prefix("super::") {
+            base.pop();
+            rest = r;
+        }
+        for p in use_tree(rest) {
+            let mut full = base.clone();
+            full.extend(p);
+            out.push(full);
+        }
+    }
+    out
+}
+
+/// For every module of a crate that has child modules (the crate root, `engine`,
+/// `engine::risk`, ...), the graph between its children: child `a` → child `b` when a file in
+/// `a` names a path through `b`. A module's own `mod.rs` declares its children and is not an edge.
+fn module_graphs(krate: &Path) -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let src = krate.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let paths: Vec<Vec<String>> = files.iter().map(|f| module_path(&src, f)).collect();
+    let mut levels: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for m in &paths {
+        for depth in 0..m.len() {
+            levels
+                .entry(m[..depth].to_vec())
+                .or_default()
+                .entry(m[depth].clone())
+                .or_default();
+        }
+    }
+    for (f, m) in files.iter().zip(&paths) {
+        let text = std::fs::read_to_string(f).expect("readable source");
+        let text = without_tests(&text);
+        for named in named_paths(text, m) {
+            for (level, graph) in levels.iter_mut() {
+                let d = level.len();
+                if m.len() <= d || !m.starts_with(level) || named.len() <= d || !named.starts_with(level) {
+                    continue;
+                }
+                let (from, to) = (&m[d], &named[d]);
+                if from != to && graph.contains_key(to) {
+                    graph.get_mut(from).expect("a child").insert(to.clone());
+                }
+            }
+        }
+    }
+    levels
 }
 
 /// The strongly connected components with more than one module (Tarjan).
@@ -267,27 +356,18 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
     s.found
 }
 
-#[test]
-fn no_module_imports_one_that_imports_it_back() {
-    let root = workspace_root().join("src-tauri");
-    let mut crates = vec![root.clone()];
-    let mut members: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
-        .expect("src-tauri/crates")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("src").is_dir())
-        .collect();
-    members.sort();
-    crates.extend(members);
+/// Every cycle among the children of any module of a crate, as lines of a report.
+fn cycle_report(name: &str, levels: &BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>>) -> Vec<String> {
     let mut report = Vec::new();
-    for krate in &crates {
-        let graph = module_graph(krate);
-        for comp in cycles(&graph) {
+    for (level, graph) in levels {
+        let inside = if level.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", level.join("::"))
+        };
+        for comp in cycles(graph) {
             let mut lines = vec![format!(
-                "{}: import cycle between {}",
-                krate
-                    .file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                "{name}{inside}: import cycle between {}",
                 comp.iter().cloned().collect::<Vec<_>>().join(", ")
             )];
             for m in &comp {
@@ -301,6 +381,35 @@ fn no_module_imports_one_that_imports_it_back() {
             report.push(lines.join("\n"));
         }
     }
+    report
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let root = workspace_root().join("src-tauri");
+    let mut crates = vec![root.clone()];
+    let mut members: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("src-tauri/crates")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("src").is_dir())
+        .collect();
+    members.sort();
+    crates.extend(members);
+    let mut report = Vec::new();
+    let mut levels_seen = 0;
+    for krate in &crates {
+        let levels = module_graphs(krate);
+        levels_seen += levels.len();
+        let name = krate
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        report.extend(cycle_report(&name, &levels));
+    }
+    assert!(
+        levels_seen > 20,
+        "the scan went into the folders ({levels_seen} modules with children)"
+    );
     assert!(
         report.is_empty(),
         "modules import each other (move what they share into a module below both):\n{}",
@@ -311,9 +420,11 @@ fn no_module_imports_one_that_imports_it_back() {
 #[test]
 fn the_checker_sees_a_cycle_and_skips_unit_tests() {
     let text = "use crate::a;\nfn f() { crate::{b, c::d}; }\n#[cfg(test)]\nmod tests {\n    use crate::e;\n}\n";
-    let mut refs = BTreeSet::new();
-    referenced(without_tests(text), "crate::", true, &mut refs);
-    assert_eq!(refs, BTreeSet::from(["a", "b", "c"]));
+    let refs: BTreeSet<String> = named_paths(without_tests(text), &["x".to_owned()])
+        .into_iter()
+        .map(|p| p[0].clone())
+        .collect();
+    assert_eq!(refs, BTreeSet::from(["a", "b", "c"].map(str::to_owned)));
     let graph: BTreeMap<String, BTreeSet<String>> =
         [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
             .into_iter()
@@ -323,6 +434,139 @@ fn the_checker_sees_a_cycle_and_skips_unit_tests() {
     assert_eq!(
         found,
         vec![BTreeSet::from(["a".to_owned(), "b".to_owned(), "c".to_owned()])]
+    );
+    // Inside a folder: two files of one room naming each other is a cycle at that room's level.
+    let levels = BTreeMap::from([(
+        vec!["engine".to_owned(), "exit".to_owned()],
+        BTreeMap::from([
+            ("clauses".to_owned(), BTreeSet::from(["kinds".to_owned()])),
+            ("kinds".to_owned(), BTreeSet::from(["clauses".to_owned()])),
+        ]),
+    )]);
+    assert_eq!(
+        cycle_report("planner-core", &levels),
+        [
+            "planner-core in engine::exit: import cycle between clauses, kinds\n    clauses -> kinds\n    kinds -> clauses"
+        ]
+    );
+}
+
+#[test]
+fn paths_are_read_through_groups_super_and_renames() {
+    let at = ["engine".to_owned(), "risk".to_owned(), "run".to_owned()];
+    let named = named_paths(
+        "use crate::engine::{input::{fx, limits as bounds}, model::scenario::Plan};\nuse super::sampling::{self, Input};\n/// [`super::super::decide`]\n",
+        &at,
+    );
+    let shown: Vec<String> = named.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        shown,
+        [
+            "engine::input::fx",
+            "engine::input::limits",
+            "engine::model::scenario::Plan",
+            "engine::risk::sampling",
+            "engine::risk::sampling::Input",
+            "engine::decide",
+        ]
+    );
+}
+
+/// The engine's rooms and the rooms each may import (besides the crate's shared modules, the
+/// catalog and the error). The same table is written, room by room, in each room's `mod.rs`.
+const ENGINE_ROOMS: &[(&str, &[&str])] = &[
+    ("input", &[]),
+    ("blocks", &[]),
+    ("model", &["input", "blocks"]),
+    ("resolve", &["input", "blocks", "model"]),
+    ("costing", &["input", "blocks", "model"]),
+    ("decide", &["input", "blocks", "model", "costing"]),
+    ("exit", &["input", "blocks", "model", "resolve", "costing"]),
+    ("risk", &["input", "blocks", "model", "resolve", "costing", "decide"]),
+    ("editing", &["input", "blocks", "model", "resolve", "decide"]),
+    (
+        "workspace",
+        &["input", "blocks", "model", "resolve", "costing", "decide", "exit"],
+    ),
+];
+
+/// Every edge between the engine's rooms that [`ENGINE_ROOMS`] does not allow, and every room the
+/// table and the folders disagree on.
+fn room_breaches(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let table: BTreeMap<&str, &[&str]> = ENGINE_ROOMS.iter().copied().collect();
+    let mut out = Vec::new();
+    for (room, imports) in graph {
+        let Some(allowed) = table.get(room.as_str()) else {
+            out.push(format!("engine::{room} is not in the table of rooms"));
+            continue;
+        };
+        for to in imports {
+            if !allowed.contains(&to.as_str()) {
+                out.push(format!(
+                    "engine::{room} imports engine::{to}, which the table does not allow"
+                ));
+            }
+        }
+    }
+    for room in table.keys() {
+        if !graph.contains_key(*room) {
+            out.push(format!("the table names engine::{room}, which has no folder"));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_engine_rooms_import_only_what_the_table_allows() {
+    let levels = module_graphs(&workspace_root().join("src-tauri/crates/planner-core"));
+    let engine = &levels[&vec!["engine".to_owned()]];
+    let edges: usize = engine.values().map(BTreeSet::len).sum();
+    assert!(edges >= 20, "the scan saw the rooms' imports ({edges} edges)");
+    let breaches = room_breaches(engine);
+    assert!(
+        breaches.is_empty(),
+        "the engine's rooms (move the code to the room it belongs to, or change the table and the room's mod.rs deliberately):\n{}",
+        breaches.join("\n")
+    );
+    // The table is itself one-way.
+    let table: BTreeMap<String, BTreeSet<String>> = ENGINE_ROOMS
+        .iter()
+        .map(|(r, to)| ((*r).to_owned(), to.iter().map(|t| (*t).to_owned()).collect()))
+        .collect();
+    assert!(cycles(&table).is_empty(), "the table of rooms has a cycle");
+    // Each room's mod.rs states the same rooms as the table.
+    let engine_dir = workspace_root().join("src-tauri/crates/planner-core/src/engine");
+    for (room, allowed) in ENGINE_ROOMS {
+        let text = std::fs::read_to_string(engine_dir.join(room).join("mod.rs")).expect("the room's mod.rs");
+        let stated: BTreeSet<String> = named_paths(&text, &["engine".to_owned(), (*room).to_owned()])
+            .into_iter()
+            .filter(|p| p.len() == 2 && p[0] == "engine")
+            .map(|p| p[1].clone())
+            .collect();
+        let allowed: BTreeSet<String> = allowed.iter().map(|a| (*a).to_owned()).collect();
+        if *room != "workspace" {
+            assert_eq!(
+                stated, allowed,
+                "engine/{room}/mod.rs states the rooms it may import as the table does"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_room_check_sees_a_breach() {
+    let mut levels = module_graphs(&workspace_root().join("src-tauri/crates/planner-core"));
+    let engine = levels.get_mut(&vec!["engine".to_owned()]).expect("the engine");
+    assert!(room_breaches(engine).is_empty());
+    // The input reaching up to the workspace's content, and a room with no row in the table.
+    engine.get_mut("input").expect("input").insert("workspace".to_owned());
+    engine.insert("tax".to_owned(), BTreeSet::new());
+    assert_eq!(
+        room_breaches(engine),
+        [
+            "engine::input imports engine::workspace, which the table does not allow",
+            "engine::tax is not in the table of rooms",
+        ]
     );
 }
 

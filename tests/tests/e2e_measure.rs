@@ -27,7 +27,7 @@ mod driver;
 use std::path::Path;
 
 use driver::{App, workspace_root};
-use planner_core::plan::ViewState;
+use planner_core::engine::workspace::content::ViewState;
 use planner_tests::{create_workspace_from, sample_file};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

@@ -11,7 +11,7 @@
 mod driver;
 
 use driver::App;
-use planner_core::finance::present;
+use planner_core::engine::blocks::finance::present;
 use serde_json::json;
 
 fn money(v: &serde_json::Value) -> String {

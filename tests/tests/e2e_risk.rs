@@ -12,7 +12,7 @@
 mod driver;
 
 use driver::App;
-use planner_core::finance::present;
+use planner_core::engine::blocks::finance::present;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]

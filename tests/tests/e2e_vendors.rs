@@ -13,7 +13,7 @@
 mod driver;
 
 use driver::{App, workspace_root};
-use planner_core::scenario_file::FxRate;
+use planner_core::engine::input::scenario_file::FxRate;
 use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::dec;
 use serde_json::json;

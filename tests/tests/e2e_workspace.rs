@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::Command;
 
 use driver::{App, workspace_root};
-use planner_core::finance::present;
+use planner_core::engine::blocks::finance::present;
 use planner_store::Workspace;
 use serde_json::{Value, json};
 
@@ -220,7 +220,7 @@ async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untou
     let newer = work.path().join("newer.cpw");
     {
         let files = planner_store::read_catalog_dir(&catalog_dir).unwrap();
-        let settings = planner_core::plan::WorkspaceSettings::new(
+        let settings = planner_core::engine::workspace::content::WorkspaceSettings::new(
             "From the future",
             planner_core::calendar::YearMonth::new(2027, 1).unwrap(),
         );
@@ -289,8 +289,8 @@ async fn a_read_only_workspace_says_why_refuses_changes_and_saves_as_an_editable
     {
         let files = planner_store::read_catalog_dir(&catalog_dir).unwrap();
         let text = std::fs::read_to_string(catalog_dir.join("samples/enterprise-hybrid.json")).unwrap();
-        let sample = planner_core::scenario_file::parse(&text).unwrap();
-        let (settings, _, _) = planner_core::plan::from_scenario_file(sample.clone());
+        let sample = planner_core::engine::input::scenario_file::parse(&text).unwrap();
+        let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
         let (ws, _) = Workspace::create_with(&path, &settings, &files, |ws| ws.import(&sample, "sample.json")).unwrap();
         drop(ws);
     }

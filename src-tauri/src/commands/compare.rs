@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use planner_app::compare::{self, ExportFormat, RiskProgress, RiskRequest, RiskView, WhatIfScreen};
+use planner_core::engine::editing::what_if::WhatIf;
+use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::PlannerError;
-use planner_core::plan::{BaselineLock, ViewState};
-use planner_core::what_if::WhatIf;
 use planner_report::charts::Theme;
 use planner_report::screen::CompareScreen;
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use planner_app::compliance::{self, ChecklistView, SubjectStatus};
 use planner_app::identities::SignWith;
-use planner_core::checklist::Subject;
+use planner_core::compliance::checklist::Subject;
 use planner_core::error::PlannerError;
 use planner_store::workspace::{AnswerInput, LogCheck};
 

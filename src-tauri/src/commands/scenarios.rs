@@ -4,13 +4,15 @@
 use std::path::Path;
 
 use planner_app::scenarios::{self, DraftFrom, KeptWhatIf, Reshape};
-use planner_core::draft::Draft;
+use planner_core::engine::editing::draft::Draft;
+use planner_core::engine::editing::layer_form::LayerForm;
+use planner_core::engine::editing::what_if::WhatIf;
+use planner_core::engine::exit::kinds::ExitRequest;
+use planner_core::engine::input::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::engine::workspace::content::{
+    ExitRequestOutcome, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview,
+};
 use planner_core::error::PlannerError;
-use planner_core::exit_kinds::ExitRequest;
-use planner_core::layer_form::LayerForm;
-use planner_core::plan::{ExitRequestOutcome, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
-use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
-use planner_core::what_if::WhatIf;
 use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use planner_app::vendors;
 use planner_core::error::PlannerError;
-use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
+use planner_core::rfp::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
 use planner_store::files::QuoteTemplate;
 use planner_store::workspace::QuotesImported;
 

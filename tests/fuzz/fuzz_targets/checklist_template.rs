@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planner_core::checklist::{SubjectKind, parse_template, template_issues};
+use planner_core::compliance::checklist::{SubjectKind, parse_template, template_issues};
 use planner_fuzz::catalog;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,11 +4,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planner_core::compare::{compare_all, resale_share_of_difference};
-use planner_core::evaluate::evaluate;
-use planner_core::finance::present;
-use planner_core::scenario_file;
-use planner_core::validate::{to_error, validate};
+use planner_core::engine::decide::compare::{compare_all, resale_share_of_difference};
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::input::scenario_file;
+use planner_core::engine::resolve::validate::{to_error, validate};
 use planner_fuzz::catalog;
 
 fuzz_target!(|data: &[u8]| {
@@ -36,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
             let _ = to_error(&problems, Some("fuzz.json"));
         }
     }
-    let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(file);
+    let (settings, workloads, scenarios) = planner_core::engine::workspace::content::from_scenario_file(file);
     let _ = (settings, workloads.len(), scenarios.len());
 });

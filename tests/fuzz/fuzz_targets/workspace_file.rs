@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = ws.memos();
     // workspace export
     if let Ok(file) = ws.export(None) {
-        let _ = planner_core::scenario_file::to_json(&file);
+        let _ = planner_core::engine::input::scenario_file::to_json(&file);
     }
     // workspace check
     let _ = ws.integrity_check();

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use planner_core::calendar::YearMonth;
 use planner_core::catalog::{self, Catalog, ParsedFile};
-use planner_core::checklist::ChecklistTemplate;
-use planner_core::plan::WorkspaceSettings;
+use planner_core::compliance::checklist::ChecklistTemplate;
+use planner_core::engine::workspace::content::WorkspaceSettings;
 
 /// The shipped catalog's files, as `planner_store::read_catalog_dir` names them.
 pub const CATALOG_FILES: [(&str, &str); 5] = [
@@ -74,7 +74,7 @@ pub fn parsed_files() -> &'static [ParsedFile] {
 pub fn checklist_template() -> &'static ChecklistTemplate {
     static TEMPLATE: LazyLock<ChecklistTemplate> =
         LazyLock::new(
-            || match planner_core::checklist::parse_template(CHECKLIST.0, CHECKLIST.1) {
+            || match planner_core::compliance::checklist::parse_template(CHECKLIST.0, CHECKLIST.1) {
                 Ok(t) => t,
                 Err(e) => {
                     eprintln!("the bundled checklist template does not parse: {:?}", e.issues);

@@ -108,7 +108,7 @@ impl Drop for App {
 pub fn sample_workspace(path: &Path) {
     let sample = planner_tests::sample_file().unwrap();
     let mut ws = planner_tests::create_workspace_from(path, &sample).unwrap();
-    ws.set_view(&planner_core::plan::ViewState {
+    ws.set_view(&planner_core::engine::workspace::content::ViewState {
         selected: vec!["hybrid".into(), "all-cloud".into()],
         baseline: None,
         horizon_months: None,

@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planner_core::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
-use planner_core::plan::from_scenario_file;
-use planner_core::scenario_file::{self};
+use planner_core::compliance::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
+use planner_core::engine::input::scenario_file::{self};
+use planner_core::engine::workspace::content::from_scenario_file;
 use planner_store::Workspace;
 use planner_store::workspace::{AnswerInput, EvidenceFile};
 
@@ -43,7 +43,7 @@ fn build(path: &Path) -> Option<(Workspace, ChecklistTemplate, (String, String))
     let mut ws = Workspace::create(path, &settings, &files).ok()?;
     ws.import(&file, "bench").ok()?;
     let tf = template_file()?;
-    let template = planner_core::checklist::parse_template(&tf.0, &tf.1).ok()?;
+    let template = planner_core::compliance::checklist::parse_template(&tf.0, &tf.1).ok()?;
     let items: Vec<String> = template
         .items_for(SubjectKind::Scenario)
         .map(|i| i.id.clone())

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_app::TestHost;
-use planner_core::plan::{ViewState, from_scenario_file};
-use planner_core::scenario_file;
-use planner_core::what_if::{Driver, DriverKind, WhatIf};
+use planner_core::engine::editing::what_if::{Driver, DriverKind, WhatIf};
+use planner_core::engine::input::scenario_file;
+use planner_core::engine::workspace::content::{ViewState, from_scenario_file};
 use planner_report::charts::Theme;
 use planner_store::Workspace;
 use rust_decimal::Decimal;

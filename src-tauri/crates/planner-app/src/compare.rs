@@ -4,12 +4,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use planner_core::calendar::YearMonth;
+use planner_core::engine::editing::what_if::{DriverBase, WhatIf};
+use planner_core::engine::risk::drivers::{Uncertain, candidates};
+use planner_core::engine::risk::run::{Control, RiskOutcome, Stopped, analyse_with};
+use planner_core::engine::risk::sampling::{Sampling, Shape};
+use planner_core::engine::workspace::content::{BaselineLock, ProblemPlace, ViewState};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::{BaselineLock, ProblemPlace, ViewState};
-use planner_core::risk::{Sampling, Shape};
-use planner_core::risk_drivers::{Uncertain, candidates};
-use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
-use planner_core::what_if::{DriverBase, WhatIf};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
 use planner_report::screen::{CompareScreen, RiskCharts, StaleCount};
@@ -68,7 +68,7 @@ impl KeptRisk {
 }
 
 /// The currency and first month of the compare selection's plan.
-fn labels_of(file: &planner_core::scenario_file::ScenarioFile) -> (String, YearMonth) {
+fn labels_of(file: &planner_core::engine::input::scenario_file::ScenarioFile) -> (String, YearMonth) {
     (file.currency.clone(), file.start)
 }
 
@@ -108,9 +108,9 @@ pub struct RiskRequest {
     pub uncertain: Vec<Uncertain>,
 }
 
-fn digest(file: &planner_core::scenario_file::ScenarioFile, snapshot: &str) -> String {
+fn digest(file: &planner_core::engine::input::scenario_file::ScenarioFile, snapshot: &str) -> String {
     let text = serde_json::to_string(file).unwrap_or_default();
-    planner_core::audit::sha256_hex(format!("{text}\n{snapshot}").as_bytes())
+    planner_core::compliance::audit::sha256_hex(format!("{text}\n{snapshot}").as_bytes())
 }
 
 /// How far the running risk analysis has come.
@@ -187,7 +187,7 @@ pub fn run_risk(host: &impl Host, request: &RiskRequest, theme: Theme) -> Result
     let baseline = view.baseline.as_deref();
     let outcome = match analyse_with(&catalog, &file, baseline, &sampling, &request.uncertain, &control) {
         Ok(outcome) => outcome,
-        Err(Stopped::Problems(p)) => return Err(planner_core::validate::to_error(&p, None)),
+        Err(Stopped::Problems(p)) => return Err(planner_core::engine::resolve::validate::to_error(&p, None)),
         Err(Stopped::Cancelled) => {
             return Err(PlannerError::new(
                 ErrorCode::Cancelled,
@@ -329,7 +329,9 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
                 let ages: Vec<u32> = s
                     .assumptions
                     .iter()
-                    .filter_map(|a| planner_core::pack_effect::stale_age(a, ws.catalog(), &freshness, today))
+                    .filter_map(|a| {
+                        planner_core::engine::editing::pack_effect::stale_age(a, ws.catalog(), &freshness, today)
+                    })
                     .map(|(age, _)| age)
                     .collect();
                 StaleCount {
@@ -364,7 +366,7 @@ pub struct WhatIfScreen {
 
 /// A what-if's problems as one error, each at its field (`drivers[1].value`, `scenario`).
 pub(crate) fn what_if_error(problems: &[planner_core::problem::Problem]) -> PlannerError {
-    let mut error = planner_core::validate::to_error(problems, None);
+    let mut error = planner_core::engine::resolve::validate::to_error(problems, None);
     error.message = format!(
         "The what-if has {} problem{}; nothing was changed. Bring each driver listed back into its range.",
         problems.len(),
@@ -374,7 +376,7 @@ pub(crate) fn what_if_error(problems: &[planner_core::problem::Problem]) -> Plan
 }
 
 /// The comparison of the compare selection (its horizon, its baseline) with the drivers of
-/// `what_if` written into a copy of the plan (`planner_core::what_if::apply`), drawn for `theme`;
+/// `what_if` written into a copy of the plan (`planner_core::engine::editing::what_if::apply`), drawn for `theme`;
 /// nothing is saved. Empty `drivers` give the plain comparison. `bases` say what each driver
 /// replaces over the scenarios it applies to (before the drivers).
 ///
@@ -398,17 +400,19 @@ pub fn what_if(
         // saved state, not once per move (the workspace lock is held, then this one).
         let mut kept = host.slots().what_if_base();
         let base = WhatIfBase::of(&mut kept, &file, catalog);
-        let bases = planner_core::what_if::bases_resolved(&file, base, what_if.scenario.as_deref());
-        let changed =
-            planner_core::what_if::apply_resolved(&file, base, what_if, "what-if").map_err(|p| what_if_error(&p))?;
+        let bases = planner_core::engine::editing::what_if::bases_resolved(&file, base, what_if.scenario.as_deref());
+        let changed = planner_core::engine::editing::what_if::apply_resolved(&file, base, what_if, "what-if")
+            .map_err(|p| what_if_error(&p))?;
         drop(kept);
-        let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(changed);
+        let (settings, workloads, scenarios) = planner_core::engine::workspace::content::from_scenario_file(changed);
         // The file carries the horizon (the view's, or the driver's): the view adds none.
         let view = ViewState {
             horizon_months: None,
             ..view
         };
-        let (comparison, _) = planner_core::plan::compare_selection(catalog, &settings, &workloads, &scenarios, &view);
+        let (comparison, _) = planner_core::engine::workspace::content::compare_selection(
+            catalog, &settings, &workloads, &scenarios, &view,
+        );
         Ok((comparison, bases))
     })?;
     let mut screen = planner_report::screen::compare_screen_one_monthly(comparison, theme, monthly);

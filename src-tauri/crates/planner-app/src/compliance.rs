@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use planner_core::audit::AuditEntry;
-use planner_core::checklist::{ChecklistTemplate, SignOffSignature, Subject};
+use planner_core::compliance::audit::AuditEntry;
+use planner_core::compliance::checklist::{ChecklistTemplate, SignOffSignature, Subject};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_sign::Identity;
 use planner_store::Workspace;
@@ -17,7 +17,7 @@ pub mod views;
 
 pub use views::{ChecklistView, FamilyView, ItemView, SubjectStatus};
 
-/// Signs a checklist sign-off's content ([`planner_core::checklist::signoff_content`]) with
+/// Signs a checklist sign-off's content ([`planner_core::compliance::checklist::signoff_content`]) with
 /// `identity`: a detached CMS signature with the certificate inside.
 pub fn sign_signoff(identity: &Identity, content: &[u8]) -> Result<SignOffSignature, PlannerError> {
     let cms = planner_sign::sign_detached(identity, content).map_err(|e| {

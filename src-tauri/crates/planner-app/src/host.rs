@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use planner_core::catalog::Catalog;
+use planner_core::engine::input::scenario_file::ScenarioFile;
+use planner_core::engine::model::scenario::Plan;
+use planner_core::engine::risk::run::Control;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::risk_run::Control;
-use planner_core::scenario::Plan;
-use planner_core::scenario_file::ScenarioFile;
 use planner_store::Workspace;
 
 /// Everything a use case needs from where it runs. The desktop app runs on a [`DesktopHost`],
@@ -64,7 +64,7 @@ impl WhatIfBase {
             *slot = Some(WhatIfBase {
                 file: file.clone(),
                 catalog: catalog.clone(),
-                plan: planner_core::what_if::resolve(file, catalog),
+                plan: planner_core::engine::editing::what_if::resolve(file, catalog),
             });
         }
         slot.as_ref().and_then(|b| b.plan.as_ref())
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn the_what_if_base_is_dropped_with_its_workspace() {
-        let file = planner_core::scenario_file::parse(
+        let file = planner_core::engine::input::scenario_file::parse(
             r#"{ "format_version": 1, "title": "t", "currency": "USD", "start": "2026-01",
                  "horizon_months": 12, "discount_rate": "0.08", "workloads": [], "scenarios": [] }"#,
         )

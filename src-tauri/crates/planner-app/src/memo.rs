@@ -12,11 +12,11 @@
 
 use std::path::Path;
 
-use planner_core::checklist::Subject;
-use planner_core::decision::DecisionView;
+use planner_core::compliance::checklist::Subject;
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::risk::run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
-use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_memo::{MemoCompliance, MemoLock};
 use planner_publish::{MemoSources, PdfCheck, Published, Signer};
 use planner_store::Workspace;
@@ -107,14 +107,14 @@ fn memo_risk(ws: &Workspace, draft: &MemoDraft, ids: &[String]) -> Result<Option
     let baseline = draft.recommended.as_deref().or(ids.first().map(String::as_str));
     // The figures marked uncertain that the memo's own scenarios have (a figure of a scenario
     // the memo leaves out is not drawn).
-    let known = planner_core::risk_drivers::candidates(&file);
+    let known = planner_core::engine::risk::drivers::candidates(&file);
     let uncertain: Vec<_> = uncertain
         .into_iter()
         .filter(|u| known.iter().any(|c| c.path == u.path))
         .collect();
     match analyse_with(catalog, &file, baseline, &sampling, &uncertain, &Control::new()) {
         Ok(outcome) => Ok(Some(outcome)),
-        Err(Stopped::Problems(p)) => Err(planner_core::validate::to_error(&p, None)),
+        Err(Stopped::Problems(p)) => Err(planner_core::engine::resolve::validate::to_error(&p, None)),
         Err(Stopped::Cancelled) => Ok(None),
     }
 }
@@ -140,7 +140,7 @@ pub fn publish(
     let scorecard = crate::vendors::summary_of(ws)?;
     let ways_out = {
         let (file, catalog) = ws.memo_file(draft)?;
-        planner_core::exit_kinds::ways_out_of(catalog, &file, &ids)
+        planner_core::engine::exit::kinds::ways_out_of(catalog, &file, &ids)
     };
     let name = file_name(ws.path());
     let lock = memo_lock(ws)?;

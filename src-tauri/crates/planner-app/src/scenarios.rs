@@ -3,12 +3,14 @@
 
 use std::path::Path;
 
-use planner_core::draft::{self, Draft, TemplateKind};
+use planner_core::engine::editing::draft::{self, Draft, TemplateKind};
+use planner_core::engine::editing::layer_form::{self, LayerForm};
+use planner_core::engine::editing::what_if::{DriverKind, WhatIf};
+use planner_core::engine::input::scenario_file::{self, LayerKind, ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::engine::workspace::content::{
+    self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview,
+};
 use planner_core::error::PlannerError;
-use planner_core::layer_form::{self, LayerForm};
-use planner_core::plan::{self as core_ws, ExitVariantOutcome, ScenarioDetail, ScenarioExits, SizingPreview};
-use planner_core::scenario_file::{self, LayerKind, ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_core::what_if::{DriverKind, WhatIf};
 use planner_core::workload_kind::WorkloadKind;
 use planner_store::workspace::{Applied, EditRequest, Imported};
 use serde::{Deserialize, Serialize};
@@ -26,7 +28,7 @@ pub enum DraftFrom {
     Copy { scenario: String },
 }
 
-/// A change to a scenario's shape that the engine's rules decide (see `planner_core::layer_form`).
+/// A change to a scenario's shape that the engine's rules decide (see `planner_core::engine::editing::layer_form`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -127,7 +129,7 @@ pub struct KeptWhatIf {
     /// The edit as applied (the new scenario, the history), for the screen's lists.
     pub applied: Applied,
     /// The compare view after it: the new scenario appended, the horizon of a Horizon driver.
-    pub view: planner_core::plan::ViewState,
+    pub view: planner_core::engine::workspace::content::ViewState,
 }
 
 /// Keeps the drivers of `what_if` on `scenario` as a new scenario: a copy named "<name>
@@ -148,11 +150,11 @@ pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Resul
         let taken: Vec<String> = summaries.iter().map(|s| s.id.clone()).collect();
         let names: Vec<String> = summaries.iter().map(|s| s.name.clone()).collect();
         let file = core_ws::to_scenario_file(ws.settings(), ws.workloads(), std::slice::from_ref(&original));
-        let changed = planner_core::what_if::apply(&file, ws.catalog(), &what_if, &reason)
+        let changed = planner_core::engine::editing::what_if::apply(&file, ws.catalog(), &what_if, &reason)
             .map_err(|p| crate::compare::what_if_error(&p))?;
         let mut kept = changed.scenarios.into_iter().next().unwrap_or(original);
         kept.name = unique_name(&format!("{} (what-if)", kept.name), &names);
-        kept.id = planner_core::ids::unique_id(&kept.name, &taken, "scenario");
+        kept.id = planner_core::engine::input::ids::unique_id(&kept.name, &taken, "scenario");
         let request = EditRequest {
             edit: planner_store::workspace::Edit::PutScenario { scenario: kept.clone() },
             label: format!("Keep what-if as \"{}\"", kept.name),
@@ -161,7 +163,7 @@ pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Resul
         let applied = ws.apply(&request)?;
         let applied = crate::catalog::weighed(host, ws, applied);
         let mut view = ws.view()?;
-        if view.selected.len() < planner_core::decision::MAX_COMPARED {
+        if view.selected.len() < planner_core::engine::decide::decision::MAX_COMPARED {
             view.selected.push(kept.id.clone());
         }
         if let Some(h) = what_if.drivers.iter().find(|d| d.kind == DriverKind::Horizon) {
@@ -248,8 +250,8 @@ pub fn exit_variant(
 pub fn exit_request(
     host: &impl Host,
     scenario: &ScenarioSpec,
-    request: &planner_core::exit_kinds::ExitRequest,
-) -> Result<planner_core::plan::ExitRequestOutcome, PlannerError> {
+    request: &planner_core::engine::exit::kinds::ExitRequest,
+) -> Result<planner_core::engine::workspace::content::ExitRequestOutcome, PlannerError> {
     with_workspace(host, |ws| {
         Ok(core_ws::scenario_exit_request(
             ws.catalog(),

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::engine::workspace::content::{ViewState, WorkspaceSettings, from_scenario_file};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::{ViewState, WorkspaceSettings, from_scenario_file};
 use planner_store::Workspace;
 use planner_store::recent::{self, RecentFile};
 use planner_store::workspace::{Imported, WorkspaceInfo};

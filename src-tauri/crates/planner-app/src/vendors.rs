@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use planner_core::catalog::provenance::AsOf;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::provenance::AsOf;
 use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
+use planner_core::rfp::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
 use planner_store::Workspace;
 use planner_store::files::QuoteTemplate;
 use planner_store::workspace::QuotesImported;
@@ -60,7 +60,7 @@ pub fn preview_quotes(host: &impl Host, path: &Path) -> Result<QuotePreview, Pla
         let today =
             today.ok_or_else(|| PlannerError::new(ErrorCode::Io, "The system clock is outside years 0 to 65535."))?;
         let file = path.display().to_string();
-        let mut preview = planner_core::vendors::preview(&file, &read.quotes, ws.settings(), today)?;
+        let mut preview = planner_core::rfp::vendors::preview(&file, &read.quotes, ws.settings(), today)?;
         preview.sheet = read.sheet.map(|s| s.describe());
         Ok(preview)
     })

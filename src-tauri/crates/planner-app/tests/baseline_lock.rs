@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use planner_app::{TestHost, catalog, compare, compliance, scenarios, session, vendors};
-use planner_core::checklist::{ItemStatus, Subject};
+use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::engine::input::scenario_file::ScenarioSpec;
+use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::{BaselineLock, ViewState};
-use planner_core::scenario_file::ScenarioSpec;
 use planner_report::charts::Theme;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 

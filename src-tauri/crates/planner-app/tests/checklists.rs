@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use planner_app::compliance::views;
-use planner_core::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
+use planner_core::compliance::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
 use planner_core::error::ErrorCode;
-use planner_core::scenario_file::{self, ScenarioFile};
 use planner_store::workspace::{AnswerInput, EvidenceFile, Workspace, log_time};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
@@ -25,13 +25,13 @@ fn template_file() -> (String, String) {
 
 fn template() -> ChecklistTemplate {
     let (name, text) = template_file();
-    planner_core::checklist::parse_template(&name, &text).unwrap()
+    planner_core::compliance::checklist::parse_template(&name, &text).unwrap()
 }
 
 fn new_workspace(dir: &Path) -> Workspace {
     let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let sample: ScenarioFile = scenario_file::parse(&text).unwrap();
-    let (settings, _, _) = planner_core::plan::from_scenario_file(sample.clone());
+    let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
     let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
     ws.import(&sample, "enterprise-hybrid.json").unwrap();
@@ -229,7 +229,7 @@ fn bad_answers_are_refused_with_the_field_named_and_nothing_recorded() {
     let vendor_only = t
         .items
         .iter()
-        .find(|i| i.applies_to == planner_core::checklist::AppliesTo::Vendor)
+        .find(|i| i.applies_to == planner_core::compliance::checklist::AppliesTo::Vendor)
         .unwrap()
         .id
         .clone();

@@ -25,7 +25,7 @@ fn workspace(dir: &Path) -> Workspace {
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
     let sample =
         planner_store::files::read_scenario_file(&repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
-    let (settings, _, _) = planner_core::plan::from_scenario_file(sample.clone());
+    let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
     let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
     ws.import(&sample, "enterprise-hybrid.json").unwrap();
     ws
@@ -194,7 +194,7 @@ fn memo_words(pdf: &Path) -> String {
 
 #[test]
 fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_from() {
-    use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
+    use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
     use planner_store::workspace::AnswerInput;
 
     let tmp = tempfile::tempdir().unwrap();
@@ -218,7 +218,7 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
     // The hybrid scenario answered and signed off.
     let name = "d1-compliance.toml".to_owned();
     let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(&name)).unwrap();
-    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let template = planner_core::compliance::checklist::parse_template(&name, &text).unwrap();
     let file = (name, text);
     let hybrid = Subject::Scenario("hybrid".into());
     let blocking: Vec<String> = template
@@ -263,8 +263,8 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
 
 #[test]
 fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature() {
-    use planner_core::audit::{self, NewEntry};
-    use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
+    use planner_core::compliance::audit::{self, NewEntry};
+    use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
     use planner_store::workspace::AnswerInput;
 
     let tmp = tempfile::tempdir().unwrap();
@@ -274,7 +274,7 @@ fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature
     let identity = ids.open(&summary.id, PASS).unwrap();
     let name = "d1-compliance.toml".to_owned();
     let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(&name)).unwrap();
-    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let template = planner_core::compliance::checklist::parse_template(&name, &text).unwrap();
     let file = (name, text);
     let hybrid = Subject::Scenario("hybrid".into());
     for item in template.items_for(SubjectKind::Scenario).filter(|i| i.blocking) {

@@ -146,7 +146,7 @@ fn a_pack_from_a_file_is_refused_untrusted_then_previewed_applied_and_undone() {
 fn a_locked_baseline_refuses_a_pack_in_its_preview_and_on_apply() {
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
-    let view = planner_core::plan::ViewState {
+    let view = planner_core::engine::workspace::content::ViewState {
         selected: vec!["hybrid".to_owned(), "all-cloud".to_owned()],
         baseline: None,
         horizon_months: None,

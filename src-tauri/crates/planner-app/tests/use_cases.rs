@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use planner_app::identities::SignWith;
 use planner_app::{Host, TestHost, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
-use planner_core::checklist::{ItemStatus, Subject};
-use planner_core::draft::TemplateKind;
+use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::engine::editing::draft::TemplateKind;
+use planner_core::engine::input::scenario_file::LayerKind;
+use planner_core::engine::risk::sampling::Shape;
+use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::ErrorCode;
-use planner_core::plan::ViewState;
-use planner_core::risk::Shape;
-use planner_core::scenario_file::LayerKind;
 use planner_core::workload_kind::WorkloadKind;
 use planner_report::charts::Theme;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
@@ -445,7 +445,7 @@ fn pdftotext(pdf: &Path) -> String {
 
 #[test]
 fn figures_marked_uncertain_are_offered_from_the_compared_scenarios_drawn_and_kept() {
-    use planner_core::risk_drivers::Uncertain;
+    use planner_core::engine::risk::drivers::Uncertain;
     let dir = tempfile::tempdir().unwrap();
     let host = opened(dir.path());
     let offered = compare::screen(&host, Theme::Light).unwrap().risk_candidates;
@@ -662,9 +662,9 @@ fn four_vendors(dir: &Path) -> TestHost {
     scenarios::apply_edit(&host, &edit(Edit::Scorecard { scorecard: card }, "Vendor figures")).unwrap();
     let name = "d1-compliance.toml";
     let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(name)).unwrap();
-    let checklist = planner_core::checklist::parse_template(name, &text).unwrap();
+    let checklist = planner_core::compliance::checklist::parse_template(name, &text).unwrap();
     let item = checklist
-        .items_for(planner_core::checklist::SubjectKind::Vendor)
+        .items_for(planner_core::compliance::checklist::SubjectKind::Vendor)
         .next()
         .unwrap();
     let answer = AnswerInput {

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use planner_app::{TestHost, compare, scenarios, session};
+use planner_core::engine::editing::what_if::{Driver, DriverKind, WhatIf};
+use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::ErrorCode;
-use planner_core::plan::ViewState;
-use planner_core::what_if::{Driver, DriverKind, WhatIf};
 use planner_report::charts::Theme;
 use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::Decimal;
@@ -225,7 +225,7 @@ fn the_saved_plan_a_drag_moves_from_follows_edits_and_undo() {
 
     let mut spec = scenarios::get(&host, "hybrid").unwrap();
     let quoted = catalog_price * dec!(2);
-    spec.layers[0].price_per_gpu = Some(planner_core::scenario_file::Override {
+    spec.layers[0].price_per_gpu = Some(planner_core::engine::input::scenario_file::Override {
         value: quoted,
         currency: None,
         reason: "vendor quote".into(),

@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use planner_core::catalog::provenance::Figure;
 use planner_core::catalog::{Catalog, CatalogKind};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::provenance::Figure;
 use serde_json::json;
 
 pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<String, PlannerError> {
@@ -64,7 +64,7 @@ fn check_checklist(dir: &Path) -> Result<String, PlannerError> {
     }
     let (_, text) = planner_store::files::read_checklist_template(dir)?;
     let shown = path.display().to_string();
-    let template = planner_core::checklist::parse_template(&shown, &text).map_err(|e| {
+    let template = planner_core::compliance::checklist::parse_template(&shown, &text).map_err(|e| {
         let mut err = PlannerError::from(e);
         err.message = format!(
             "The checklist template {shown} has {} error(s); fix each line listed and check again.",
@@ -109,9 +109,9 @@ fn cite(f: Option<&Figure>) -> String {
         let p = &f.provenance;
         let ids: Vec<&str> = p.sources.iter().map(|s| s.id.as_str()).collect();
         let conf = match p.confidence {
-            planner_core::provenance::Confidence::Primary => "P",
-            planner_core::provenance::Confidence::Secondary => "S",
-            planner_core::provenance::Confidence::Estimate => "E",
+            planner_core::catalog::provenance::Confidence::Primary => "P",
+            planner_core::catalog::provenance::Confidence::Secondary => "S",
+            planner_core::catalog::provenance::Confidence::Estimate => "E",
         };
         format!("{} {} {conf}", ids.join(","), p.as_of)
     })

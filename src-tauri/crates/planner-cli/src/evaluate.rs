@@ -7,13 +7,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
-use planner_core::compare::compare_all;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::costing::evaluate::{Evaluation, evaluate as run};
+use planner_core::engine::decide::compare::compare_all;
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::model::scenario::Plan;
+use planner_core::engine::resolve::validate::{to_error, validate};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
-use planner_core::evaluate::{Evaluation, evaluate as run};
-use planner_core::finance::present;
-use planner_core::scenario::Plan;
-use planner_core::scenario_file::{ScenarioFile, parse};
-use planner_core::validate::{to_error, validate};
 use rust_decimal::Decimal;
 
 pub(crate) fn load(catalog: &Catalog, file: &Path, horizon: Option<u32>) -> Result<Evaluation, PlannerError> {
@@ -171,7 +171,7 @@ pub fn compare(catalog: &Catalog, file: &Path) -> Result<String, PlannerError> {
         if let Some(x) = &c.buy_vs_rent {
             let _ = writeln!(out, "  {}", x.words);
         }
-        if let Some(note) = planner_core::compare::resale_share_of_difference(&c, e.horizon_months) {
+        if let Some(note) = planner_core::engine::decide::compare::resale_share_of_difference(&c, e.horizon_months) {
             let _ = writeln!(out, "  {note}");
         }
     }

@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::exit::clauses::{ExitClause, TerminationFee, layer_exit_curve};
+use planner_core::engine::resolve::validate::to_error;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::exit::{ExitClause, TerminationFee, layer_exit_curve};
-use planner_core::finance::present;
-use planner_core::validate::to_error;
 use rust_decimal::Decimal;
 
 use crate::evaluate::plan_of;
@@ -149,7 +149,7 @@ pub struct VariantArgs {
     pub reason: Option<String>,
 }
 
-fn request(layer: &str, v: &VariantArgs) -> Result<planner_core::exit_kinds::ExitRequest, PlannerError> {
+fn request(layer: &str, v: &VariantArgs) -> Result<planner_core::engine::exit::kinds::ExitRequest, PlannerError> {
     let month = v.month.ok_or_else(|| {
         PlannerError::invalid(
             "--month",
@@ -244,7 +244,7 @@ pub fn variant(
             })?;
         spec.exit_clause = Some(typed);
     }
-    let price = planner_core::exit_kinds::price_exit_request(catalog, &parsed, scenario, &req)
+    let price = planner_core::engine::exit::kinds::price_exit_request(catalog, &parsed, scenario, &req)
         .map_err(|p| to_error(&p, Some(&name)))?;
     if json {
         return serde_json::to_string_pretty(&price)

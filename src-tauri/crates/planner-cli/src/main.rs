@@ -90,7 +90,7 @@ enum Command {
         /// `workloads/training/gpu_hours_per_day=400..900` (repeat for more; its mode is the
         /// file's value). Demand, growth, MFU, lead time, spot interruptions, an override's value.
         #[arg(long = "vary", value_parser = uncertain)]
-        vary: Vec<planner_core::risk_drivers::Uncertain>,
+        vary: Vec<planner_core::engine::risk::drivers::Uncertain>,
         /// Print the whole outcome as JSON.
         #[arg(long)]
         json: bool,
@@ -561,7 +561,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             vary,
             json,
         } => {
-            let sampling = planner_core::risk::Sampling {
+            let sampling = planner_core::engine::risk::sampling::Sampling {
                 draws: draws as usize,
                 seed,
                 group_correlation: correlation,
@@ -641,12 +641,12 @@ enum RiskShape {
     Uniform,
 }
 
-impl From<RiskShape> for planner_core::risk::Shape {
+impl From<RiskShape> for planner_core::engine::risk::sampling::Shape {
     fn from(s: RiskShape) -> Self {
         match s {
-            RiskShape::Triangular => planner_core::risk::Shape::Triangular,
-            RiskShape::Pert => planner_core::risk::Shape::Pert,
-            RiskShape::Uniform => planner_core::risk::Shape::Uniform,
+            RiskShape::Triangular => planner_core::engine::risk::sampling::Shape::Triangular,
+            RiskShape::Pert => planner_core::engine::risk::sampling::Shape::Pert,
+            RiskShape::Uniform => planner_core::engine::risk::sampling::Shape::Uniform,
         }
     }
 }
@@ -662,12 +662,12 @@ fn correlation(text: &str) -> Result<f64, String> {
 }
 
 /// `PATH=LOW..HIGH`: a figure of the file to draw over its range.
-fn uncertain(text: &str) -> Result<planner_core::risk_drivers::Uncertain, String> {
+fn uncertain(text: &str) -> Result<planner_core::engine::risk::drivers::Uncertain, String> {
     let refuse = || format!("`{text}` is not PATH=LOW..HIGH, e.g. workloads/training/mfu=0.3..0.5");
     let (path, range) = text.split_once('=').ok_or_else(refuse)?;
     let (low, high) = range.split_once("..").ok_or_else(refuse)?;
     let number = |t: &str| t.trim().parse::<rust_decimal::Decimal>().map_err(|_| refuse());
-    Ok(planner_core::risk_drivers::Uncertain {
+    Ok(planner_core::engine::risk::drivers::Uncertain {
         path: path.trim().to_owned(),
         low: number(low)?,
         high: number(high)?,

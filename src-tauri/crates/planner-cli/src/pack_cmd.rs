@@ -233,7 +233,7 @@ pub fn diff_cmd(old: &Path, new: &Path, trust: &[PathBuf], json: bool) -> Result
 }
 
 fn money(d: Option<rust_decimal::Decimal>) -> String {
-    d.map_or_else(|| "—".to_owned(), planner_core::compare::grouped)
+    d.map_or_else(|| "—".to_owned(), planner_core::engine::decide::compare::grouped)
 }
 
 /// The preview as text: the diff, then each scenario's decision total and NPV old → new.

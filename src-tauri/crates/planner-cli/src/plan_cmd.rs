@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
+use planner_core::engine::costing::evaluate::ScenarioResult;
+use planner_core::engine::costing::operations::{DispatchUnit, Operations};
+use planner_core::engine::model::scenario::Origin;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::evaluate::ScenarioResult;
-use planner_core::operations::{DispatchUnit, Operations};
-use planner_core::scenario::Origin;
 use rust_decimal::Decimal;
 
 use crate::evaluate::{load, money};

@@ -5,18 +5,18 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use planner_core::engine::input::scenario_file::LayerSpec;
+use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::WorkspaceSettings;
-use planner_core::scenario_file::LayerSpec;
 use planner_store::Workspace;
 use serde::Serialize;
 
 /// One quote and the layer it becomes.
 #[derive(Debug, Serialize)]
 struct Checked {
-    quote: planner_core::quote::Quote,
+    quote: planner_core::rfp::quote::Quote,
     /// As a scenario file writes it: absent options left out.
-    #[serde(serialize_with = "planner_core::scenario_file::serialize_layer_as_in_file")]
+    #[serde(serialize_with = "planner_core::engine::input::scenario_file::serialize_layer_as_in_file")]
     layer: LayerSpec,
 }
 

@@ -4,12 +4,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::catalog::Catalog;
+use planner_core::engine::input::scenario_file::ScenarioFile;
+use planner_core::engine::resolve::validate::to_error;
+use planner_core::engine::risk::drivers::Uncertain;
+use planner_core::engine::risk::run::{Control, RiskOutcome, Stopped, analyse_with};
+use planner_core::engine::risk::sampling::Sampling;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::risk::Sampling;
-use planner_core::risk_drivers::Uncertain;
-use planner_core::risk_run::{Control, RiskOutcome, Stopped, analyse_with};
-use planner_core::scenario_file::ScenarioFile;
-use planner_core::validate::to_error;
 use rust_decimal::Decimal;
 
 use crate::evaluate::{money, read};

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use planner_app::DesktopHost;
 use planner_app::{compare, compliance, scenarios, session, vendors};
-use planner_core::checklist::{ItemStatus, Subject};
+use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::MemoDraft;
-use planner_core::plan::ViewState;
-use planner_core::scorecard::PerAxis;
+use planner_core::rfp::scorecard::PerAxis;
 use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 use rust_decimal::Decimal;
 use serde::Deserialize;

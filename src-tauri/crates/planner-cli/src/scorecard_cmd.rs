@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::scorecard::PerAxis;
-use planner_core::vendors::ScorecardView;
+use planner_core::rfp::scorecard::PerAxis;
+use planner_core::rfp::vendors::ScorecardView;
 use rust_decimal::Decimal;
 
 /// A share (0..1) as a percentage with one decimal.

@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use planner_core::engine::input::scenario_file;
+use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::PlannerError;
-use planner_core::plan::WorkspaceSettings;
-use planner_core::scenario_file;
 use planner_store::Workspace;
 
 /// Creates `out` with the shipped catalog's snapshot; with `from`, takes its settings, workloads

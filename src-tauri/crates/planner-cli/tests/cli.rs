@@ -234,7 +234,8 @@ fn a_workspace_made_from_a_sample_exports_the_same_scenarios_back() {
     let exported = planner(&["workspace", "export", ws_arg, "--out", out.to_str().unwrap()]);
     assert!(exported.status.success());
     // Read both with the engine's parser: the export writes defaults out, the sample omits them.
-    let parse = |p: &Path| planner_core::scenario_file::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let parse =
+        |p: &Path| planner_core::engine::input::scenario_file::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
     let back = parse(&out);
     let original = parse(&root().join(sample));
     assert_eq!(back.scenarios, original.scenarios);
@@ -453,16 +454,21 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
     // The same curve, computed by the library from the same file.
     let catalog = planner_store::load_catalog_dir(&root().join("catalogs")).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
-    let plan =
-        planner_core::validate::validate(&catalog, &planner_core::scenario_file::parse(&text).unwrap(), None).unwrap();
-    let clause = planner_core::exit::ExitClause {
+    let plan = planner_core::engine::resolve::validate::validate(
+        &catalog,
+        &planner_core::engine::input::scenario_file::parse(&text).unwrap(),
+        None,
+    )
+    .unwrap();
+    let clause = planner_core::engine::exit::clauses::ExitClause {
         notice_months: 3,
-        fee: planner_core::exit::TerminationFee::ShareOfRemaining("0.25".parse().unwrap()),
+        fee: planner_core::engine::exit::clauses::TerminationFee::ShareOfRemaining("0.25".parse().unwrap()),
         egress_per_tb: Decimal::ZERO,
         data_tb: Decimal::ZERO,
         offboarding: Decimal::ZERO,
     };
-    let expected = planner_core::exit::layer_exit_curve(&plan, "all-cloud", "reserved", &clause).unwrap();
+    let expected =
+        planner_core::engine::exit::clauses::layer_exit_curve(&plan, "all-cloud", "reserved", &clause).unwrap();
     assert_eq!(json, serde_json::to_value(&expected).unwrap());
     assert!(expected.len() >= 36, "a 3-year term: {} months", expected.len());
     // Month 18: the fee is a quarter of what stays due after the three months' notice.
@@ -489,7 +495,8 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
         .and_then(|s| s.layers.iter().find(|l| l.id == "reserved"))
         .and_then(|l| l.exit_clause.clone())
         .unwrap();
-    let expected_own = planner_core::exit::layer_exit_curve(&plan, "all-cloud", "reserved", &file_clause).unwrap();
+    let expected_own =
+        planner_core::engine::exit::clauses::layer_exit_curve(&plan, "all-cloud", "reserved", &file_clause).unwrap();
     assert_eq!(
         serde_json::from_slice::<Value>(&own.stdout).unwrap(),
         serde_json::to_value(&expected_own).unwrap()
@@ -525,7 +532,7 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
 
 #[test]
 fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
-    use planner_core::checklist::{ItemStatus, Subject};
+    use planner_core::compliance::checklist::{ItemStatus, Subject};
     use planner_store::workspace::{AnswerInput, EvidenceFile};
 
     let dir = tempfile::tempdir().unwrap();
@@ -545,7 +552,7 @@ fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
 
     let name = "d1-compliance.toml".to_owned();
     let text = std::fs::read_to_string(root().join("catalogs/checklists").join(&name)).unwrap();
-    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let template = planner_core::compliance::checklist::parse_template(&name, &text).unwrap();
     let subject = Subject::Scenario("hybrid".into());
     {
         let mut ws = planner_store::Workspace::open(&ws_path).unwrap();
@@ -620,7 +627,7 @@ fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
 fn edit_scorecard(
     host: &planner_app::DesktopHost,
     ws: &Path,
-    edit: impl FnOnce(&mut planner_core::vendors::ScorecardDraft),
+    edit: impl FnOnce(&mut planner_core::rfp::vendors::ScorecardDraft),
 ) {
     planner_app::session::open(host, ws).unwrap();
     let mut draft = planner_app::vendors::scorecard_draft(host).unwrap();
@@ -943,7 +950,7 @@ fn plan_prints_delivery_the_bridge_spot_and_dispatch() {
     let expected = format!("bridge    {months} months of {}", line["layer"].as_str().unwrap());
     assert!(text.contains(&expected), "{text}");
     assert!(
-        text.contains(&planner_core::finance::present(cost).to_string()),
+        text.contains(&planner_core::engine::blocks::finance::present(cost).to_string()),
         "{text}"
     );
     assert!(
@@ -1112,7 +1119,10 @@ fn exit_variants_are_priced_against_staying() {
     ]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains(&format!("{:.2}", planner_core::finance::present(d("difference")))),
+        text.contains(&format!(
+            "{:.2}",
+            planner_core::engine::blocks::finance::present(d("difference"))
+        )),
         "{text}"
     );
     assert!(text.contains("GPUs                16 → 8"), "{text}");

@@ -11,10 +11,10 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::catalog::Catalog;
 use planner_core::catalog::load;
-use planner_core::evaluate::{evaluate, evaluate_parallel};
-use planner_core::scenario::Plan;
-use planner_core::scenario_file::{ScenarioFile, parse};
-use planner_core::validate::validate;
+use planner_core::engine::costing::evaluate::{evaluate, evaluate_parallel};
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::model::scenario::Plan;
+use planner_core::engine::resolve::validate::validate;
 
 const FILES: [(&str, &str); 5] = [
     (

@@ -9,9 +9,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use planner_core::catalog::{Catalog, load};
-use planner_core::risk::Sampling;
-use planner_core::risk_run::{Control, analyse, analyse_with};
-use planner_core::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::risk::run::{Control, analyse, analyse_with};
+use planner_core::engine::risk::sampling::Sampling;
 
 fn shipped() -> Catalog {
     let dir = format!("{}/../../../catalogs", env!("CARGO_MANIFEST_DIR"));
@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
                 draws,
                 seed: 1,
                 group_correlation: 0.8,
-                shape: planner_core::risk::Shape::Triangular,
+                shape: planner_core::engine::risk::sampling::Shape::Triangular,
             };
             group.bench_function(format!("{draws} draws x 8 scenarios x {horizon} months"), |b| {
                 b.iter(|| analyse(&catalog, &file, None, &sampling).unwrap());
@@ -63,7 +63,7 @@ fn bench(c: &mut Criterion) {
             draws: 1_000,
             seed: 1,
             group_correlation: 0.8,
-            shape: planner_core::risk::Shape::Triangular,
+            shape: planner_core::engine::risk::sampling::Shape::Triangular,
         };
         group.bench_function(
             format!("1000 draws x 8 scenarios x {horizon} months, each in full"),

@@ -148,7 +148,7 @@ mod tests {
         let text = format!(
             "{{\"format_version\": 1, \"title\": \"t\", \"currency\": \"USD\", \"start\": \"2026-01\", \"discount_rate\": \"0.08\", \"workloads\": [], \"scenarios\": [{{\"id\": \"s\", \"name\": \"s\", \"layers\": [{{\"id\": \"l\", \"kind\": \"{id}\"}}]}}]}}"
         );
-        let p = crate::engine::scenario_file::parse(&text).unwrap_err();
+        let p = crate::engine::input::scenario_file::parse(&text).unwrap_err();
         assert!(p.message.len() < 1_000, "{} bytes", p.message.len());
         let err = PlannerError::invalid("x", format!("`{id}` is not an id"));
         assert!(err.message.len() < 1_000 && err.details[0].message.len() < 1_000);

@@ -7,11 +7,11 @@
 //! memo written or signed, with its SHA-256, so an auditor can tie a PDF back to the file that
 //! produced it.
 //!
-//! [`DecisionView`]: crate::engine::decision::DecisionView
+//! [`DecisionView`]: crate::engine::decide::decision::DecisionView
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::decision::MAX_COMPARED;
+use crate::engine::decide::decision::MAX_COMPARED;
 
 /// The paper a memo is laid out on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

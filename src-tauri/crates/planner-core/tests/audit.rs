@@ -2,11 +2,11 @@
 //! first broken entry.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::audit::{
+use planner_core::compliance::audit::{
     AuditEntry, BreakReason, GENESIS, NewEntry, append, canonical_entry, canonical_json, entry_hash, verify,
     verify_head,
 };
-use planner_core::checklist::{Answer, Checklist, ChecklistChange, ItemStatus, Subject};
+use planner_core::compliance::checklist::{Answer, Checklist, ChecklistChange, ItemStatus, Subject};
 use serde_json::json;
 
 fn new(i: u64) -> NewEntry {
@@ -202,7 +202,7 @@ fn checklist_changes_are_recorded_as_typed_payloads_and_verify() {
         item: "ec-classify".to_owned(),
         status: ItemStatus::Pass,
         note: "vendor classification attached".to_owned(),
-        evidence: vec![planner_core::checklist::Evidence {
+        evidence: vec![planner_core::compliance::checklist::Evidence {
             name: "eccn.pdf".to_owned(),
             sha256: "ab".repeat(32),
             size: 1234,

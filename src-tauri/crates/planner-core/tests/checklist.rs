@@ -5,15 +5,15 @@
 mod common;
 
 use planner_core::catalog::IssueKind;
-use planner_core::checklist::{
+use planner_core::compliance::checklist::{
     Answer, AppliesTo, Checklist, ChecklistTemplate, EnergyUse, HintRule, ItemStatus, Subject, SubjectKind, clearance,
     hints, parse_kept_template, parse_template,
 };
-use planner_core::evaluate::evaluate;
-use planner_core::scenario::Plan;
-use planner_core::scenario_file::parse;
-use planner_core::validate::validate;
-use planner_core::workload::DataClassification;
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::scenario::Plan;
+use planner_core::engine::model::workload::DataClassification;
+use planner_core::engine::resolve::validate::validate;
 
 fn shipped_text() -> String {
     let path = format!(
@@ -117,7 +117,7 @@ fn every_shipped_source_is_dated_and_every_item_says_how_well_it_rests_on_it() {
             );
         }
         // An item resting on practice rather than law says so.
-        if item.provenance.confidence == planner_core::provenance::Confidence::Estimate {
+        if item.provenance.confidence == planner_core::catalog::provenance::Confidence::Estimate {
             assert!(item.provenance.note.is_some(), "{} explains its estimate", item.id);
         }
     }
@@ -681,7 +681,7 @@ fn items_of(t: &ChecklistTemplate, rule: HintRule) -> Vec<String> {
         .collect()
 }
 
-fn flagged(h: &[planner_core::checklist::Hint], prefix: &str) -> Vec<(String, String)> {
+fn flagged(h: &[planner_core::compliance::checklist::Hint], prefix: &str) -> Vec<(String, String)> {
     h.iter()
         .filter(|h| h.item.starts_with(prefix))
         .map(|h| (h.item.clone(), h.layer.clone()))
@@ -812,7 +812,8 @@ fn the_energy_hint_states_the_evaluation_totals_on_every_energy_item() {
     );
     let energy = EnergyUse::of(totals);
     let h = hints(&t, &p.workloads, &p.scenarios[0], Some(&energy));
-    let on_energy: Vec<&planner_core::checklist::Hint> = h.iter().filter(|h| h.item.starts_with("en-")).collect();
+    let on_energy: Vec<&planner_core::compliance::checklist::Hint> =
+        h.iter().filter(|h| h.item.starts_with("en-")).collect();
     assert_eq!(
         on_energy.iter().map(|h| h.item.clone()).collect::<Vec<_>>(),
         energy_items

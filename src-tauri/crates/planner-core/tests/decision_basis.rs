@@ -6,11 +6,11 @@
 
 mod common;
 
-use planner_core::compare::buy_vs_rent;
-use planner_core::decision::decision_view;
-use planner_core::evaluate::ScenarioResult;
-use planner_core::ledger::Category;
-use planner_core::scenario::{Assumption, Origin};
+use planner_core::engine::costing::evaluate::ScenarioResult;
+use planner_core::engine::decide::compare::buy_vs_rent;
+use planner_core::engine::decide::decision::decision_view;
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -184,7 +184,10 @@ fn cost_per_unit_is_over_the_work_done_and_leaves_the_shadow_cost_apart() {
     let view = decision_view(&e, None);
     let f = view.scenarios.iter().find(|s| s.id == "short").unwrap();
     assert_eq!(f.cost_per_gpu_hour, Some(dec!(2.00)));
-    assert_eq!(f.unserved_cost, planner_core::finance::present(t.unserved_cost));
+    assert_eq!(
+        f.unserved_cost,
+        planner_core::engine::blocks::finance::present(t.unserved_cost)
+    );
     // The scenario that serves everything: the same 2.00, nothing apart.
     let full = &scenario(&e, "full").totals;
     assert_eq!(full.cost_per_gpu_hour.map(|c| c.round_dp(8)), Some(dec!(2.00)));
@@ -341,7 +344,7 @@ fn days_from_2027(k: u32) -> u32 {
 /// named `od`.
 #[test]
 fn npv_discounts_the_commitments_after_the_horizon_in_the_months_they_fall_due() {
-    use planner_core::finance::{monthly_rate, npv};
+    use planner_core::engine::blocks::finance::{monthly_rate, npv};
     let e = common::run(&late_commitment_file("0.08"));
     let (od, res) = (scenario(&e, "od"), scenario(&e, "res"));
     let tail: Vec<Decimal> = (12..36)
@@ -381,7 +384,7 @@ fn npv_discounts_the_commitments_after_the_horizon_in_the_months_they_fall_due()
 /// now there is no break-even within the horizon and a sentence says why, with the figures.
 #[test]
 fn no_break_even_within_the_horizon_when_the_tail_decides_and_the_sentence_says_why() {
-    use planner_core::compare::compare;
+    use planner_core::engine::decide::compare::compare;
     let e = common::run(&late_commitment_file("0.08"));
     let (od, res) = (scenario(&e, "od"), scenario(&e, "res"));
     let cum = |s: &ScenarioResult| s.ledger.months.iter().map(|m| m.cumulative_cash).collect::<Vec<_>>();
@@ -391,7 +394,7 @@ fn no_break_even_within_the_horizon_when_the_tail_decides_and_the_sentence_says_
     let c = compare(&e, res, od);
     assert_eq!(c.break_even, None);
     let note = c.break_even_note.expect("a sentence says why");
-    let money = planner_core::compare::grouped;
+    let money = planner_core::engine::decide::compare::grouped;
     assert_eq!(
         note,
         format!(
@@ -422,7 +425,7 @@ fn no_break_even_within_the_horizon_when_the_tail_decides_and_the_sentence_says_
 /// A 3-year reservation (8 GPUs at 2.10, notice 3 months, 25% of the remaining commitment as
 /// fee, 120 TB at 90 egress, 15,000 offboarding) beside on-demand at 4.00 that takes over the
 /// work, over a `horizon`-month plan.
-fn exit_plan(horizon: u32) -> planner_core::scenario::Plan {
+fn exit_plan(horizon: u32) -> planner_core::engine::model::scenario::Plan {
     let text = format!(
         r#"{{
   "format_version": 1, "title": "exit", "currency": "USD", "start": "2027-01",
@@ -438,8 +441,8 @@ fn exit_plan(horizon: u32) -> planner_core::scenario::Plan {
       "price_per_gpu_hour": {{ "value": "4.00", "reason": "list price" }} }}] }}]
 }}"#
     );
-    let file = planner_core::scenario_file::parse(&text).unwrap();
-    planner_core::validate::validate(&common::catalog(), &file, None).unwrap()
+    let file = planner_core::engine::input::scenario_file::parse(&text).unwrap();
+    planner_core::engine::resolve::validate::validate(&common::catalog(), &file, None).unwrap()
 }
 
 fn owed_2027(k: u32) -> Decimal {
@@ -453,7 +456,7 @@ fn owed_2027(k: u32) -> Decimal {
 #[test]
 fn leaving_a_reservation_is_priced_against_what_staying_still_owes_after_the_horizon() {
     let p = exit_plan(24);
-    let v = planner_core::exit::scenario_exit_variant(&p, "base", "res", 18).unwrap();
+    let v = planner_core::engine::exit::clauses::scenario_exit_variant(&p, "base", "res", 18).unwrap();
     let base_after: Decimal = (24..36).map(owed_2027).sum();
     assert_eq!(v.base_after_horizon, base_after);
     assert_eq!(v.variant_after_horizon, Decimal::ZERO);
@@ -471,7 +474,7 @@ fn leaving_a_reservation_is_priced_against_what_staying_still_owes_after_the_hor
 #[test]
 fn exit_charges_at_or_after_the_horizon_are_in_the_variants_commitments_after_it() {
     let p = exit_plan(24);
-    let v = planner_core::exit::scenario_exit_variant(&p, "base", "res", 22).unwrap();
+    let v = planner_core::engine::exit::clauses::scenario_exit_variant(&p, "base", "res", 22).unwrap();
     assert_eq!(v.cost.effective_month, 25);
     let fee = dec!(0.25) * (25..36).map(owed_2027).sum::<Decimal>();
     let charges = fee + dec!(90) * dec!(120) + dec!(15000);
@@ -505,9 +508,9 @@ fn exit_charges_at_or_after_the_horizon_are_in_the_variants_commitments_after_it
 /// sentence that says why not (NPV: `npv_note`; the break-even: `break_even_note`; the ranking:
 /// a scenario that leaves work undone ranks last whatever its total, and its rank cell says so).
 /// Returns how many pairs disagreed somewhere and were explained.
-fn check_pairs(e: &planner_core::evaluate::Evaluation, what: &str) -> usize {
-    use planner_core::compare::compare;
-    use planner_core::decision::{ranking, serves_all_work};
+fn check_pairs(e: &planner_core::engine::costing::evaluate::Evaluation, what: &str) -> usize {
+    use planner_core::engine::decide::compare::compare;
+    use planner_core::engine::decide::decision::{ranking, serves_all_work};
     use std::cmp::Ordering;
     let order: Vec<&str> = ranking(e).iter().map(|s| s.id.as_str()).collect();
     let mut explained = 0;

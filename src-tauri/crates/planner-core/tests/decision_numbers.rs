@@ -7,11 +7,11 @@
 
 mod common;
 
-use planner_core::compare::{buy_vs_rent, compare};
-use planner_core::decision::{decision_view, ranking};
-use planner_core::evaluate::{Evaluation, ScenarioResult};
-use planner_core::finance::{monthly_rate, npv};
-use planner_core::ledger::Category;
+use planner_core::engine::blocks::finance::{monthly_rate, npv};
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::decide::compare::{buy_vs_rent, compare};
+use planner_core::engine::decide::decision::{decision_view, ranking};
+use planner_core::engine::model::ledger::Category;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -139,7 +139,7 @@ fn unmet_demand_is_priced_and_ranks_last() {
         .find(|a| a.path == "workloads[0].unserved_work_price")
         .unwrap();
     let cat = common::shipped_catalog();
-    let planner_core::scenario::Origin::Catalog { entry, .. } = &shadow.origin else {
+    let planner_core::engine::model::scenario::Origin::Catalog { entry, .. } = &shadow.origin else {
         panic!("from the catalog")
     };
     let useful = |acc: &str| cat.accelerator(acc).unwrap().bf16_tflops.as_ref().unwrap().mid() * dec!(0.4) / dec!(1000);

@@ -6,10 +6,12 @@
 mod common;
 
 use planner_core::catalog::Catalog;
-use planner_core::draft::{self, TemplateKind};
-use planner_core::layer_form::{self, LAYER_KINDS};
-use planner_core::scenario_file::{CommitTerm, FinancingMethod, FinancingSpec, LayerKind, Override, parse};
-use planner_core::validate::validate;
+use planner_core::engine::editing::draft::{self, TemplateKind};
+use planner_core::engine::editing::layer_form::{self, LAYER_KINDS};
+use planner_core::engine::input::scenario_file::{
+    CommitTerm, FinancingMethod, FinancingSpec, LayerKind, Override, parse,
+};
+use planner_core::engine::resolve::validate::validate;
 use planner_core::workload_kind::{TuningMethod, WorkloadClass, WorkloadKind};
 use rust_decimal::{Decimal, dec};
 
@@ -141,7 +143,10 @@ fn ids_are_unique_and_what_could_not_be_chosen_is_said() {
     );
     assert_eq!(
         none.scenario.layers,
-        [layer_form::empty_layer("owned", LayerKind::Owned)]
+        [planner_core::engine::input::scenario_file::empty_layer(
+            "owned",
+            LayerKind::Owned
+        )]
     );
     assert_eq!(none.scenario.id, "buy-choose-an-accelerator");
 }
@@ -175,7 +180,7 @@ fn a_copy_gets_a_new_id_and_name() {
 #[test]
 fn a_new_kind_clears_the_fields_it_does_not_take() {
     let catalog = shipped();
-    let mut owned = layer_form::empty_layer("a", LayerKind::Owned);
+    let mut owned = planner_core::engine::input::scenario_file::empty_layer("a", LayerKind::Owned);
     owned.system = Some("dgx-h100".into());
     owned.gpus = Some(16);
     owned.lead_time_months = 3;
@@ -200,7 +205,7 @@ fn a_new_kind_clears_the_fields_it_does_not_take() {
         (None, Some("nvidia-h100-sxm"))
     );
 
-    let mut spot = layer_form::empty_layer("b", LayerKind::Spot);
+    let mut spot = planner_core::engine::input::scenario_file::empty_layer("b", LayerKind::Spot);
     spot.offer = Some("aws-p5-h100".into());
     spot.interruptions_per_hour = Some(dec!(0.1));
     let reserved = layer_form::change_kind(&spot, LayerKind::Reserved, &catalog);
@@ -213,7 +218,7 @@ fn a_new_kind_clears_the_fields_it_does_not_take() {
         (Some(CommitTerm::OneYear), None)
     );
 
-    let mut on_demand = layer_form::empty_layer("c", LayerKind::OnDemand);
+    let mut on_demand = planner_core::engine::input::scenario_file::empty_layer("c", LayerKind::OnDemand);
     on_demand.offer = Some("aws-p5-h100".into());
     let rate = Override {
         value: dec!(2),
@@ -329,7 +334,7 @@ fn a_new_workload_gets_a_slug_id_and_no_invented_demand() {
     );
     // A workload the file format reads back as it was made: the defaults are the format's own.
     let text = serde_json::json!({ "id": "x", "name": "x", "kind": "inference", "class": "steady" }).to_string();
-    let read: planner_core::scenario_file::WorkloadSpec = serde_json::from_str(&text).unwrap();
+    let read: planner_core::engine::input::scenario_file::WorkloadSpec = serde_json::from_str(&text).unwrap();
     let made = draft::new_workload("x", WorkloadKind::Inference, &[]);
     assert_eq!(read, made);
 }

@@ -7,16 +7,16 @@
 
 mod common;
 
-use planner_core::evaluate::evaluate;
-use planner_core::exit::{
+use planner_core::engine::blocks::finance::to_ledger;
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::exit::clauses::{
     CommitmentKind, CommitmentSchedule, ExitClause, TerminationFee, commitment_schedule, exit_cost, exit_curve,
     exit_variant, layer_exit_curve, validate_clause, variant_id,
 };
-use planner_core::finance::to_ledger;
-use planner_core::ledger::Category;
-use planner_core::scenario::Plan;
-use planner_core::scenario_file::parse;
-use planner_core::validate::validate;
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Plan;
+use planner_core::engine::resolve::validate::validate;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -431,6 +431,7 @@ fn clauses_and_costs_cross_the_boundary_as_json() {
     assert_eq!(fixed_text, r#"{"kind":"fixed","value":"50000"}"#);
     let s = commitment_schedule(&plan(TERM, false), "base", "res").unwrap();
     let cost = exit_cost(&s, &clause, 18);
-    let back: planner_core::exit::ExitCost = serde_json::from_str(&serde_json::to_string(&cost).unwrap()).unwrap();
+    let back: planner_core::engine::exit::clauses::ExitCost =
+        serde_json::from_str(&serde_json::to_string(&cost).unwrap()).unwrap();
     assert_eq!(back, cost);
 }

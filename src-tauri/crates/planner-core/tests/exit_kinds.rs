@@ -10,12 +10,12 @@
 mod common;
 
 use planner_core::catalog::{Catalog, load};
-use planner_core::evaluate::{Evaluation, ScenarioResult, evaluate};
-use planner_core::exit_kinds::{ExitRequest, exit_request_variant, price_exit_request, request_variant_id};
-use planner_core::ledger::Category;
-use planner_core::plan::{ProblemPlace, from_scenario_file, scenario_exit_request};
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult, evaluate};
+use planner_core::engine::exit::kinds::{ExitRequest, exit_request_variant, price_exit_request, request_variant_id};
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::workspace::content::{ProblemPlace, from_scenario_file, scenario_exit_request};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -404,7 +404,7 @@ fn leaving_a_lease_at_month_10_with_two_months_notice_stops_its_payments_and_boo
 
     // A lease with no exit is booked exactly as before: the same payments, to the end of the term.
     let plain = owned_file(lease, "");
-    let e = evaluate(&planner_core::validate::validate(&catalog, &plain, None).unwrap());
+    let e = evaluate(&planner_core::engine::resolve::validate::validate(&catalog, &plain, None).unwrap());
     for k in 0..HORIZON {
         assert_eq!(
             cash(&e.scenarios[0], k, Category::Financing),
@@ -744,8 +744,8 @@ fn the_workspace_prices_a_request_on_the_scenario_as_the_editor_holds_it() {
     // Leaving the reservation is the existing variant, priced the same way.
     let leave = request(r#"{ "kind": "leave-reservation", "layer": "res", "month": 6 }"#);
     let p = price_exit_request(&catalog, &f, "base", &leave).unwrap();
-    let old = planner_core::exit::scenario_exit_variant(
-        &planner_core::validate::validate(&catalog, &f, None).unwrap(),
+    let old = planner_core::engine::exit::clauses::scenario_exit_variant(
+        &planner_core::engine::resolve::validate::validate(&catalog, &f, None).unwrap(),
         "base",
         "res",
         6,
@@ -764,15 +764,15 @@ fn the_memo_states_every_layers_ways_out_from_the_middle_of_the_horizon() {
         "{}/../../../catalogs/samples/enterprise-hybrid.json",
         env!("CARGO_MANIFEST_DIR")
     );
-    let file = planner_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let (cloud, refused) = planner_core::exit_kinds::standard_ways_out(&catalog, &file, "all-cloud");
+    let file = planner_core::engine::input::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (cloud, refused) = planner_core::engine::exit::kinds::standard_ways_out(&catalog, &file, "all-cloud");
     assert!(refused.is_empty(), "{refused:?}");
     let kinds: Vec<&str> = cloud
         .iter()
         .map(|p| match p.request {
-            planner_core::exit_kinds::ExitRequest::LeaveReservation { .. } => "leave",
-            planner_core::exit_kinds::ExitRequest::ScaleDown { .. } => "scale-down",
-            planner_core::exit_kinds::ExitRequest::Downgrade { .. } => "downgrade",
+            planner_core::engine::exit::kinds::ExitRequest::LeaveReservation { .. } => "leave",
+            planner_core::engine::exit::kinds::ExitRequest::ScaleDown { .. } => "scale-down",
+            planner_core::engine::exit::kinds::ExitRequest::Downgrade { .. } => "downgrade",
             _ => "other",
         })
         .collect();
@@ -781,14 +781,14 @@ fn the_memo_states_every_layers_ways_out_from_the_middle_of_the_horizon() {
         assert_eq!(p.request.month(), file.horizon_months / 2);
         assert_eq!(p.difference, p.variant_total - p.base_total);
     }
-    let (hybrid, _) = planner_core::exit_kinds::standard_ways_out(&catalog, &file, "hybrid");
+    let (hybrid, _) = planner_core::engine::exit::kinds::standard_ways_out(&catalog, &file, "hybrid");
     assert!(matches!(
         hybrid[0].request,
-        planner_core::exit_kinds::ExitRequest::SellEarly { .. }
+        planner_core::engine::exit::kinds::ExitRequest::SellEarly { .. }
     ));
     assert!(hybrid[0].booking.resale.as_ref().is_some_and(|r| r.gpus == 16));
     assert!(matches!(
         hybrid[1].request,
-        planner_core::exit_kinds::ExitRequest::ScaleDown { gpus: 8, .. }
+        planner_core::engine::exit::kinds::ExitRequest::ScaleDown { gpus: 8, .. }
     ));
 }

@@ -1,16 +1,16 @@
 //! Currencies in a scenario file: an override's own currency, the two ways `fx` is written, and
-//! the plausibility band that refuses an inverted rate (see `planner_core::fx`).
+//! the plausibility band that refuses an inverted rate (see `planner_core::engine::input::fx`).
 
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
-use planner_core::finance::present;
-use planner_core::ledger::Category;
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::parse;
-use planner_core::validate::{Problem, validate};
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::resolve::validate::{Problem, validate};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -33,7 +33,9 @@ fn pooled(price: &str) -> String {
 }
 
 /// The price per GPU-hour the first layer of the only scenario uses, as resolved.
-fn price(e: &planner_core::evaluate::Evaluation) -> &planner_core::scenario::Assumption {
+fn price(
+    e: &planner_core::engine::costing::evaluate::Evaluation,
+) -> &planner_core::engine::model::scenario::Assumption {
     e.scenarios[0]
         .assumptions
         .iter()
@@ -288,7 +290,7 @@ fn new_files_write_the_market_form() {
         &pooled(r#"{ "value": "2.50", "currency": "USD", "reason": "q" }"#),
     );
     let f = parse(&text).unwrap();
-    let json = planner_core::scenario_file::to_json(&f);
+    let json = planner_core::engine::input::scenario_file::to_json(&f);
     assert!(json.contains("\"base\": \"EUR\""), "{json}");
     assert!(json.contains("\"quote\": \"USD\""), "{json}");
     assert!(
@@ -302,7 +304,8 @@ fn new_files_write_the_market_form() {
 /// override field cannot silently take a currency it should refuse.
 #[test]
 fn every_override_field_is_classed_as_money_or_not() {
-    let schema: serde_json::Value = serde_json::from_str(&planner_core::scenario_file::schema_json()).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(&planner_core::engine::input::scenario_file::schema_json()).unwrap();
     let mut found = Vec::new();
     fn walk(v: &serde_json::Value, found: &mut Vec<String>) {
         match v {
@@ -323,11 +326,11 @@ fn every_override_field_is_classed_as_money_or_not() {
     walk(&schema, &mut found);
     assert!(found.len() >= 10, "{found:?}");
     for name in found {
-        let money = planner_core::fx::MONEY_OVERRIDES.contains(&name.as_str());
-        let not_money = planner_core::fx::NON_MONEY_OVERRIDES.contains(&name.as_str());
+        let money = planner_core::engine::input::fx::MONEY_OVERRIDES.contains(&name.as_str());
+        let not_money = planner_core::engine::input::fx::NON_MONEY_OVERRIDES.contains(&name.as_str());
         assert!(
             money != not_money,
-            "override `{name}` is in neither or both lists of planner_core::fx"
+            "override `{name}` is in neither or both lists of planner_core::engine::input::fx"
         );
     }
 }

@@ -11,12 +11,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use planner_core::catalog::Catalog;
-use planner_core::compare::compare_all;
-use planner_core::decision::decision_view;
-use planner_core::evaluate::evaluate;
-use planner_core::limits::{check, is_text_field, range_of};
-use planner_core::scenario_file::parse;
-use planner_core::validate::{Problem, validate};
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::decide::compare::compare_all;
+use planner_core::engine::decide::decision::decision_view;
+use planner_core::engine::input::limits::{check, is_text_field, range_of};
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::resolve::validate::{Problem, validate};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

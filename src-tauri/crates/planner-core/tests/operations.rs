@@ -7,12 +7,12 @@
 
 mod common;
 
-use planner_core::evaluate::{Evaluation, ScenarioResult};
-use planner_core::ledger::Category;
-use planner_core::operations::DispatchUnit;
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::parse;
-use planner_core::validate::validate;
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::costing::operations::DispatchUnit;
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::resolve::validate::validate;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -375,7 +375,12 @@ fn inference_needs_gpus_for_its_tokens_per_month() {
 #[test]
 fn the_buy_template_bridges_its_lead_time() {
     let catalog = common::shipped_catalog();
-    let d = planner_core::draft::from_template(planner_core::draft::TemplateKind::Buy, &catalog, "USD", &[]);
+    let d = planner_core::engine::editing::draft::from_template(
+        planner_core::engine::editing::draft::TemplateKind::Buy,
+        &catalog,
+        "USD",
+        &[],
+    );
     let text = serde_json::json!({
         "format_version": 1, "title": "template", "currency": "USD", "start": "2026-01",
         "horizon_months": 12, "discount_rate": "0",
@@ -413,7 +418,7 @@ fn the_buy_template_bridges_its_lead_time() {
 #[test]
 fn the_sizing_panel_gives_the_gpus_the_stated_demand_needs() {
     let catalog = common::shipped_catalog();
-    let w: planner_core::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
+    let w: planner_core::engine::input::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
         "id": "pt", "name": "pre-train 7B", "kind": "pre-training", "class": "variable",
         "model": { "parameters_billion": "7" }, "tokens_per_month": "100000000000", "mfu": "0.4",
         "active_months": 3
@@ -427,7 +432,7 @@ fn the_sizing_panel_gives_the_gpus_the_stated_demand_needs() {
         .unwrap()
         .mid();
     assert_eq!(peak, dec!(989));
-    let p = planner_core::plan::size_workload(&catalog, &w, "nvidia-h100-sxm", 8).unwrap();
+    let p = planner_core::engine::workspace::content::size_workload(&catalog, &w, "nvidia-h100-sxm", 8).unwrap();
     let t = p.throughput.unwrap();
     assert_eq!(t.useful_pflop_per_gpu_h, dec!(0.3956));
     let month = dec!(6) * dec!(7000000000) * dec!(100000000000) / dec!(3600000000000000000);
@@ -439,12 +444,12 @@ fn the_sizing_panel_gives_the_gpus_the_stated_demand_needs() {
     let hours = t.hours_on_memory_gpus.unwrap();
     assert!((hours - month * dec!(3) / (n * dec!(0.3956))).abs() < dec!(0.000001));
     // Inference has no time to train; a day-based demand converts on its own accelerator.
-    let serve: planner_core::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
+    let serve: planner_core::engine::input::scenario_file::WorkloadSpec = serde_json::from_value(serde_json::json!({
         "id": "s", "name": "serve", "kind": "inference", "class": "steady",
         "model": { "parameters_billion": "7" }, "gpu_hours_per_day": "48", "gpu_hours_on": "nvidia-h100-sxm"
     }))
     .unwrap();
-    let t = planner_core::plan::size_workload(&catalog, &serve, "nvidia-h100-sxm", 8)
+    let t = planner_core::engine::workspace::content::size_workload(&catalog, &serve, "nvidia-h100-sxm", 8)
         .unwrap()
         .throughput
         .unwrap();

@@ -9,9 +9,9 @@
 mod common;
 
 use planner_core::catalog::Catalog;
-use planner_core::evaluate::{Evaluation, evaluate};
-use planner_core::scenario_file::parse;
-use planner_core::validate::validate;
+use planner_core::engine::costing::evaluate::{Evaluation, evaluate};
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::resolve::validate::validate;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -115,7 +115,10 @@ fn figures(e: &Evaluation) -> String {
         .collect()
 }
 
-fn evaluate_doc(catalog: &Catalog, doc: &Value) -> Result<Evaluation, Vec<planner_core::validate::Problem>> {
+fn evaluate_doc(
+    catalog: &Catalog,
+    doc: &Value,
+) -> Result<Evaluation, Vec<planner_core::engine::resolve::validate::Problem>> {
     let file = parse(&doc.to_string()).map_err(|p| vec![p])?;
     validate(catalog, &file, None).map(|plan| evaluate(&plan))
 }
@@ -127,8 +130,18 @@ fn every_layer_of_the_base_does_work() {
     let s = &e.scenarios[0];
     let m = &s.ledger.months[11];
     assert!(m.usage.owned_busy_gpu_h > rust_decimal::Decimal::ZERO);
-    assert!(s.totals.cash.get(planner_core::ledger::Category::CloudCompute) > rust_decimal::Decimal::ZERO);
-    assert!(s.totals.cash.get(planner_core::ledger::Category::Network) > rust_decimal::Decimal::ZERO);
+    assert!(
+        s.totals
+            .cash
+            .get(planner_core::engine::model::ledger::Category::CloudCompute)
+            > rust_decimal::Decimal::ZERO
+    );
+    assert!(
+        s.totals
+            .cash
+            .get(planner_core::engine::model::ledger::Category::Network)
+            > rust_decimal::Decimal::ZERO
+    );
     assert!(s.totals.tokens > rust_decimal::Decimal::ZERO);
     // The spot layer is capped, so the pool takes the rest of the training: nothing is unmet.
     assert!(s.totals.unserved_cost.is_zero(), "{:?}", s.warnings);

@@ -6,8 +6,8 @@
 
 mod common;
 
-use planner_core::dispatch::{Allocation, Rate, Routes, allocate};
-use planner_core::ledger::Category;
+use planner_core::engine::blocks::allocation::{Allocation, Rate, Routes, allocate};
+use planner_core::engine::model::ledger::Category;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 

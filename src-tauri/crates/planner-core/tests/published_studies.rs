@@ -22,8 +22,8 @@
 
 mod common;
 
-use planner_core::compare::{buy_vs_rent, compare};
-use planner_core::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::decide::compare::{buy_vs_rent, compare};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -279,7 +279,7 @@ fn a_running_cost_per_hour_of_use_is_booked_and_moves_buy_versus_rent() {
     assert_eq!(
         own.totals
             .cash
-            .get(planner_core::ledger::Category::Operations)
+            .get(planner_core::engine::model::ledger::Category::Operations)
             .round_dp(6),
         (busy * dec!(0.40)).round_dp(6)
     );

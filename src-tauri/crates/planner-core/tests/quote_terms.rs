@@ -7,15 +7,15 @@
 
 mod common;
 
-use planner_core::evaluate::evaluate;
-use planner_core::exit::{ExitClause, TerminationFee};
-use planner_core::ledger::Category;
-use planner_core::plan::WorkspaceSettings;
-use planner_core::quote::{Cell, Quote, QuoteTable, TableRow, parse_quotes};
-use planner_core::scenario_file::{CommitTerm, LayerSpec, ScenarioFile, parse, to_json};
-use planner_core::scorecard::{VendorInput, axis_scores};
-use planner_core::validate::{Problem, validate};
-use planner_core::vendors::{VendorEntry, entry_from_quotes, vendor_terms};
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::exit::clauses::{ExitClause, TerminationFee};
+use planner_core::engine::input::scenario_file::{CommitTerm, LayerSpec, ScenarioFile, parse, to_json};
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::resolve::validate::{Problem, validate};
+use planner_core::engine::workspace::content::WorkspaceSettings;
+use planner_core::rfp::quote::{Cell, Quote, QuoteTable, TableRow, parse_quotes};
+use planner_core::rfp::scorecard::{VendorInput, axis_scores};
+use planner_core::rfp::vendors::{VendorEntry, entry_from_quotes, vendor_terms};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -206,7 +206,10 @@ fn a_term_reads_as_1y_3y_or_months_and_old_files_read_as_before() {
 
 /// A reserved layer on the catalog offer `aws-p5-h100` with `term` and no quoted price.
 fn offer_layer(term: CommitTerm) -> LayerSpec {
-    let mut l = planner_core::layer_form::empty_layer("res", planner_core::scenario_file::LayerKind::Reserved);
+    let mut l = planner_core::engine::input::scenario_file::empty_layer(
+        "res",
+        planner_core::engine::input::scenario_file::LayerKind::Reserved,
+    );
     l.offer = Some("aws-p5-h100".into());
     l.gpus = Some(4);
     l.term = Some(term);
@@ -232,7 +235,7 @@ fn a_term_the_catalog_does_not_price_needs_the_quoted_price_named() {
     assert!(p[0].message.contains("1 month"), "{}", p[0].message);
     // With the quoted price it resolves, and commits for the one month.
     let mut quoted = offer_layer(CommitTerm::Months(1));
-    quoted.price_per_gpu_hour = Some(planner_core::scenario_file::Override {
+    quoted.price_per_gpu_hour = Some(planner_core::engine::input::scenario_file::Override {
         value: dec!(4.50),
         currency: None,
         reason: "one-month block, quote 7".into(),

@@ -9,7 +9,7 @@
 
 use std::process::Command;
 
-use planner_core::finance::{annuity_payment, monthly_rate, npv, present, straight_line_monthly};
+use planner_core::engine::blocks::finance::{annuity_payment, monthly_rate, npv, present, straight_line_monthly};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::FromStr;
 use serde_json::{Value, json};

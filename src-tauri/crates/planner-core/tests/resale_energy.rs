@@ -7,11 +7,11 @@
 
 mod common;
 
-use planner_core::compare::{compare_all, resale_share_of_difference};
-use planner_core::evaluate::{Evaluation, ScenarioResult};
-use planner_core::finance::present;
-use planner_core::provenance::Confidence;
-use planner_core::scenario::{Assumption, Origin};
+use planner_core::catalog::provenance::Confidence;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::decide::compare::{compare_all, resale_share_of_difference};
+use planner_core::engine::model::scenario::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -258,12 +258,12 @@ fn a_comparison_says_how_much_of_the_difference_is_resale() {
         words,
         format!(
             "`own` is cheaper than `rent` by {}; {} of that is resale assumed in month 36",
-            planner_core::compare::grouped(-c.total_difference),
-            planner_core::compare::grouped(c.residual_difference)
+            planner_core::engine::decide::compare::grouped(-c.total_difference),
+            planner_core::engine::decide::compare::grouped(c.residual_difference)
         )
     );
     // The decision view carries it against the reference.
-    let view = planner_core::decision::decision_view(&e, Some("rent"));
+    let view = planner_core::engine::decide::decision::decision_view(&e, Some("rent"));
     let d = view.scenarios[0].difference.as_ref().unwrap();
     assert_eq!(d.resale_note.as_deref(), Some(words.as_str()));
 }

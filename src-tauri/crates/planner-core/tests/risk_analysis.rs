@@ -6,10 +6,10 @@
 mod common;
 
 use planner_core::catalog::Catalog;
-use planner_core::provenance::Figure;
-use planner_core::risk::Sampling;
-use planner_core::risk_run::{RiskOutcome, Stopped, analyse};
-use planner_core::scenario_file::{ScenarioFile, parse};
+use planner_core::catalog::provenance::Figure;
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::risk::run::{RiskOutcome, Stopped, analyse};
+use planner_core::engine::risk::sampling::Sampling;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 use rust_decimal::prelude::ToPrimitive;
@@ -19,7 +19,7 @@ fn sampling(draws: usize, seed: u64) -> Sampling {
         draws,
         seed,
         group_correlation: 0.8,
-        shape: planner_core::risk::Shape::Triangular,
+        shape: planner_core::engine::risk::sampling::Shape::Triangular,
     }
 }
 
@@ -374,7 +374,7 @@ fn the_break_even_over_the_draws_is_the_compare_screens_when_nothing_is_uncertai
     assert!(out.figures.is_empty(), "{:?}", out.figures);
     // The compare screen: hybrid and all-cloud cross at 18.6 months (month 19).
     let e = common::run_with(&flat, &text);
-    let deterministic = planner_core::compare::compare_all(&e)[0]
+    let deterministic = planner_core::engine::decide::compare::compare_all(&e)[0]
         .break_even
         .clone()
         .unwrap()
@@ -402,7 +402,7 @@ fn the_break_even_over_the_draws_is_the_compare_screens_when_nothing_is_uncertai
 /// Every figure an outcome reports, presented to the cent (months to four places).
 fn presented(out: &RiskOutcome) -> Vec<String> {
     let cent = |d: Decimal| d.round_dp(2).to_string();
-    let spread = |s: &planner_core::risk::Spread| [s.p10, s.p50, s.p90, s.mean].map(cent).join(" ");
+    let spread = |s: &planner_core::engine::risk::sampling::Spread| [s.p10, s.p50, s.p90, s.mean].map(cent).join(" ");
     let mut lines = Vec::new();
     for s in &out.scenarios {
         lines.push(format!(
@@ -443,7 +443,7 @@ fn presented(out: &RiskOutcome) -> Vec<String> {
 
 #[test]
 fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_reports() {
-    use planner_core::risk_run::{Control, analyse_with};
+    use planner_core::engine::risk::run::{Control, analyse_with};
     let catalog = common::shipped_catalog();
     let file = parse(&sample_text()).unwrap();
     let run =
@@ -480,7 +480,7 @@ fn the_draws_re_priced_on_the_plans_surface_report_what_evaluating_each_in_full_
 
 #[test]
 fn a_cancelled_analysis_stops_and_says_so() {
-    use planner_core::risk_run::{Control, Stopped, analyse_with};
+    use planner_core::engine::risk::run::{Control, Stopped, analyse_with};
     let run =
         |control: &Control| analyse_with(&ranged_catalog(), &two_rates(), None, &sampling(1_000, 3), &[], control);
     let control = Control::new();
@@ -501,7 +501,7 @@ fn a_cancelled_analysis_stops_and_says_so() {
 /// is symmetric too: its median is the point, and it is narrower than the triangle.
 #[test]
 fn uniform_and_pert_draws_give_the_spread_of_their_closed_form() {
-    use planner_core::risk::Shape;
+    use planner_core::engine::risk::sampling::Shape;
     let run = |shape: Shape| {
         let mut s = sampling(4_000, 7);
         s.shape = shape;
@@ -536,8 +536,8 @@ fn uniform_and_pert_draws_give_the_spread_of_their_closed_form() {
 /// Demand moves who serves what, so every draw is evaluated in full.
 #[test]
 fn a_demand_the_user_marks_uncertain_is_drawn_over_its_range_and_evaluated_in_full() {
-    use planner_core::risk_drivers::{Uncertain, candidates};
-    use planner_core::risk_run::{Control, analyse_with};
+    use planner_core::engine::risk::drivers::{Uncertain, candidates};
+    use planner_core::engine::risk::run::{Control, analyse_with};
     let catalog = common::catalog();
     let file = two_rates();
     let paths: Vec<String> = candidates(&file).into_iter().map(|c| c.path).collect();
@@ -600,8 +600,8 @@ fn a_demand_the_user_marks_uncertain_is_drawn_over_its_range_and_evaluated_in_fu
 /// month of the range drawn.
 #[test]
 fn a_lead_time_marked_uncertain_is_drawn_in_whole_months() {
-    use planner_core::risk_drivers::{Uncertain, candidates};
-    use planner_core::risk_run::{Control, analyse_with};
+    use planner_core::engine::risk::drivers::{Uncertain, candidates};
+    use planner_core::engine::risk::run::{Control, analyse_with};
     let catalog = common::shipped_catalog();
     let file = parse(&sample_text()).unwrap();
     let lead = candidates(&file)
@@ -635,10 +635,10 @@ fn a_lead_time_marked_uncertain_is_drawn_in_whole_months() {
 /// and it reports what evaluating each draw in full reports.
 #[test]
 fn a_quoted_price_marked_uncertain_is_re_priced_on_the_surface() {
-    use planner_core::risk_drivers::{Uncertain, candidates};
-    use planner_core::risk_run::{Control, analyse_with};
+    use planner_core::engine::risk::drivers::{Uncertain, candidates};
+    use planner_core::engine::risk::run::{Control, analyse_with};
     let mut file = two_rates();
-    file.scenarios[0].layers[0].price_per_gpu_hour = Some(planner_core::scenario_file::Override {
+    file.scenarios[0].layers[0].price_per_gpu_hour = Some(planner_core::engine::input::scenario_file::Override {
         value: dec!(7),
         currency: None,
         reason: "quote Q-1".to_owned(),
@@ -678,8 +678,8 @@ fn a_quoted_price_marked_uncertain_is_re_priced_on_the_surface() {
 /// `two_rates` with the file at "mid" and its second scenario, aws-only, at "low" (issue #42).
 fn aws_only_at_low() -> ScenarioFile {
     let mut file = two_rates();
-    file.price_point = planner_core::scenario_file::PricePoint::Mid;
-    file.scenarios[1].price_point = Some(planner_core::scenario_file::PricePoint::Low);
+    file.price_point = planner_core::engine::input::scenario_file::PricePoint::Mid;
+    file.scenarios[1].price_point = Some(planner_core::engine::input::scenario_file::PricePoint::Low);
     file
 }
 
@@ -732,18 +732,20 @@ fn a_scenario_at_its_own_price_point_draws_around_its_own_point() {
         low.total.mean
     );
     // The scenario at the file's point keeps its draws (evaluated in full, as these are).
-    let all_mid = planner_core::risk_run::analyse_with(
+    let all_mid = planner_core::engine::risk::run::analyse_with(
         &catalog,
         &two_rates(),
         Some("split"),
         &sampling(2_000, 2026),
         &[],
-        &planner_core::risk_run::Control::full(),
+        &planner_core::engine::risk::run::Control::full(),
     )
     .unwrap();
     assert_eq!(split, &all_mid.scenarios[0]);
     assert_eq!(out.fans[0], all_mid.fans[0]);
-    let p10 = |mode: Decimal| planner_core::risk::Distribution::triangular(aws.low, mode, aws.high).quantile(0.1);
+    let p10 = |mode: Decimal| {
+        planner_core::engine::risk::sampling::Distribution::triangular(aws.low, mode, aws.high).quantile(0.1)
+    };
     // One AWS position drives both scenarios (paired draws): the AWS bar at its P10 is aws-only
     // at its own P10 (the low-mode triangle's) less split with AWS at the P10 of the mid-mode
     // triangle (8,760 hours of AWS in split).

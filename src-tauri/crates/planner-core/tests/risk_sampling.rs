@@ -2,7 +2,7 @@
 //! distribution of a sum of two uniform inputs, rank correlation within a group, reproducibility.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::risk::{self, Distribution, Input, Sampling};
+use planner_core::engine::risk::sampling::{self as risk, Distribution, Input, Sampling};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 use rust_decimal::prelude::ToPrimitive;
@@ -20,7 +20,7 @@ fn sampling(draws: usize, seed: u64, group_correlation: f64) -> Sampling {
         draws,
         seed,
         group_correlation,
-        shape: planner_core::risk::Shape::Triangular,
+        shape: planner_core::engine::risk::sampling::Shape::Triangular,
     }
 }
 

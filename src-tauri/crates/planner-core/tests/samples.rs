@@ -13,8 +13,8 @@ mod common;
 
 use std::fmt::Write as _;
 
-use planner_core::compare::compare_all;
-use planner_core::finance::present;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::decide::compare::compare_all;
 
 const SAMPLES: [&str; 5] = [
     "university-lab-pool",
@@ -99,7 +99,7 @@ fn samples_evaluate_and_match_their_snapshots() {
             if let Some(x) = &c.buy_vs_rent {
                 let _ = writeln!(text, "  {}", x.words);
             }
-            if let Some(w) = planner_core::compare::resale_share_of_difference(&c, e.horizon_months) {
+            if let Some(w) = planner_core::engine::decide::compare::resale_share_of_difference(&c, e.horizon_months) {
                 let _ = writeln!(text, "  {w}");
             }
         }
@@ -111,10 +111,12 @@ fn samples_evaluate_and_match_their_snapshots() {
 fn samples_round_trip_through_the_format() {
     for name in SAMPLES {
         let text = sample(name);
-        let file =
-            planner_core::scenario_file::parse(&text).unwrap_or_else(|p| panic!("{name}: {} {}", p.path, p.message));
-        let again = planner_core::scenario_file::parse(&planner_core::scenario_file::to_json(&file))
-            .unwrap_or_else(|p| panic!("{p:?}"));
+        let file = planner_core::engine::input::scenario_file::parse(&text)
+            .unwrap_or_else(|p| panic!("{name}: {} {}", p.path, p.message));
+        let again = planner_core::engine::input::scenario_file::parse(
+            &planner_core::engine::input::scenario_file::to_json(&file),
+        )
+        .unwrap_or_else(|p| panic!("{p:?}"));
         assert_eq!(file, again, "{name}");
     }
 }
@@ -160,9 +162,9 @@ fn buy_vs_rent_ignores_the_owner_scenarios_cloud_layers() {
 /// very figures of the one-core `evaluate`, in the same order.
 #[test]
 fn parallel_evaluation_gives_the_same_figures_in_the_same_order() {
-    use planner_core::evaluate::{evaluate, evaluate_parallel};
-    use planner_core::scenario_file::parse;
-    use planner_core::validate::validate;
+    use planner_core::engine::costing::evaluate::{evaluate, evaluate_parallel};
+    use planner_core::engine::input::scenario_file::parse;
+    use planner_core::engine::resolve::validate::validate;
     let catalog = common::shipped_catalog();
     for name in SAMPLES {
         let mut file = parse(&sample(name)).unwrap();

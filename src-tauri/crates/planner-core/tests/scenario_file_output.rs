@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planner_core::scenario_file::{parse, to_json};
+use planner_core::engine::input::scenario_file::{parse, to_json};
 use serde_json::Value;
 
 fn dir() -> PathBuf {
@@ -44,7 +44,7 @@ fn the_wire_form_is_total() {
     assert_eq!(v["scenarios"][0]["network"]["per_port_cost"], Value::Null);
     // The total form reads back as the same file.
     assert_eq!(
-        serde_json::from_value::<planner_core::scenario_file::ScenarioFile>(v).unwrap(),
+        serde_json::from_value::<planner_core::engine::input::scenario_file::ScenarioFile>(v).unwrap(),
         file
     );
 }

@@ -11,7 +11,7 @@ fn committed_schema_is_current() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../../catalogs/samples/scenario.schema.json"
     );
-    let fresh = planner_core::scenario_file::schema_json();
+    let fresh = planner_core::engine::input::scenario_file::schema_json();
     if std::env::var_os("UPDATE_SCHEMA").is_some() {
         std::fs::write(path, &fresh).unwrap_or_else(|e| panic!("{path}: {e}"));
     }

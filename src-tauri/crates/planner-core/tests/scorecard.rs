@@ -4,7 +4,7 @@
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::scorecard::{
+use planner_core::rfp::scorecard::{
     PerAxis, VendorInput, VendorScore, axis_scores, normalise_weights, scorecard, weight_distance,
 };
 use rust_decimal::Decimal;
@@ -175,7 +175,7 @@ fn weights_on_any_scale_give_the_same_scorecard() {
     assert_eq!(percent, fractions);
     let json = serde_json::to_string(&percent).unwrap();
     assert_eq!(
-        serde_json::from_str::<planner_core::scorecard::Scorecard>(&json).unwrap(),
+        serde_json::from_str::<planner_core::rfp::scorecard::Scorecard>(&json).unwrap(),
         percent
     );
 }

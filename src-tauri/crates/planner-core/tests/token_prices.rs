@@ -8,12 +8,12 @@
 
 mod common;
 
-use planner_core::evaluate::{Evaluation, ScenarioResult, evaluate};
-use planner_core::ledger::Category;
-use planner_core::operations::DispatchUnit;
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::{parse, to_json};
-use planner_core::validate::{Problem, validate};
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult, evaluate};
+use planner_core::engine::costing::operations::DispatchUnit;
+use planner_core::engine::input::scenario_file::{parse, to_json};
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::resolve::validate::{Problem, validate};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde_json::{Value, json};
@@ -362,7 +362,7 @@ fn a_blended_price_file_reads_and_evaluates_as_before() {
     let units: Decimal = api.operations.months[0].served.iter().map(|c| c.units).sum();
     assert_eq!(
         cloud_compute(api, 0),
-        planner_core::finance::to_ledger(units * dec!(0.88))
+        planner_core::engine::blocks::finance::to_ledger(units * dec!(0.88))
     );
     assert!(close(cloud_compute(api, 0), dec!(880)));
     assert_eq!(
@@ -393,7 +393,7 @@ fn a_blended_price_file_reads_and_evaluates_as_before() {
 #[test]
 fn split_prices_are_risk_drivers() {
     let file = parse(&file(Some(["0.6", "0.3", "0.1"])).to_string()).unwrap();
-    let candidates = planner_core::risk_drivers::candidates(&file);
+    let candidates = planner_core::engine::risk::drivers::candidates(&file);
     for kind in ["input", "output", "cached"] {
         let path = format!("scenarios/api/layers/api/price_per_million_{kind}_tokens/value");
         let c = candidates.iter().find(|c| c.path == path).unwrap();

@@ -5,12 +5,12 @@
 
 mod common;
 
-use planner_core::plan::WorkspaceSettings;
-use planner_core::provenance::AsOf;
-use planner_core::quote::{Quote, QuoteKind, QuoteSource};
-use planner_core::scenario_file::{LayerKind, ScenarioSpec};
-use planner_core::scorecard::{Flip, PerAxis};
-use planner_core::vendors::{
+use planner_core::catalog::provenance::AsOf;
+use planner_core::engine::input::scenario_file::{LayerKind, ScenarioSpec};
+use planner_core::engine::workspace::content::WorkspaceSettings;
+use planner_core::rfp::quote::{Quote, QuoteKind, QuoteSource};
+use planner_core::rfp::scorecard::{Flip, PerAxis};
+use planner_core::rfp::vendors::{
     ScorecardDraft, VendorTerms, entry_from_quotes, stability_words, vendor_names, vendor_scenario, vendor_terms,
 };
 use rust_decimal::Decimal;
@@ -167,19 +167,19 @@ fn a_vendor_scenario_is_the_base_with_the_vendors_quotes_as_layers() {
 /// with a reserved layer stating no exit terms added to it.
 fn leased_hybrid() -> (
     WorkspaceSettings,
-    Vec<planner_core::scenario_file::WorkloadSpec>,
+    Vec<planner_core::engine::input::scenario_file::WorkloadSpec>,
     Vec<ScenarioSpec>,
 ) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../catalogs/samples/enterprise-hybrid.json"
     );
-    let file = planner_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let (settings, workloads, mut scenarios) = planner_core::plan::from_scenario_file(file);
+    let file = planner_core::engine::input::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (settings, workloads, mut scenarios) = planner_core::engine::workspace::content::from_scenario_file(file);
     let hybrid = scenarios.iter_mut().find(|s| s.id == "hybrid").unwrap();
     let owned = hybrid.layers.iter_mut().find(|l| l.kind == LayerKind::Owned).unwrap();
     let financing = owned.financing.as_mut().unwrap();
-    financing.method = planner_core::scenario_file::FinancingMethod::Lease;
+    financing.method = planner_core::engine::input::scenario_file::FinancingMethod::Lease;
     // A lease takes no down payment.
     financing.down_payment = Decimal::ZERO;
     let cloud = scenarios.iter().find(|s| s.id == "all-cloud").unwrap();
@@ -203,7 +203,7 @@ fn leased_hybrid() -> (
 #[test]
 fn the_summary_sorts_the_screen_for_a_document_with_each_vendors_commitments() {
     use planner_core::rfp::summary::summary;
-    use planner_core::vendors::{VendorEntry, scorecard_view};
+    use planner_core::rfp::vendors::{VendorEntry, scorecard_view};
     let (settings, workloads, scenarios) = leased_hybrid();
     let catalog = common::shipped_catalog();
     let full = stated_vendor;
@@ -272,7 +272,7 @@ fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_wh
     // Issue 42, points 3 and 8: on 8e35c85 the cost axis took `total_cash` (leaving out the
     // commitments due after a 12-month horizon, which the comparison ranks on), and three vendors
     // none of which has a checklist record all read "compliance 100 %" though each counts 0.
-    use planner_core::vendors::scorecard_view;
+    use planner_core::rfp::vendors::scorecard_view;
     let (settings, workloads, scenarios) = leased_hybrid();
     let catalog = common::shipped_catalog();
     let entry = |name: &str, scenario: &str| stated_vendor(name, scenario, dec!(0.4));
@@ -296,8 +296,14 @@ fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_wh
         .filter(|s| s.id == "all-cloud" || s.id == "hybrid")
         .cloned()
         .collect();
-    let evaluated = planner_core::plan::evaluate_selection(&catalog, &settings, &workloads, &selection, Some(12));
-    let decision = planner_core::decision::decision_view(evaluated.evaluation.as_ref().unwrap(), None);
+    let evaluated = planner_core::engine::workspace::content::evaluate_selection(
+        &catalog,
+        &settings,
+        &workloads,
+        &selection,
+        Some(12),
+    );
+    let decision = planner_core::engine::decide::decision::decision_view(evaluated.evaluation.as_ref().unwrap(), None);
     for v in &view.vendors {
         let figures = decision
             .scenarios
@@ -335,8 +341,8 @@ fn the_scorecard_prices_a_vendor_on_its_decision_total_and_reads_compliance_0_wh
 
 /// A vendor that states every figure the scorecard reads (AFR 3 %, SLA 99.9 % with a 10 %
 /// refund, 4-hour response, 8 expert hours a month, exit terms stated), at `mfu`.
-fn stated_vendor(name: &str, scenario: &str, mfu: Decimal) -> planner_core::vendors::VendorEntry {
-    planner_core::vendors::VendorEntry {
+fn stated_vendor(name: &str, scenario: &str, mfu: Decimal) -> planner_core::rfp::vendors::VendorEntry {
+    planner_core::rfp::vendors::VendorEntry {
         name: name.into(),
         scenario: Some(scenario.into()),
         mfu: Some(mfu),

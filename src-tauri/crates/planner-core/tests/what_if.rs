@@ -5,12 +5,12 @@
 
 mod common;
 
-use planner_core::evaluate::{Evaluation, ScenarioResult, evaluate};
-use planner_core::ledger::Category;
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::{ScenarioFile, parse};
-use planner_core::validate::validate;
-use planner_core::what_if::{Driver, DriverKind, WhatIf, apply, bases};
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult, evaluate};
+use planner_core::engine::editing::what_if::{Driver, DriverKind, WhatIf, apply, bases};
+use planner_core::engine::input::scenario_file::{ScenarioFile, parse};
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::resolve::validate::validate;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -172,9 +172,9 @@ fn a_what_if_on_one_scenario_leaves_the_others_identical() {
     let res = &f.scenarios[1].layers[0];
     assert_eq!(res.price_per_gpu_hour.as_ref().unwrap().value, dec!(0.9) * dec!(4.30));
     // A 20% discount rate on its own: the scenario's NPV is discounted at it, not at 8%.
-    let monthly = planner_core::finance::monthly_rate(dec!(0.2)).unwrap();
+    let monthly = planner_core::engine::blocks::finance::monthly_rate(dec!(0.2)).unwrap();
     let flows = scenario(&after, "cloud").ledger.cash_flows();
-    let npv = planner_core::finance::npv(monthly, &flows);
+    let npv = planner_core::engine::blocks::finance::npv(monthly, &flows);
     assert_eq!(scenario(&after, "cloud").totals.npv, npv);
 }
 
@@ -246,12 +246,12 @@ fn kept_overrides_carry_the_reason() {
 #[test]
 fn scenario_level_overrides_are_bounded_and_need_a_reason() {
     let mut f = file();
-    f.scenarios[0].demand_scale = Some(planner_core::scenario_file::Override {
+    f.scenarios[0].demand_scale = Some(planner_core::engine::input::scenario_file::Override {
         value: dec!(101),
         currency: None,
         reason: String::new(),
     });
-    f.scenarios[1].monthly_growth = Some(planner_core::scenario_file::Override {
+    f.scenarios[1].monthly_growth = Some(planner_core::engine::input::scenario_file::Override {
         value: dec!(1.5),
         currency: None,
         reason: "r".into(),

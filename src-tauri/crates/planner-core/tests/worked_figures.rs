@@ -7,7 +7,7 @@
 
 mod common;
 
-use planner_core::ledger::Category;
+use planner_core::engine::model::ledger::Category;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -81,7 +81,7 @@ fn worked_figure_7_cloud_passes_owned_after_about_18_months() {
       ]
     }"#;
     let e = common::run(text);
-    let cmp = planner_core::compare::compare_all(&e);
+    let cmp = planner_core::engine::decide::compare::compare_all(&e);
     let be = cmp[0]
         .break_even
         .clone()

@@ -30,15 +30,15 @@
 //! the core), printed with thousands separators; nothing is recomputed here.
 
 use planner_core::catalog::provenance::AsOf;
-use planner_core::decision::{DecisionView, ScenarioFigures};
-use planner_core::evaluate::ScenarioResult;
-use planner_core::exit::{CommitmentKind, LayerExitCosts, TerminationFee};
-use planner_core::ledger::Category;
-use planner_core::pack_effect::stale_age;
-use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::PricePoint;
-use planner_core::sizing::Parallelism;
+use planner_core::engine::blocks::sizing::Parallelism;
+use planner_core::engine::costing::evaluate::ScenarioResult;
+use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
+use planner_core::engine::editing::pack_effect::stale_age;
+use planner_core::engine::exit::clauses::{CommitmentKind, LayerExitCosts, TerminationFee};
+use planner_core::engine::input::scenario_file::PricePoint;
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::risk::run::RiskOutcome;
 use planner_report::category_label;
 use planner_report::charts::{
     ChartSize, RiskLabels, Theme, cumulative_svg, monthly_svg, risk_fan_svg, risk_tornado_svg, tornado_height,
@@ -353,7 +353,7 @@ fn risk(input: &MemoInput<'_>, out: &mut Vec<Block>) -> Result<(), MemoError> {
     let name = |id: &str| name_of(view, id).unwrap_or(id).to_owned();
     let base = name(&r.baseline);
     let shape = match r.shape {
-        planner_core::risk::Shape::Uniform => "uniform over its range".to_owned(),
+        planner_core::engine::risk::sampling::Shape::Uniform => "uniform over its range".to_owned(),
         s => format!("{} over its range with the mode at the price point", s.label()),
     };
     let marked = if r.uncertain.is_empty() {
@@ -1012,11 +1012,11 @@ fn appendix(input: &MemoInput<'_>, out: &mut Vec<Block>) {
                     let mut cells = vec![m.month.to_string()];
                     cells.extend(
                         cats.iter()
-                            .map(|&cat| money(planner_core::finance::present(m.cash.get(cat)))),
+                            .map(|&cat| money(planner_core::engine::blocks::finance::present(m.cash.get(cat)))),
                     );
                     if with_totals {
-                        cells.push(money(planner_core::finance::present(m.cash.total())));
-                        cells.push(money(planner_core::finance::present(m.cumulative_cash)));
+                        cells.push(money(planner_core::engine::blocks::finance::present(m.cash.total())));
+                        cells.push(money(planner_core::engine::blocks::finance::present(m.cumulative_cash)));
                     }
                     Row::new(cells)
                 })
@@ -1024,10 +1024,12 @@ fn appendix(input: &MemoInput<'_>, out: &mut Vec<Block>) {
             let mut total = vec!["Total".to_owned()];
             total.extend(
                 cats.iter()
-                    .map(|&cat| money(planner_core::finance::present(r.totals.cash.get(cat)))),
+                    .map(|&cat| money(planner_core::engine::blocks::finance::present(r.totals.cash.get(cat)))),
             );
             if with_totals {
-                total.push(money(planner_core::finance::present(r.totals.total_cash)));
+                total.push(money(planner_core::engine::blocks::finance::present(
+                    r.totals.total_cash,
+                )));
                 total.push(String::new());
             }
             rows.push(Row::strong(total));

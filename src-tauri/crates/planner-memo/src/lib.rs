@@ -35,12 +35,12 @@ pub mod scripts;
 
 use planner_core::catalog::Catalog;
 use planner_core::catalog::diff::Freshness;
-use planner_core::decision::DecisionView;
-use planner_core::evaluate::Evaluation;
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::input::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::engine::risk::run::RiskOutcome;
 use planner_core::memo::MemoDraft;
 use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
 
 pub use layout::{SIGNATURE_ROLES, SlotRect, signature_slots};
 
@@ -107,7 +107,7 @@ pub struct MemoInput<'a> {
     pub scorecard: Option<&'a ScorecardSummary>,
     /// Each scenario's ways out (leave, scale down, downgrade, leave a lease, sell early) from the
     /// middle of the horizon, priced against staying; shown after its exit terms.
-    pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
+    pub ways_out: &'a [planner_core::engine::exit::kinds::WaysOut],
     /// The workspace's locked baseline (issue #17), stated where the memo lists the compared
     /// scenarios; `None` when nothing is locked (or the memo is made from a scenario file).
     pub lock: Option<&'a MemoLock>,

@@ -89,14 +89,14 @@ fn every_catalog_figure_and_override_is_in_the_assumption_ledger() {
     for s in &c.eval.scenarios {
         for a in &s.assumptions {
             match &a.origin {
-                planner_core::scenario::Origin::Catalog {
+                planner_core::engine::model::scenario::Origin::Catalog {
                     entry, as_of, sources, ..
                 } => {
                     assert!(text.contains(entry.as_str()), "{}: entry {entry} missing", a.path);
                     assert!(text.contains(as_of.as_str()), "{}: as-of {as_of} missing", a.path);
                     assert!(!sources.is_empty(), "{}: a catalog figure without a source", a.path);
                 }
-                planner_core::scenario::Origin::Override { reason } => {
+                planner_core::engine::model::scenario::Origin::Override { reason } => {
                     overrides += 1;
                     let start: String = reason.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
                     assert!(text.contains(&start), "{}: override reason {reason:?} missing", a.path);
@@ -202,7 +202,7 @@ fn an_evaluation_of_other_scenarios_is_refused() {
 
 #[test]
 fn each_scenario_states_its_exit_clause_and_its_cost_of_leaving() {
-    use planner_core::ledger::Category;
+    use planner_core::engine::model::ledger::Category;
     let c = case(&report::sample_text("enterprise-hybrid"), None);
     let m = memo(&c, &draft(&c, Paper::A4));
     let dir = tempfile::tempdir().unwrap();

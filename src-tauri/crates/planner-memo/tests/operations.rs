@@ -9,8 +9,8 @@
 mod common;
 
 use common::{Case, case, draft, memo, report, tool};
+use planner_core::engine::costing::operations::{DispatchUnit, Operations};
 use planner_core::memo::Paper;
-use planner_core::operations::{DispatchUnit, Operations};
 use planner_memo::blocks::{Block, Row, Table};
 use planner_memo::{MemoError, MemoInput, memo_pdf};
 use rust_decimal::{Decimal, RoundingStrategy};

@@ -9,7 +9,7 @@ mod common;
 
 use common::{case, draft, pdftotext, render_page, report, root, tool};
 use planner_core::memo::Paper;
-use planner_core::vendors::stability_words;
+use planner_core::rfp::vendors::stability_words;
 use planner_memo::blocks::Block;
 use planner_memo::{MemoInput, memo_pdf};
 

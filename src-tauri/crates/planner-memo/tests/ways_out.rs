@@ -16,7 +16,7 @@ fn each_scenario_states_its_ways_out_with_the_engines_prices() {
     let c = case(&report::sample_text("enterprise-hybrid"), None);
     let d = draft(&c, Paper::A4);
     let ids: Vec<String> = c.view.scenarios.iter().map(|s| s.id.clone()).collect();
-    let ways = planner_core::exit_kinds::ways_out_of(&c.catalog, &c.file, &ids);
+    let ways = planner_core::engine::exit::kinds::ways_out_of(&c.catalog, &c.file, &ids);
     let all_cloud = ways.iter().find(|w| w.scenario == "all-cloud").unwrap();
     assert_eq!(
         all_cloud.priced.len(),

@@ -7,8 +7,8 @@
 mod report;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use planner_core::engine::input::scenario_file::ScenarioFile;
 use planner_core::memo::{MemoDraft, Paper};
-use planner_core::scenario_file::ScenarioFile;
 use planner_publish::{FolderCatalog, Signer, publish_from_file};
 use planner_sign::{Identity, Timestamp};
 

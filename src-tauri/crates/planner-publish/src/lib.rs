@@ -20,14 +20,14 @@ use std::path::Path;
 
 use planner_core::catalog::Catalog;
 use planner_core::catalog::diff::Freshness;
-use planner_core::decision::DecisionView;
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::input::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::engine::risk::run::RiskOutcome;
+use planner_core::engine::workspace::content::{self as core_ws, Comparison, ViewState};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
-use planner_core::evaluate::Evaluation;
 use planner_core::memo::{MemoDraft, MemoEvent, MemoRecord, Paper};
-use planner_core::plan::{self as core_ws, Comparison, ViewState};
 use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use planner_memo::{
     CatalogSource, MemoCompliance, MemoError, MemoInput, MemoLock, SIGNATURE_ROLES, memo_pdf, signature_slots,
 };
@@ -57,7 +57,7 @@ pub struct Published {
 }
 
 /// SHA-256 of `bytes`, lowercase hex.
-pub use planner_core::audit::sha256_hex;
+pub use planner_core::compliance::audit::sha256_hex;
 
 /// A UTC time as the signer takes it.
 pub(crate) fn timestamp(t: UtcTime) -> Timestamp {
@@ -220,8 +220,8 @@ pub struct MemoSources<'a> {
     /// section); `None` for a scenario file.
     pub scorecard: Option<&'a ScorecardSummary>,
     /// Each scenario's ways out from the middle of the horizon, priced against staying
-    /// ([`planner_core::exit_kinds::ways_out_of`]).
-    pub ways_out: &'a [planner_core::exit_kinds::WaysOut],
+    /// ([`planner_core::engine::exit::kinds::ways_out_of`]).
+    pub ways_out: &'a [planner_core::engine::exit::kinds::WaysOut],
     /// The workspace's locked baseline, by names; `None` when nothing is locked.
     pub lock: Option<&'a MemoLock>,
 }
@@ -424,7 +424,7 @@ pub fn publish_from_file(
     let (source, statement) = folder_source(&version, folder.dir);
     let mut priced = file.clone();
     priced.scenarios = specs.clone();
-    let ways_out = planner_core::exit_kinds::ways_out_of(catalog, &priced, &view.selected);
+    let ways_out = planner_core::engine::exit::kinds::ways_out_of(catalog, &priced, &view.selected);
     let sources = MemoSources {
         view: dv,
         eval,

@@ -19,8 +19,8 @@
 use std::sync::OnceLock;
 
 use planner_core::calendar::YearMonth;
-use planner_core::decision::{DecisionView, ScenarioFigures};
-use planner_core::ledger::Category;
+use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
+use planner_core::engine::model::ledger::Category;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;

@@ -65,15 +65,15 @@
 //! decimals. [`comparison_csv`] is the Comparison table alone (no notes); [`ledger_csv`] is a
 //! ledger sheet without its `Total` row, so every data row is a month.
 
-use planner_core::assumption::{Assumption, Origin};
-use planner_core::decision::{DecisionView, ScenarioFigures};
-use planner_core::evaluate::{Evaluation, ScenarioResult};
-use planner_core::finance::present;
-use planner_core::ledger::Category;
-use planner_core::operations::{Bridge, DispatchUnit, Operations};
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use planner_core::engine::costing::operations::{Bridge, DispatchUnit, Operations};
+use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
+use planner_core::engine::input::scenario_file::LayerKind;
+use planner_core::engine::model::assumption::{Assumption, Origin};
+use planner_core::engine::model::ledger::Category;
+use planner_core::engine::risk::run::RiskOutcome;
 use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::risk_run::RiskOutcome;
-use planner_core::scenario_file::LayerKind;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::{DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 

@@ -1,7 +1,7 @@
 //! Compute Planner's reports: what leaves the app besides the screen.
 //!
-//! Everything here reads a [`DecisionView`](planner_core::decision::DecisionView) (and, for the
-//! monthly ledger, the [`Evaluation`](planner_core::evaluate::Evaluation) it came from) and
+//! Everything here reads a [`DecisionView`](planner_core::engine::decide::decision::DecisionView) (and, for the
+//! monthly ledger, the [`Evaluation`](planner_core::engine::costing::evaluate::Evaluation) it came from) and
 //! returns bytes or text; nothing is read from or written to disk, and nothing here reaches a
 //! clock except the XLSX writer's document creation date.
 //!
@@ -18,7 +18,7 @@ pub mod charts;
 pub mod export;
 pub mod screen;
 
-use planner_core::ledger::Category;
+use planner_core::engine::model::ledger::Category;
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// `d` rounded half-even to `dp` decimals, with thousands separators (money in the memo: 2; a

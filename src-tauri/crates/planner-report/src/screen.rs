@@ -3,11 +3,11 @@
 //! same points with plotters), and the exports of that same comparison. The shell's commands call
 //! these, so the screen, the files and the memo are drawn from one decision view.
 
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::risk::run::RiskOutcome;
+use planner_core::engine::workspace::content::Comparison;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::evaluate::Evaluation;
-use planner_core::plan::Comparison;
 use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::risk_run::RiskOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::charts::series::{CumulativeSeries, MonthlySeries, cumulative_series, monthly_series};
@@ -48,7 +48,7 @@ pub struct CompareScreen {
     pub plan_digest: String,
     /// The figures of the compared plan a risk analysis may draw beyond the catalog's ranges
     /// (demand, growth, MFU, lead time, interruptions, overrides), set by the caller.
-    pub risk_candidates: Vec<planner_core::risk_drivers::Candidate>,
+    pub risk_candidates: Vec<planner_core::engine::risk::drivers::Candidate>,
     /// Per compared scenario, how many catalog figures it relies on are older than the
     /// workspace's thresholds today, set by the caller (it knows the date).
     pub stale: Vec<StaleCount>,

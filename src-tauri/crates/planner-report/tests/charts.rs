@@ -8,8 +8,8 @@
 
 mod common;
 
-use planner_core::decision::DecisionView;
-use planner_core::ledger::Category;
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::model::ledger::Category;
 use planner_report::category_label;
 use planner_report::charts::{ChartError, ChartSize, FONT_FAMILY, Theme, category_colour, cumulative_svg, monthly_svg};
 use roxmltree::{Document, Node};

@@ -10,11 +10,11 @@ mod common;
 use std::process::Command;
 use std::str::FromStr;
 
-use planner_core::decision::{DecisionView, ScenarioFigures};
-use planner_core::evaluate::Evaluation;
-use planner_core::finance::present;
-use planner_core::ledger::{CATEGORIES, Category};
-use planner_core::operations::DispatchUnit;
+use planner_core::engine::blocks::finance::present;
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::costing::operations::DispatchUnit;
+use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
+use planner_core::engine::model::ledger::{CATEGORIES, Category};
 use planner_report::category_label;
 use planner_report::export::{ExportError, comparison_csv, comparison_xlsx, ledger_csv};
 use rust_decimal::Decimal;
@@ -600,7 +600,7 @@ fn check_dispatch(view: &DecisionView, eval: &Evaluation, sheets: &[Value]) {
             let owned = ops
                 .layers
                 .iter()
-                .filter(|l| l.kind == planner_core::scenario_file::LayerKind::Owned)
+                .filter(|l| l.kind == planner_core::engine::input::scenario_file::LayerKind::Owned)
                 .count();
             assert_eq!(
                 here.len(),
@@ -787,7 +787,7 @@ fn the_scorecard_sheet_holds_the_engines_ranks_totals_weights_and_stability_as_n
         assert_eq!(text(&row[3]), status.scenario.as_deref().unwrap());
         assert_cell_is(&row[4], status.tco.unwrap(), "total cash");
         assert!(money_format(&row[4]), "{}", row[4]);
-        for (k, a) in planner_core::scorecard::Axis::ALL.iter().enumerate() {
+        for (k, a) in planner_core::rfp::scorecard::Axis::ALL.iter().enumerate() {
             assert_cell_is(&row[5 + k], s.axes.get(*a), a.name());
         }
         assert_cell_is(&row[10], s.score, "weighted total");
@@ -811,7 +811,7 @@ fn the_scorecard_sheet_holds_the_engines_ranks_totals_weights_and_stability_as_n
     assert!(note.contains("the expert hours per month is missing"), "{note}");
     // The weights: as typed and as shares of their sum.
     let w = row_starting(rows, "Weights");
-    for (k, a) in planner_core::scorecard::Axis::ALL.iter().enumerate() {
+    for (k, a) in planner_core::rfp::scorecard::Axis::ALL.iter().enumerate() {
         let row = rows[w + 2 + k].as_array().unwrap();
         assert_eq!(text(&row[0]), a.name());
         assert_cell_is(&row[1], card.entered_weights.get(*a), "entered weight");
@@ -827,7 +827,7 @@ fn the_scorecard_sheet_holds_the_engines_ranks_totals_weights_and_stability_as_n
     assert!(reviewed.contains("Cirrus Compute, Delta Partial"), "{reviewed}");
     // The exit terms: the all-cloud reserved layer's clause, as numbers.
     let ex = row_starting(rows, "Exit terms as quoted");
-    let spec = planner_core::scenario_file::parse(&common::sample_text("enterprise-hybrid")).unwrap();
+    let spec = planner_core::engine::input::scenario_file::parse(&common::sample_text("enterprise-hybrid")).unwrap();
     let clause = spec
         .scenarios
         .iter()

@@ -9,7 +9,7 @@
 mod common;
 
 use planner_core::calendar::YearMonth;
-use planner_core::risk_run::RiskOutcome;
+use planner_core::engine::risk::run::RiskOutcome;
 use planner_report::charts::{ChartError, ChartSize, RiskLabels, Theme, risk_fan_svg, risk_tornado_svg, scenario_rgb};
 use roxmltree::{Document, Node};
 use rust_decimal::prelude::ToPrimitive;

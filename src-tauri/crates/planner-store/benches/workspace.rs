@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planner_core::plan::{ViewState, from_scenario_file};
-use planner_core::scenario_file::{self, ScenarioFile};
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
+use planner_core::engine::workspace::content::{ViewState, from_scenario_file};
 use planner_store::Workspace;
 use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::Decimal;

@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::Path;
 
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
-use planner_core::scenario_file::{self, ScenarioFile};
 use serde::Serialize;
 
 fn io(path: &Path, what: &str, e: &std::io::Error) -> PlannerError {

@@ -1,7 +1,7 @@
 //! Reading RFP quote files: CSV or XLSX, chosen by the file's extension.
 //!
 //! This module only turns a file into a [`QuoteTable`] of cells with their spreadsheet row and
-//! column; `planner_core::quote::parse_quotes` checks the table against the template
+//! column; `planner_core::rfp::quote::parse_quotes` checks the table against the template
 //! (`catalogs/templates/README.md`) and refuses it whole when anything is wrong. Row numbers are
 //! the ones a person sees: the header is row 1 (in a CSV file, the line where the row starts).
 //! Spreadsheet numbers are binary floats; each is read back through its shortest round-trip text
@@ -22,10 +22,10 @@ use std::str::FromStr;
 
 use calamine::{DataRef, Reader, SheetType, SheetVisible, Xlsx};
 use planner_core::catalog::Catalog;
+use planner_core::catalog::provenance::AsOf;
+use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
-use planner_core::plan::WorkspaceSettings;
-use planner_core::provenance::AsOf;
-use planner_core::quote::{
+use planner_core::rfp::quote::{
     COLUMNS, Cell, Quote, QuoteTable, TableRow, import_error, normalise_header, parse_quotes, quoted,
 };
 use rust_decimal::Decimal;

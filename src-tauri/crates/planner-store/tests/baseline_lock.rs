@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::engine::input::scenario_file;
+use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::ErrorCode;
-use planner_core::plan::{BaselineLock, ViewState};
-use planner_core::scenario_file;
 use planner_store::workspace::{Edit, EditRequest, Workspace};
 
 fn repo() -> PathBuf {
@@ -21,7 +21,7 @@ fn catalog_files() -> Vec<(String, String)> {
 fn new_workspace(dir: &Path) -> Workspace {
     let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let file = scenario_file::parse(&text).unwrap();
-    let (settings, _, _) = planner_core::plan::from_scenario_file(file.clone());
+    let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(file.clone());
     let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &catalog_files()).unwrap();
     ws.import(&file, "enterprise-hybrid.json").unwrap();
     ws.set_view(&ViewState {

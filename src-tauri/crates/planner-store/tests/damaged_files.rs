@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::scenario_file::{self, ScenarioFile};
 use planner_store::workspace::Workspace;
 
 fn repo() -> PathBuf {
@@ -27,7 +27,7 @@ fn sample() -> ScenarioFile {
 /// A workspace with the sample imported, closed, at `dir/client.cpw`.
 fn made(dir: &Path) -> PathBuf {
     let path = dir.join("client.cpw");
-    let settings = planner_core::plan::from_scenario_file(sample()).0;
+    let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
     let (ws, _) = Workspace::create_with(&path, &settings, &catalog_files(), |ws| {
         ws.import(&sample(), "sample.json")
     })
@@ -129,7 +129,7 @@ fn a_missing_required_row_is_named() {
 fn a_failed_build_leaves_no_file_and_a_retry_works() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("client.cpw");
-    let settings = planner_core::plan::from_scenario_file(sample()).0;
+    let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
     let mut bad = sample();
     bad.workloads[0].id = "not an id!".to_owned();
     let err = Workspace::create_with(&path, &settings, &catalog_files(), |ws| {
@@ -169,7 +169,7 @@ fn a_failed_build_leaves_no_file_and_a_retry_works() {
 fn a_file_that_appears_meanwhile_is_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("client.cpw");
-    let settings = planner_core::plan::from_scenario_file(sample()).0;
+    let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
     let err = Workspace::create_with(&path, &settings, &catalog_files(), |_| {
         std::fs::write(&path, b"someone else's file").map_err(|e| PlannerError::new(ErrorCode::Io, e.to_string()))
     })

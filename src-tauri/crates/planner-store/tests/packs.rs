@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::catalog::provenance::AsOf;
+use planner_core::engine::input::scenario_file::{self, Override, ScenarioFile};
+use planner_core::engine::workspace::content::{ViewState, WorkspaceSettings};
 use planner_core::error::ErrorCode;
-use planner_core::plan::{ViewState, WorkspaceSettings};
-use planner_core::scenario_file::{self, Override, ScenarioFile};
 use planner_sign::{PackKey, generate_pack_key, read_pack_key};
 use planner_store::pack::{PackParts, build_pack, check_pack, open_pack, pack_bytes, read_pack_bytes};
 use planner_store::workspace::{Edit, EditRequest, Workspace};
@@ -42,7 +42,7 @@ fn sample() -> ScenarioFile {
 }
 
 fn settings() -> WorkspaceSettings {
-    planner_core::plan::from_scenario_file(sample()).0
+    planner_core::engine::workspace::content::from_scenario_file(sample()).0
 }
 
 fn workspace_on(dir: &Path, catalog_dir: &str) -> Workspace {

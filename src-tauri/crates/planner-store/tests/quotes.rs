@@ -12,13 +12,13 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::catalog::Catalog;
+use planner_core::catalog::provenance::AsOf;
+use planner_core::engine::exit::clauses::{ExitClause, TerminationFee};
+use planner_core::engine::input::scenario_file::{self, CommitTerm, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
+use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::workspace::content::{WorkspaceSettings, evaluate_selection, from_scenario_file};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::exit::{ExitClause, TerminationFee};
-use planner_core::plan::{WorkspaceSettings, evaluate_selection, from_scenario_file};
-use planner_core::provenance::AsOf;
-use planner_core::quote::{Quote, QuoteKind, QuoteSource};
-use planner_core::scenario::Origin;
-use planner_core::scenario_file::{self, CommitTerm, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
+use planner_core::rfp::quote::{Quote, QuoteKind, QuoteSource};
 use planner_store::read_quotes;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -354,15 +354,15 @@ fn text_in_an_xlsx_number_column_is_named_by_row_and_column() {
         for (c, cell) in r.cells.iter().enumerate() {
             let (row, col) = (r.row - 1, u16::try_from(c).unwrap());
             match cell {
-                planner_core::quote::Cell::Text(t) => {
+                planner_core::rfp::quote::Cell::Text(t) => {
                     sheet.write_string(row, col, t).unwrap();
                 }
-                planner_core::quote::Cell::Number(n) => {
+                planner_core::rfp::quote::Cell::Number(n) => {
                     sheet
                         .write_number(row, col, n.to_string().parse::<f64>().unwrap())
                         .unwrap();
                 }
-                planner_core::quote::Cell::Date(d) => {
+                planner_core::rfp::quote::Cell::Date(d) => {
                     sheet.write_string(row, col, d.to_string()).unwrap();
                 }
                 _ => {}
@@ -629,10 +629,10 @@ fn quotes_become_layers_the_engine_evaluates_with_the_quote_as_reason() {
 #[test]
 fn the_template_and_its_readme_list_every_column_in_order() {
     let header = std::fs::read_to_string(repo().join("catalogs/templates/rfp-quotes.csv")).unwrap();
-    let names: Vec<&str> = planner_core::quote::COLUMNS.iter().map(|c| c.name).collect();
+    let names: Vec<&str> = planner_core::rfp::quote::COLUMNS.iter().map(|c| c.name).collect();
     assert_eq!(header.lines().next().unwrap().split(',').collect::<Vec<_>>(), names);
     let readme = std::fs::read_to_string(repo().join("catalogs/templates/README.md")).unwrap();
-    for c in planner_core::quote::COLUMNS {
+    for c in planner_core::rfp::quote::COLUMNS {
         let row = readme
             .lines()
             .find(|l| l.starts_with(&format!("| `{}` |", c.name)))
@@ -685,11 +685,11 @@ fn template_xlsx(path: &Path) {
     book.save(path).unwrap();
 }
 
-fn write_table(sheet: &mut rust_xlsxwriter::Worksheet, table: &planner_core::quote::QuoteTable) {
+fn write_table(sheet: &mut rust_xlsxwriter::Worksheet, table: &planner_core::rfp::quote::QuoteTable) {
     for r in &table.rows {
         for (c, cell) in r.cells.iter().enumerate() {
             let (row, col) = (r.row - 1, u16::try_from(c).unwrap());
-            if let planner_core::quote::Cell::Text(t) = cell {
+            if let planner_core::rfp::quote::Cell::Text(t) = cell {
                 match t.parse::<f64>() {
                     Ok(n) => sheet.write_number(row, col, n).unwrap(),
                     Err(_) => sheet.write_string(row, col, t).unwrap(),
@@ -997,7 +997,7 @@ fn a_workbook_that_unpacks_beyond_the_limit_is_refused_before_calamine_reads_it(
 }
 
 /// A workbook with the given sheets: (name, hidden, rows of text cells).
-fn workbook(path: &Path, sheets: &[(&str, bool, planner_core::quote::QuoteTable)]) {
+fn workbook(path: &Path, sheets: &[(&str, bool, planner_core::rfp::quote::QuoteTable)]) {
     let mut book = Workbook::new();
     let mut active_set = false;
     for (name, hidden, table) in sheets {
@@ -1013,24 +1013,24 @@ fn workbook(path: &Path, sheets: &[(&str, bool, planner_core::quote::QuoteTable)
     book.save(path).unwrap();
 }
 
-fn text_table(rows: &[&[&str]]) -> planner_core::quote::QuoteTable {
-    planner_core::quote::QuoteTable {
+fn text_table(rows: &[&[&str]]) -> planner_core::rfp::quote::QuoteTable {
+    planner_core::rfp::quote::QuoteTable {
         file: String::new(),
         rows: rows
             .iter()
             .zip(1..)
-            .map(|(r, row)| planner_core::quote::TableRow {
+            .map(|(r, row)| planner_core::rfp::quote::TableRow {
                 row,
                 cells: r
                     .iter()
-                    .map(|t| planner_core::quote::Cell::Text((*t).to_owned()))
+                    .map(|t| planner_core::rfp::quote::Cell::Text((*t).to_owned()))
                     .collect(),
             })
             .collect(),
     }
 }
 
-fn template_table() -> planner_core::quote::QuoteTable {
+fn template_table() -> planner_core::rfp::quote::QuoteTable {
     planner_store::quotes::read_quote_table(&repo().join("catalogs/templates/rfp-quotes.csv")).unwrap()
 }
 
@@ -1254,7 +1254,8 @@ fn exit_terms_and_any_commitment_read_alike_from_csv_and_xlsx_and_reach_the_laye
     // The vendor's scenario evaluates, shows the cost of leaving both reservations, and prices
     // egress at the highest price the vendor quotes (on-demand's 90 per TB).
     let (settings, workloads, samples) = sample();
-    let scenario = planner_core::vendors::vendor_scenario(&samples[0], "v", "Nimbus GPU", &csv, &settings).unwrap();
+    let scenario =
+        planner_core::rfp::vendors::vendor_scenario(&samples[0], "v", "Nimbus GPU", &csv, &settings).unwrap();
     assert_eq!(scenario.egress_per_tb, dec!(90));
     let result = evaluate_selection(&catalog(), &settings, &workloads, &[scenario], None);
     assert!(result.problems.is_empty(), "{:?}", result.problems);
@@ -1265,7 +1266,7 @@ fn exit_terms_and_any_commitment_read_alike_from_csv_and_xlsx_and_reach_the_laye
         .map(|c| c.layer.as_str())
         .collect();
     assert_eq!(exits.len(), 2, "{exits:?}");
-    let entry = planner_core::vendors::entry_from_quotes(None, "Nimbus GPU", "v", &csv);
+    let entry = planner_core::rfp::vendors::entry_from_quotes(None, "Nimbus GPU", "v", &csv);
     assert_eq!(
         (
             entry.sla,

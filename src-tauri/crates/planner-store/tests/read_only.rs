@@ -7,11 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use planner_core::checklist::{ItemStatus, Subject};
+use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
+use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::ErrorCode;
 use planner_core::memo::{MemoEvent, MemoRecord};
-use planner_core::plan::ViewState;
-use planner_core::scenario_file::{self, ScenarioFile};
 use planner_store::workspace::{AnswerInput, Edit, EditRequest, Workspace};
 
 fn repo() -> PathBuf {
@@ -42,7 +42,7 @@ fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn made(dir: &Path) -> PathBuf {
     let path = dir.join("client.cpw");
     let catalog = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
-    let (settings, _, _) = planner_core::plan::from_scenario_file(sample());
+    let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample());
     let (ws, _) = Workspace::create_with(&path, &settings, &catalog, |ws| ws.import(&sample(), "sample.json")).unwrap();
     drop(ws);
     path
@@ -132,7 +132,7 @@ fn a_workspace_open_read_only_reads_whole_and_refuses_every_change_untouched() {
     );
     let name = "d1-compliance.toml".to_owned();
     let text = std::fs::read_to_string(repo().join("catalogs/checklists").join(&name)).unwrap();
-    let template = planner_core::checklist::parse_template(&name, &text).unwrap();
+    let template = planner_core::compliance::checklist::parse_template(&name, &text).unwrap();
     let item = template.items.first().unwrap().id.clone();
     assert_read_only(
         ws.answer_item(

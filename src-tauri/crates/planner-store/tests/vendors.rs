@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use planner_core::plan::ViewState;
-use planner_core::scenario_file::{self, FxRate, LayerKind, ScenarioFile};
-use planner_core::scorecard::PerAxis;
-use planner_core::vendors::{ScorecardDraft, VendorEntry};
+use planner_core::engine::input::scenario_file::{self, FxRate, LayerKind, ScenarioFile};
+use planner_core::engine::workspace::content::ViewState;
+use planner_core::rfp::scorecard::PerAxis;
+use planner_core::rfp::vendors::{ScorecardDraft, VendorEntry};
 use planner_store::workspace::{Changed, Edit, EditRequest, Workspace};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -27,7 +27,7 @@ fn sample() -> ScenarioFile {
 
 /// The enterprise-hybrid sample (USD) with a EUR rate, so the EUR quote of `good.csv` converts.
 fn new_workspace(dir: &Path) -> Workspace {
-    let (mut settings, _, _) = planner_core::plan::from_scenario_file(sample());
+    let (mut settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample());
     settings.fx.push(FxRate::market(
         "EUR",
         "USD",
@@ -54,7 +54,7 @@ fn edit(ws: &mut Workspace, card: &ScorecardDraft, field: &str, at: i64) -> plan
     .unwrap()
 }
 
-fn good_quotes(ws: &Workspace) -> Vec<planner_core::quote::Quote> {
+fn good_quotes(ws: &Workspace) -> Vec<planner_core::rfp::quote::Quote> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quotes/good.csv");
     planner_store::read_quotes(&path, ws.catalog(), ws.settings()).unwrap()
 }
@@ -324,7 +324,7 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
 
 #[test]
 fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none() {
-    use planner_core::checklist::{ItemStatus, Subject, SubjectKind};
+    use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
     use planner_store::workspace::AnswerInput;
     let dir = tempfile::tempdir().unwrap();
     let mut ws = new_workspace(dir.path());
@@ -332,7 +332,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         "d1-compliance.toml".to_owned(),
         std::fs::read_to_string(repo().join("catalogs/checklists/d1-compliance.toml")).unwrap(),
     );
-    let t = planner_core::checklist::parse_template(&file.0, &file.1).unwrap();
+    let t = planner_core::compliance::checklist::parse_template(&file.0, &file.1).unwrap();
     let card = ScorecardDraft {
         weights: ScorecardDraft::default().weights,
         vendors: vec![

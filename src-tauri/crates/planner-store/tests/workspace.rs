@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::engine::input::scenario_file::{self, ScenarioFile};
+use planner_core::engine::workspace::content::{ViewState, WorkspaceSettings};
 use planner_core::error::ErrorCode;
-use planner_core::plan::{ViewState, WorkspaceSettings};
-use planner_core::scenario_file::{self, ScenarioFile};
 use planner_store::workspace::{Edit, EditRequest, Workspace};
 use rust_decimal::Decimal;
 
@@ -25,7 +25,7 @@ fn sample() -> ScenarioFile {
 }
 
 fn settings() -> WorkspaceSettings {
-    let (s, _, _) = planner_core::plan::from_scenario_file(sample());
+    let (s, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample());
     s
 }
 
@@ -86,12 +86,12 @@ fn a_workspace_reopens_with_everything_in_it() {
     let mut file = sample();
     file.scenarios[0].staff_fte = Decimal::new(15, 1);
     let catalog = planner_core::catalog::load(&catalog_files()).unwrap();
-    let plan = planner_core::validate::validate(&catalog, &file, None).unwrap();
-    let eval = planner_core::evaluate::evaluate(&plan);
+    let plan = planner_core::engine::resolve::validate::validate(&catalog, &file, None).unwrap();
+    let eval = planner_core::engine::costing::evaluate::evaluate(&plan);
     let expected: Vec<Decimal> = eval
         .scenarios
         .iter()
-        .map(|s| planner_core::finance::present(s.totals.total_cash))
+        .map(|s| planner_core::engine::blocks::finance::present(s.totals.total_cash))
         .collect();
     assert_eq!(totals, expected);
     ws.integrity_check().unwrap();

@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use planner_core::checklist::{
+use planner_core::compliance::checklist::{
     self, Answer, Checklist, ChecklistTemplate, Clearance, EnergyUse, Hint, ItemStatus, SignOff, Subject,
 };
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::resolve::validate::validate;
+use planner_core::engine::workspace::content::to_scenario_file;
 use planner_core::error::PlannerError;
-use planner_core::evaluate::evaluate;
-use planner_core::plan::to_scenario_file;
-use planner_core::validate::validate;
 use planner_store::Workspace;
 use planner_store::workspace::LogProblem;
 use serde::Serialize;

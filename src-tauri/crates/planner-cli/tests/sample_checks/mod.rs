@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use planner_app::TestHost;
-use planner_core::checklist::Subject;
+use planner_core::compliance::checklist::Subject;
+use planner_core::engine::input::scenario_file::LayerKind;
 use planner_core::error::ErrorCode;
-use planner_core::scenario_file::LayerKind;
 use rust_decimal::Decimal;
 
 /// The five samples, by id.

@@ -54,10 +54,10 @@ use toml::de::{DeTable, DeValue};
 use crate::catalog::provenance::{AsOf, Confidence, Provenance, Source};
 use crate::catalog::{CatalogError, CatalogIssue, Ctx, IssueKind, SrcList, open_toml};
 use crate::compliance::audit::{NewEntry, hex};
-use crate::engine::evaluate::Totals;
-use crate::engine::scenario::{Financing, Layer, Scenario};
-use crate::engine::scenario_file::LayerKind;
-use crate::engine::workload::{DataClassification, Workload};
+use crate::engine::costing::evaluate::Totals;
+use crate::engine::input::scenario_file::LayerKind;
+use crate::engine::model::scenario::{Financing, Layer, Scenario};
+use crate::engine::model::workload::{DataClassification, Workload};
 
 /// The template format this build reads.
 pub const TEMPLATE_FORMAT: u32 = 1;

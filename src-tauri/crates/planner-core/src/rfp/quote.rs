@@ -32,9 +32,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
-use crate::engine::layer_form::empty_layer;
-use crate::engine::plan::WorkspaceSettings;
-use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
+use crate::engine::input::scenario_file::empty_layer;
+use crate::engine::input::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
+use crate::engine::workspace::content::WorkspaceSettings;
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
 use crate::exit_clause::{ExitClause, TerminationFee};
 use crate::problem::MAX_HORIZON_MONTHS;
@@ -318,13 +318,13 @@ fn is_currency_code(c: &str) -> bool {
 }
 
 /// The workspace's rate for `currency` (1 for its own currency), if it has one that the engine
-/// accepts (well formed, inside the plausibility band of [`crate::engine::fx`]): a quote converts with
+/// accepts (well formed, inside the plausibility band of [`crate::engine::input::fx`]): a quote converts with
 /// exactly the rates a scenario's figures do.
 fn rate_for(settings: &WorkspaceSettings, currency: &str) -> Option<Decimal> {
     if currency == settings.currency {
         return Some(Decimal::ONE);
     }
-    crate::engine::fx::check(&settings.fx, &settings.currency)
+    crate::engine::input::fx::check(&settings.fx, &settings.currency)
         .rates
         .get(currency)
         .map(|c| c.per_unit)
@@ -714,7 +714,7 @@ impl Quote {
         let owned = self.offer_kind == QuoteKind::Owned;
         let reserved = self.offer_kind == QuoteKind::Reserved;
         let exit_clause = if reserved { self.exit_clause(rate)? } else { None };
-        // Every field a quote does not state is the empty layer's (see `layer_form::empty_layer`).
+        // Every field a quote does not state is the empty layer's (see `scenario_file::empty_layer`).
         Ok(LayerSpec {
             accelerator: Some(self.accelerator.clone()),
             gpus: self.gpus,

@@ -12,7 +12,7 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::engine::scenario_file::{FinancingMethod, LayerKind, ScenarioSpec};
+use crate::engine::input::scenario_file::{FinancingMethod, LayerKind, ScenarioSpec};
 use crate::exit_clause::ExitClause;
 use crate::rfp::scorecard::{PerAxis, normalise_weights};
 use crate::rfp::vendors::{ScorecardDraft, ScorecardView};

@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
-use crate::engine::decision::decision_view;
-use crate::engine::plan::{ProblemPlace, SelectionResult, WorkspaceSettings, evaluate_selection};
-use crate::engine::scenario_file::{CommitTerm, ScenarioSpec, WorkloadSpec};
+use crate::engine::decide::decision::decision_view;
+use crate::engine::input::scenario_file::{CommitTerm, ScenarioSpec, WorkloadSpec};
+use crate::engine::workspace::content::{ProblemPlace, SelectionResult, WorkspaceSettings, evaluate_selection};
 use crate::error::PlannerError;
 use crate::exit_clause::ExitClause;
 use crate::rfp::quote::{Quote, QuoteKind};

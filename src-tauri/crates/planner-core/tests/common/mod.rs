@@ -2,9 +2,9 @@
 #![allow(dead_code)]
 
 use planner_core::catalog::{Catalog, load};
-use planner_core::evaluate::{Evaluation, ScenarioResult, evaluate};
-use planner_core::scenario_file::parse;
-use planner_core::validate::validate;
+use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult, evaluate};
+use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::resolve::validate::validate;
 
 const FILES: [(&str, &str); 5] = [
     (

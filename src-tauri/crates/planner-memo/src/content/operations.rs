@@ -7,11 +7,11 @@
 //! books the ledger) or the scenario file's; nothing is recomputed here but sums of the engine's
 //! cells for the appendix's columns.
 
-use planner_core::assumption::{Assumption, Origin};
 use planner_core::calendar::YearMonth;
-use planner_core::evaluate::ScenarioResult;
-use planner_core::operations::{Bridge, BridgeLine, DispatchUnit, Operations, SpotNote, WorkNeed};
-use planner_core::scenario_file::{LayerKind, WorkloadSpec};
+use planner_core::engine::costing::evaluate::ScenarioResult;
+use planner_core::engine::costing::operations::{Bridge, BridgeLine, DispatchUnit, Operations, SpotNote, WorkNeed};
+use planner_core::engine::input::scenario_file::{LayerKind, WorkloadSpec};
+use planner_core::engine::model::assumption::{Assumption, Origin};
 use planner_core::workload_kind::{TuningMethod, WorkloadClass, WorkloadKind};
 use rust_decimal::Decimal;
 
@@ -476,7 +476,7 @@ fn dispatch_head(ops: &Operations, c: DispatchColumn, abbreviate: bool) -> Strin
     }
 }
 
-fn dispatch_value(m: &planner_core::operations::DispatchMonth, c: DispatchColumn) -> Decimal {
+fn dispatch_value(m: &planner_core::engine::costing::operations::DispatchMonth, c: DispatchColumn) -> Decimal {
     match c {
         DispatchColumn::Given(li) => m
             .served

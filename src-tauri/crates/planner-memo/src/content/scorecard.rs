@@ -7,10 +7,10 @@
 //! document): nothing is scored or ranked here. The section is left out when the memo has no
 //! scorecard.
 
+use planner_core::engine::input::scenario_file::LayerKind;
 use planner_core::exit_clause::{ExitClause, TerminationFee};
+use planner_core::rfp::scorecard::{Axis, PerAxis};
 use planner_core::rfp::summary::{ScorecardSummary, VendorCommitment, VendorExits};
-use planner_core::scenario_file::LayerKind;
-use planner_core::scorecard::{Axis, PerAxis};
 use rust_decimal::Decimal;
 
 use super::{grouped, heading, money, name_of, paragraph, percent, small};

@@ -1,10 +1,10 @@
 //! The memo's "Ways out" of one scenario: each layer's ways out (leave a reservation, scale down,
 //! downgrade, leave a lease, sell early) from the middle of the horizon, as the engine priced them
-//! against staying with the same ledger ([`planner_core::exit_kinds::standard_ways_out`]), and the
+//! against staying with the same ledger ([`planner_core::engine::exit::kinds::standard_ways_out`]), and the
 //! ways it refused, in words.
 
-use planner_core::decision::DecisionView;
-use planner_core::exit_kinds::{ExitRequest, ExitRequestPrice, WaysOut};
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::exit::kinds::{ExitRequest, ExitRequestPrice, WaysOut};
 use rust_decimal::Decimal;
 
 use crate::blocks::{Block, Column, Row, Table};

@@ -7,10 +7,10 @@ use std::process::Command;
 
 use planner_core::catalog::Catalog;
 use planner_core::catalog::diff::Freshness;
-use planner_core::decision::DecisionView;
-use planner_core::evaluate::Evaluation;
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::input::scenario_file::ScenarioFile;
 use planner_core::memo::{MemoDraft, Paper};
-use planner_core::scenario_file::ScenarioFile;
 use planner_memo::{CatalogSource, Memo, MemoInput, memo_pdf};
 
 #[path = "../../../planner-report/tests/common/mod.rs"]

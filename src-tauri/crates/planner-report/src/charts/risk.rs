@@ -14,7 +14,7 @@
 //! The outcome holds no month or currency: [`RiskLabels`] gives them.
 
 use planner_core::calendar::YearMonth;
-use planner_core::risk_run::{RiskOutcome, Tornado, TornadoBar};
+use planner_core::engine::risk::run::{RiskOutcome, Tornado, TornadoBar};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rust_decimal::Decimal;

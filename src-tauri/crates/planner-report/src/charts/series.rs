@@ -6,7 +6,7 @@
 //! Values are `f64` here only because they are coordinates; the figures themselves stay decimal
 //! in the decision view.
 
-use planner_core::decision::{DecisionView, ScenarioFigures};
+use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
 use serde::{Deserialize, Serialize};
 
 use super::{Theme, category_colour, scenario_rgb, to_f64};

@@ -13,10 +13,10 @@
 //!   `Notice (months)`, `Fee`, `Fee amount or share`, `Egress per TB`, `Data TB`, `Offboarding`;
 //! - notes: the horizon and currency the costs are taken over, how the axes are scored.
 
+use planner_core::engine::input::scenario_file::LayerKind;
 use planner_core::exit_clause::TerminationFee;
+use planner_core::rfp::scorecard::Axis;
 use planner_core::rfp::summary::{ScorecardSummary, VendorCommitment};
-use planner_core::scenario_file::LayerKind;
-use planner_core::scorecard::Axis;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::Worksheet;
 

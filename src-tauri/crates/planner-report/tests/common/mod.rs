@@ -2,8 +2,8 @@
 //! from the sample scenario files against the catalog the app ships.
 #![allow(dead_code)]
 
-use planner_core::decision::{DecisionView, decision_view};
-use planner_core::evaluate::Evaluation;
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::decide::decision::{DecisionView, decision_view};
 
 // The engine's own test helpers: the shipped catalog loader and parse → validate → evaluate.
 #[path = "../../../planner-core/tests/common/mod.rs"]
@@ -66,16 +66,16 @@ pub fn copies_text(copies: u64) -> String {
 
 /// The risk analysis of a sample on the shipped catalog: `draws` draws from `seed`, against the
 /// first scenario.
-pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::risk_run::RiskOutcome {
-    let file =
-        planner_core::scenario_file::parse(&sample_text(name)).unwrap_or_else(|p| panic!("parse: {}", p.message));
-    let sampling = planner_core::risk::Sampling {
+pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::engine::risk::run::RiskOutcome {
+    let file = planner_core::engine::input::scenario_file::parse(&sample_text(name))
+        .unwrap_or_else(|p| panic!("parse: {}", p.message));
+    let sampling = planner_core::engine::risk::sampling::Sampling {
         draws,
         seed,
         group_correlation: 0.8,
-        shape: planner_core::risk::Shape::Triangular,
+        shape: planner_core::engine::risk::sampling::Shape::Triangular,
     };
-    planner_core::risk_run::analyse(&engine::shipped_catalog(), &file, None, &sampling)
+    planner_core::engine::risk::run::analyse(&engine::shipped_catalog(), &file, None, &sampling)
         .unwrap_or_else(|p| panic!("analyse: {p:#?}"))
 }
 
@@ -86,12 +86,12 @@ pub fn sample_risk(name: &str, draws: usize, seed: u64) -> planner_core::risk_ru
 /// its measured MFU and expert hours, so it is left out. `Cirrus Compute` and `Delta Partial` have
 /// no checklist record (not reviewed). Returns the draft, the screen's view and its summary.
 pub fn sample_scorecard() -> (
-    planner_core::vendors::ScorecardDraft,
-    planner_core::vendors::ScorecardView,
+    planner_core::rfp::vendors::ScorecardDraft,
+    planner_core::rfp::vendors::ScorecardView,
     planner_core::rfp::summary::ScorecardSummary,
 ) {
-    use planner_core::scorecard::PerAxis;
-    use planner_core::vendors::{ScorecardDraft, VendorEntry};
+    use planner_core::rfp::scorecard::PerAxis;
+    use planner_core::rfp::vendors::{ScorecardDraft, VendorEntry};
     use rust_decimal::Decimal;
     let d = |t: &str| t.parse::<Decimal>().unwrap_or_else(|e| panic!("{t}: {e}"));
     let entry = |name: &str, scenario: &str, figures: [&str; 7]| {
@@ -133,10 +133,10 @@ pub fn sample_scorecard() -> (
         .into_iter()
         .map(|(n, s)| (n.to_owned(), d(s)))
         .collect();
-    let file = planner_core::scenario_file::parse(&sample_text("enterprise-hybrid"))
+    let file = planner_core::engine::input::scenario_file::parse(&sample_text("enterprise-hybrid"))
         .unwrap_or_else(|p| panic!("parse: {}", p.message));
-    let (settings, workloads, scenarios) = planner_core::plan::from_scenario_file(file);
-    let view = planner_core::vendors::scorecard_view(
+    let (settings, workloads, scenarios) = planner_core::engine::workspace::content::from_scenario_file(file);
+    let view = planner_core::rfp::vendors::scorecard_view(
         &draft,
         &engine::shipped_catalog(),
         &settings,

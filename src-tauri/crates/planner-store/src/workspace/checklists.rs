@@ -1,5 +1,5 @@
 //! The compliance record of a workspace: the D-1 checklists of its scenarios and vendors, kept as
-//! one hash-chained log (`checklist_log`, [`planner_core::audit`]) with the evidence files beside
+//! one hash-chained log (`checklist_log`, [`planner_core::compliance::audit`]) with the evidence files beside
 //! it (`evidence`, stored by SHA-256).
 //!
 //! - **The log is the only copy.** A checklist is read by replaying the log's entries for its
@@ -18,10 +18,10 @@
 //!   text in the workspace; later reads use that copy, so an answer is always judged against the
 //!   items the reviewer saw, whatever template a newer app ships.
 
-use planner_core::audit::sha256_hex;
-use planner_core::audit::{self, AuditEntry, BreakReason};
-use planner_core::checklist::ChecklistChange;
-use planner_core::checklist::{
+use planner_core::compliance::audit::sha256_hex;
+use planner_core::compliance::audit::{self, AuditEntry, BreakReason};
+use planner_core::compliance::checklist::ChecklistChange;
+use planner_core::compliance::checklist::{
     self, Answer, Checklist, ChecklistTemplate, Evidence, ItemStatus, SignOffSignature, Subject,
 };
 use planner_core::error::{ErrorCode, PlannerError};

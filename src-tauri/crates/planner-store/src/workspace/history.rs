@@ -5,10 +5,10 @@
 //! on the side being written is deleted. Undone entries stay (flagged) until a new edit drops
 //! them, so redo works across a restart.
 
+use planner_core::engine::input::scenario_file::{ScenarioSpec, WorkloadSpec};
+use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::memo::MemoDraft;
-use planner_core::plan::WorkspaceSettings;
-use planner_core::scenario_file::{ScenarioSpec, WorkloadSpec};
-use planner_core::vendors::ScorecardDraft;
+use planner_core::rfp::vendors::ScorecardDraft;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 

@@ -6,9 +6,9 @@
 //! baseline. New scenarios, other scenarios, the memo draft, the scorecard and the checklists
 //! stay free. Locking and unlocking are not undo steps (like the view).
 
+use planner_core::engine::input::scenario_file::ScenarioSpec;
+use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::plan::{BaselineLock, ViewState};
-use planner_core::scenario_file::ScenarioSpec;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::history::{Change, Positioned};

@@ -35,12 +35,12 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use planner_core::catalog::{self, Catalog};
+use planner_core::engine::costing::evaluate::Evaluation;
+use planner_core::engine::input::ids::free_id;
+use planner_core::engine::input::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
+use planner_core::engine::workspace::content::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
-use planner_core::evaluate::Evaluation;
-use planner_core::ids::free_id;
 use planner_core::memo::{MemoDraft, MemoRecord};
-use planner_core::plan::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
-use planner_core::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 pub use checklists::{AnswerInput, ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};
@@ -256,9 +256,9 @@ fn invalid(field: &str, message: &str) -> PlannerError {
     PlannerError::invalid(field, message)
 }
 
-/// Ids name items in files and error paths: the core's rule ([`planner_core::ids::id_problem`]).
+/// Ids name items in files and error paths: the core's rule ([`planner_core::engine::input::ids::id_problem`]).
 pub fn check_id(field: &str, id: &str) -> Result<(), PlannerError> {
-    match planner_core::ids::id_problem(id) {
+    match planner_core::engine::input::ids::id_problem(id) {
         Some(message) => Err(invalid(field, &message)),
         None => Ok(()),
     }
@@ -274,7 +274,7 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
             "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
         ));
     }
-    let most = planner_core::validate::MAX_HORIZON_MONTHS;
+    let most = planner_core::engine::resolve::validate::MAX_HORIZON_MONTHS;
     if !(1..=most).contains(&s.horizon_months) {
         return Err(invalid(
             "settings.horizon_months",

@@ -5,9 +5,9 @@
 use planner_core::catalog::Catalog;
 use planner_core::catalog::diff::{CatalogDiff, diff};
 use planner_core::catalog::pack::check_not_older;
+use planner_core::engine::editing::pack_effect::mark_kept;
+use planner_core::engine::workspace::content::scenario_detail;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::pack_effect::mark_kept;
-use planner_core::plan::scenario_detail;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -68,7 +68,11 @@ pub struct CatalogOrigin {
     pub statement: String,
 }
 
-fn on(catalog: &Catalog, ws: &Workspace, scenario: &planner_core::scenario_file::ScenarioSpec) -> ScenarioOn {
+fn on(
+    catalog: &Catalog,
+    ws: &Workspace,
+    scenario: &planner_core::engine::input::scenario_file::ScenarioSpec,
+) -> ScenarioOn {
     let detail = scenario_detail(catalog, &ws.settings, &ws.workloads, scenario);
     match detail.figures {
         Some(f) if detail.problems.is_empty() => ScenarioOn {

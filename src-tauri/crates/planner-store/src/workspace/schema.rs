@@ -83,7 +83,7 @@ CREATE TABLE memos (
 ",
     r"
 -- The compliance record: every checklist answer, sign-off and revocation, in order, each entry
--- chained to the one before by SHA-256 (planner_core::audit). The checklists are read from this
+-- chained to the one before by SHA-256 (planner_core::compliance::audit). The checklists are read from this
 -- log alone, so a row changed behind the app's back both breaks the chain and is what verify
 -- names. Facts, never undone: a later answer supersedes an earlier one.
 CREATE TABLE checklist_log (

@@ -2,7 +2,7 @@
 //! content and was made with the certificate, and by the signer, the sign-off names. The store
 //! checks every signed sign-off whenever it verifies the log; no caller can forget it.
 
-use planner_core::checklist::SignOffSignature;
+use planner_core::compliance::checklist::SignOffSignature;
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) {

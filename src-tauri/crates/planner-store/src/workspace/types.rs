@@ -1,10 +1,10 @@
 //! What crosses the boundary: the workspace as the UI lists it, the edits it sends, and what an
 //! edit, an undo or a redo changed.
 
+use planner_core::engine::input::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
+use planner_core::engine::workspace::content::{BaselineLock, ViewState, WorkspaceSettings};
 use planner_core::memo::MemoDraft;
-use planner_core::plan::{BaselineLock, ViewState, WorkspaceSettings};
-use planner_core::scenario_file::{LayerKind, ScenarioSpec, WorkloadSpec};
-use planner_core::vendors::ScorecardDraft;
+use planner_core::rfp::vendors::ScorecardDraft;
 use serde::{Deserialize, Serialize};
 
 /// A scenario as the list shows it, without its body (a workspace may hold thousands).
@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn overrides_are_counted_as_a_file_shows_them() {
         // Two overrides in the workspace's currency and one with a currency of its own: three.
-        let spec: planner_core::scenario_file::ScenarioSpec = serde_json::from_str(
+        let spec: planner_core::engine::input::scenario_file::ScenarioSpec = serde_json::from_str(
             r#"{"id": "s", "name": "S", "layers": [
                 {"id": "a", "kind": "owned", "price_per_gpu": {"value": "1", "reason": "q"},
                  "peak_tflops": {"value": "2", "reason": "m"}},

@@ -9,17 +9,17 @@
 
 use std::collections::BTreeMap;
 
-use planner_core::checklist::{ChecklistTemplate, Subject};
+use planner_core::compliance::checklist::{ChecklistTemplate, Subject};
+use planner_core::engine::input::scenario_file::ScenarioSpec;
 use planner_core::error::PlannerError;
-use planner_core::quote::Quote;
+use planner_core::rfp::quote::Quote;
 use planner_core::rfp::summary::{self, ScorecardSummary};
-use planner_core::scenario_file::ScenarioSpec;
-use planner_core::vendors::{self, ScorecardDraft, ScorecardView};
+use planner_core::rfp::vendors::{self, ScorecardDraft, ScorecardView};
 use rust_decimal::Decimal;
 
 use super::history::{self, Change, Positioned, Table};
 use super::{QuotesImported, Workspace};
-use planner_core::ids::free_id;
+use planner_core::engine::input::ids::free_id;
 
 /// A scenario id made from a base id and a vendor name: letters, digits and dashes.
 fn scenario_id(base: &str, vendor: &str) -> String {

@@ -31,7 +31,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::engine::scenario_file::ScenarioFile;
+use crate::engine::input::scenario_file::ScenarioFile;
 use crate::problem::Problem;
 
 /// The most money a single figure of a file may be (a price, a fee, a yearly cost).

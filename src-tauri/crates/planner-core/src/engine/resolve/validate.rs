@@ -3,7 +3,7 @@
 //! This is the only step that can refuse input. It checks every field (signs, fractions at most
 //! 1, horizon 1–120, lease terms, references to catalog ids and to workloads), looks up catalog
 //! figures at the scenario's price point, converts currencies with the file's explicit rates
-//! (catalog figures, and overrides that name their `currency`; see [`crate::engine::fx`]), and records
+//! (catalog figures, and overrides that name their `currency`; see [`crate::engine::input::fx`]), and records
 //! each figure it used as an [`Assumption`]. Problems carry the JSON path of the field
 //! (`scenarios[1].layers[0].price_per_gpu_hour`) and a sentence saying what to do. Once a plan is
 //! returned, `evaluate` cannot fail.
@@ -20,20 +20,20 @@ use rust_decimal::dec;
 
 use crate::catalog::provenance::Figure;
 use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
-use crate::engine::finance::monthly_rate;
-use crate::engine::layer_form::kind_id;
-use crate::engine::network::FabricCost;
-use crate::engine::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
-use crate::engine::scenario::{
-    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario, TokenPrices,
-};
-use crate::engine::scenario_file::{
+use crate::engine::blocks::finance::monthly_rate;
+use crate::engine::blocks::network::FabricCost;
+use crate::engine::blocks::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
+use crate::engine::blocks::sizing::{ModelShape, memory_fit, memory_need};
+use crate::engine::blocks::spot::{Checkpointing, overhead_factor};
+use crate::engine::input::scenario_file::kind_id;
+use crate::engine::input::scenario_file::{
     CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,
     ScenarioFile, ScenarioSpec, TokenMix, WorkloadSpec,
 };
-use crate::engine::sizing::{ModelShape, memory_fit, memory_need};
-use crate::engine::spot::{Checkpointing, overhead_factor};
-use crate::engine::workload::{
+use crate::engine::model::scenario::{
+    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario, TokenPrices,
+};
+use crate::engine::model::workload::{
     FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
 };
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
@@ -85,7 +85,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     // A horizon outside 1 to 120 is no risk to the arithmetic (it only counts months): it is
     // reported with the file's other problems by `file_level`, and resolution runs on a horizon
     // held inside that range meanwhile.
-    let out_of_range = crate::engine::limits::check(file);
+    let out_of_range = crate::engine::input::limits::check(file);
     if !out_of_range.is_empty() {
         return Err(out_of_range);
     }
@@ -170,8 +170,8 @@ struct Resolver<'c> {
     catalog: &'c Catalog,
     problems: Vec<Problem>,
     currency: String,
-    /// Rates by the currency they convert from (see [`crate::engine::fx`]).
-    fx: HashMap<String, crate::engine::fx::Conversion>,
+    /// Rates by the currency they convert from (see [`crate::engine::input::fx`]).
+    fx: HashMap<String, crate::engine::input::fx::Conversion>,
     /// Findings on `fx` that every scenario's warnings repeat (rates not checked for plausibility).
     fx_warnings: Vec<String>,
     point: PricePoint,
@@ -237,7 +237,7 @@ impl<'c> Resolver<'c> {
                 let msg = format!(
                     "this catalog figure is in {currency} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::engine::fx::suggestion(currency, &self.currency)
+                    crate::engine::input::fx::suggestion(currency, &self.currency)
                 );
                 self.push(path, msg);
                 Decimal::ONE
@@ -269,7 +269,7 @@ impl<'c> Resolver<'c> {
         let Some(cur) = o.currency.as_deref() else {
             return (o.value, o.reason.clone());
         };
-        if !crate::engine::fx::is_money_override(path) {
+        if !crate::engine::input::fx::is_money_override(path) {
             self.push(
                 format!("{path}.currency"),
                 format!("this figure is not money, so it has no currency; remove `\"currency\": \"{cur}\"`"),
@@ -295,7 +295,7 @@ impl<'c> Resolver<'c> {
                 let msg = format!(
                     "this value is in {cur} and the file is in {}; add {} to `fx`",
                     self.currency,
-                    crate::engine::fx::suggestion(cur, &self.currency)
+                    crate::engine::input::fx::suggestion(cur, &self.currency)
                 );
                 self.push(path, msg);
                 (o.value, o.reason.clone())
@@ -404,7 +404,7 @@ impl<'c> Resolver<'c> {
                 ),
             );
         }
-        let fx = crate::engine::fx::check(&file.fx, &file.currency);
+        let fx = crate::engine::input::fx::check(&file.fx, &file.currency);
         self.problems.extend(fx.problems);
         self.fx = fx.rates;
         self.fx_warnings = fx.warnings;
@@ -626,7 +626,7 @@ impl<'c> Resolver<'c> {
 
     /// Whether demand `base` (per day when `per_day`) of workload `w`, grown at `growth` a month
     /// over its months in the horizon, stays within
-    /// [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
+    /// [`crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
     /// the growth factor over them.
     fn demand_fits(
         &self,
@@ -635,7 +635,7 @@ impl<'c> Resolver<'c> {
         per_day: bool,
         growth: Decimal,
     ) -> (u32, Option<Decimal>, bool) {
-        let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
         let per_month = if per_day {
@@ -643,7 +643,7 @@ impl<'c> Resolver<'c> {
         } else {
             Some(base)
         };
-        let factor = crate::engine::finance::powi(Decimal::ONE + growth, months);
+        let factor = crate::engine::blocks::finance::powi(Decimal::ONE + growth, months);
         let peak = match (per_month, factor) {
             (Some(d), Some(f)) if f <= max => d.checked_mul(f),
             _ => None,
@@ -652,14 +652,14 @@ impl<'c> Resolver<'c> {
     }
 
     /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
-    /// than [`crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// than [`crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
     /// passes it: the engine compounds the growth month by month and sizes layers from it.
     fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
         let (months, factor, fits) = self.demand_fits(w, base, per_day, w.monthly_growth);
         if fits {
             return;
         }
-        let max = crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
         let field = if w.monthly_growth > Decimal::ZERO && factor.is_none_or(|f| f > Decimal::ONE) {
             "monthly_growth"
         } else if per_day {
@@ -687,7 +687,7 @@ impl<'c> Resolver<'c> {
     fn shadow_price(
         &mut self,
         p: &str,
-        precision: crate::engine::workload::Precision,
+        precision: crate::engine::model::workload::Precision,
         mfu: Decimal,
         need_gb: Option<Decimal>,
     ) -> (Decimal, Option<Assumption>) {
@@ -797,7 +797,7 @@ impl<'c> Resolver<'c> {
         if self.problems.len() > before {
             return None;
         }
-        let months = crate::engine::sizing::ceil_u32(adaptation_months);
+        let months = crate::engine::blocks::sizing::ceil_u32(adaptation_months);
         // Every scenario prices work it leaves undone at the workloads' shadow prices: each
         // scenario's assumption list cites where they come from.
         self.assumptions
@@ -881,7 +881,7 @@ impl<'c> Resolver<'c> {
                     format!(
                         "workload `{}`, scaled and grown as this scenario says, asks for more than {} useful PFLOP-hours in a month, beyond what the planner evaluates; lower the scale or the growth",
                         spec.id,
-                        crate::engine::limits::MAX_MONTHLY_DEMAND_PFLOP_H.normalize()
+                        crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H.normalize()
                     ),
                 );
             }
@@ -1084,10 +1084,10 @@ impl<'c> Resolver<'c> {
     }
 
     fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
-        use crate::engine::workload::DataClassification::{Confidential, Restricted};
+        use crate::engine::model::workload::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
             let spot_refused = layer.kind == LayerKind::Spot
-                && !(w.interruptible && w.class != crate::engine::workload::WorkloadClass::Steady);
+                && !(w.interruptible && w.class != crate::engine::model::workload::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)
@@ -1638,7 +1638,7 @@ impl<'c> Resolver<'c> {
                         self.take_catalog(&format!("{p}.spot_notice_s"), &o.id, "spot_notice_s", f, None, point)
                     })
                 });
-                terms.spot = Some(crate::engine::spot::SpotTerms {
+                terms.spot = Some(crate::engine::blocks::spot::SpotTerms {
                     checkpointing,
                     notice_s,
                     provider: offer.map(|o| o.provider.clone()),
@@ -2173,7 +2173,7 @@ impl<'c> Resolver<'c> {
             None,
             point,
         );
-        crate::engine::sizing::lead_time_months(weeks)
+        crate::engine::blocks::sizing::lead_time_months(weeks)
     }
 
     /// The price of one owned GPU: an override, else the system's price per GPU, else the
@@ -2247,7 +2247,7 @@ impl<'c> Resolver<'c> {
         let fin = l
             .financing
             .clone()
-            .unwrap_or(crate::engine::scenario_file::FinancingSpec {
+            .unwrap_or(crate::engine::input::scenario_file::FinancingSpec {
                 method: FinancingMethod::Cash,
                 annual_rate: Decimal::ZERO,
                 term_months: 0,
@@ -2345,7 +2345,7 @@ struct KindTerms {
     price_per_million_tokens: Decimal,
     token_prices: Option<TokenPrices>,
     overhead: Decimal,
-    spot: Option<crate::engine::spot::SpotTerms>,
+    spot: Option<crate::engine::blocks::spot::SpotTerms>,
     until: Option<u32>,
     owned: Option<Owned>,
     region: Option<String>,

@@ -10,7 +10,7 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::engine::finance::sqrt;
+use crate::engine::blocks::finance::sqrt;
 
 /// The checkpointing assumptions of a spot layer, in hours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

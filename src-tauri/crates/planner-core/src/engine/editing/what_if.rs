@@ -23,10 +23,10 @@ use rust_decimal::dec;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
-use crate::engine::decision::HORIZON_CHOICES;
-use crate::engine::scenario::{Financing, Plan, Scenario};
-use crate::engine::scenario_file::{FinancingMethod, LayerKind, Override, ScenarioFile, ScenarioSpec};
-use crate::engine::validate::validate;
+use crate::engine::decide::decision::HORIZON_CHOICES;
+use crate::engine::input::scenario_file::{FinancingMethod, LayerKind, Override, ScenarioFile, ScenarioSpec};
+use crate::engine::model::scenario::{Financing, Plan, Scenario};
+use crate::engine::resolve::validate::validate;
 use crate::problem::Problem;
 
 /// What a what-if driver moves.
@@ -302,7 +302,7 @@ fn apply_driver(spec: &mut ScenarioSpec, resolved: Option<&Scenario>, d: &Driver
     }
 }
 
-fn leased(l: &crate::engine::scenario_file::LayerSpec) -> bool {
+fn leased(l: &crate::engine::input::scenario_file::LayerSpec) -> bool {
     l.financing.as_ref().is_some_and(|f| f.method == FinancingMethod::Lease)
 }
 
@@ -419,7 +419,7 @@ fn layer_prices(resolved: &[&Scenario], kinds: &[LayerKind]) -> Vec<Decimal> {
 fn base_values(kind: DriverKind, file: &ScenarioFile, specs: &[&ScenarioSpec], resolved: &[&Scenario]) -> Vec<Decimal> {
     let owned = || resolved.iter().flat_map(|s| &s.layers).filter_map(|l| l.owned.as_ref());
     let facilities = || resolved.iter().filter_map(|s| s.facility.as_ref());
-    let per_workload = |f: &dyn Fn(&ScenarioSpec, &crate::engine::scenario_file::WorkloadSpec) -> Decimal| {
+    let per_workload = |f: &dyn Fn(&ScenarioSpec, &crate::engine::input::scenario_file::WorkloadSpec) -> Decimal| {
         specs
             .iter()
             .flat_map(|s| file.workloads.iter().map(move |w| f(s, w)))

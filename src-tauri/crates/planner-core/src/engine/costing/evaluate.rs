@@ -13,16 +13,16 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-pub use crate::engine::commitment::{lease_payment, reserved_payment};
-use crate::engine::dispatch::{Allocation, Rate, Routes, allocate};
-use crate::engine::finance::{LoanPeriod, amortisation, monthly_rate, npv, straight_line_monthly};
-use crate::engine::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
-use crate::engine::network::{NetworkPlan, plan_network};
-use crate::engine::rack::{RackInput, RackPlan, plan_racks};
-use crate::engine::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
-use crate::engine::scenario_file::LayerKind;
-use crate::engine::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
-use crate::engine::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
+use crate::engine::blocks::allocation::{Allocation, Rate, Routes, allocate};
+use crate::engine::blocks::finance::{LoanPeriod, amortisation, monthly_rate, npv, straight_line_monthly};
+use crate::engine::blocks::network::{NetworkPlan, plan_network};
+use crate::engine::blocks::rack::{RackInput, RackPlan, plan_racks};
+use crate::engine::blocks::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
+use crate::engine::input::scenario_file::LayerKind;
+pub use crate::engine::model::commitment::{lease_payment, reserved_payment};
+use crate::engine::model::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
+use crate::engine::model::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
+use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
 
 /// The evaluation of a whole plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -118,12 +118,12 @@ pub struct ScenarioResult {
     pub warnings: Vec<String>,
     pub assumptions: Vec<Assumption>,
     /// The cost of leaving each layer that carries an exit clause, at every month of the horizon
-    /// ([`crate::engine::commitment::layer_exit_costs`]); nothing of it is in the ledger.
-    pub exit_costs: Vec<crate::engine::commitment::LayerExitCosts>,
+    /// ([`crate::engine::model::commitment::layer_exit_costs`]); nothing of it is in the ledger.
+    pub exit_costs: Vec<crate::engine::model::commitment::LayerExitCosts>,
     /// What buying against renting needs from this scenario (the `compare` module).
     pub buy_rent: BuyRentBasis,
     /// What the plan does month by month: dispatch, bridges, spot arithmetic, GPUs needed.
-    pub operations: crate::engine::operations::Operations,
+    pub operations: crate::engine::costing::operations::Operations,
 }
 
 /// A scenario's figures for the buy-versus-rent question, independent of the demand declared.
@@ -344,13 +344,13 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     let token_mfu = token_mfu(plan, s, &routes);
     let mut run = run_months(plan, s, &routes, &token_mfu, owned);
     let dispatch = std::mem::take(&mut run.dispatch);
-    let spot = crate::engine::operations::spot_notes(s, &dispatch);
+    let spot = crate::engine::costing::operations::spot_notes(s, &dispatch);
     warnings.extend(spot.iter().filter_map(|n| n.notice_warning.clone()));
-    let operations = crate::engine::operations::Operations {
-        layers: crate::engine::operations::ops_layers(s),
+    let operations = crate::engine::costing::operations::Operations {
+        layers: crate::engine::costing::operations::ops_layers(s),
         workloads: plan.workloads.iter().map(|w| w.id.clone()).collect(),
-        bridges: crate::engine::operations::bridges(plan, s, &routes, &dispatch),
-        needs: crate::engine::operations::needs(plan, s, &routes, &dispatch),
+        bridges: crate::engine::costing::operations::bridges(plan, s, &routes, &dispatch),
+        needs: crate::engine::costing::operations::needs(plan, s, &routes, &dispatch),
         spot,
         months: dispatch,
     };
@@ -382,7 +382,7 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
         exit_costs: s
             .layers
             .iter()
-            .filter_map(|l| crate::engine::commitment::layer_exit_costs(plan, l))
+            .filter_map(|l| crate::engine::model::commitment::layer_exit_costs(plan, l))
             .collect(),
         buy_rent,
         operations,
@@ -446,7 +446,7 @@ fn layer_network(s: &Scenario, l: &Layer, o: &Owned, servers: u32, warnings: &mu
             plan_network(
                 0,
                 0,
-                &crate::engine::network::FabricCost {
+                &crate::engine::blocks::network::FabricCost {
                     id: String::new(),
                     per_port_cost: Decimal::ZERO,
                     switch_radix: None,
@@ -526,7 +526,9 @@ fn sizing_notes(plan: &Plan, s: &Scenario, routes: &Routes, warnings: &mut Vec<S
             let per_server = l
                 .owned
                 .as_ref()
-                .map_or(crate::engine::sizing::RENTED_GPUS_PER_SERVER, |o| o.gpus_per_server);
+                .map_or(crate::engine::blocks::sizing::RENTED_GPUS_PER_SERVER, |o| {
+                    o.gpus_per_server
+                });
             let fabric = s.fabric.as_ref().map(|f| FabricSpeed {
                 port_gbps: f.port_gbps,
                 rdma: f.rdma,
@@ -683,8 +685,8 @@ struct Run {
     layer_units: Vec<Decimal>,
     layer_token_units: Vec<Decimal>,
     owned: OwnedSums,
-    /// Each month's dispatch, for the plan's own view ([`crate::engine::operations`]).
-    dispatch: Vec<crate::engine::operations::DispatchMonth>,
+    /// Each month's dispatch, for the plan's own view ([`crate::engine::costing::operations`]).
+    dispatch: Vec<crate::engine::costing::operations::DispatchMonth>,
 }
 
 /// The owned side as fixed and variable costs (for buy versus rent).
@@ -891,7 +893,9 @@ impl Run {
                             .cells
                             .iter()
                             .filter(|c| c.1 == li)
-                            .map(|&(w, _, units, _)| units * crate::engine::operations::unit_price(plan, s, w, li))
+                            .map(|&(w, _, units, _)| {
+                                units * crate::engine::costing::operations::unit_price(plan, s, w, li)
+                            })
                             .sum(),
                     };
                     books.add(Category::CloudCompute, cost);
@@ -961,7 +965,7 @@ impl Run {
 
     /// Records what dispatch decided this month, for the plan's own view.
     fn record_dispatch(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, demand: &[Decimal]) {
-        use crate::engine::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price};
+        use crate::engine::costing::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price};
         let alloc = month.alloc;
         let served = alloc
             .cells
@@ -1122,7 +1126,7 @@ fn loan_balance(os: &OwnedSetup, paid: usize) -> Decimal {
 fn book_retirement(
     os: &mut OwnedSetup,
     o: &Owned,
-    r: crate::engine::scenario::Retirement,
+    r: crate::engine::model::scenario::Retirement,
     layer: &mut Books,
 ) -> Decimal {
     let leased = matches!(o.financing, Financing::Lease { .. });

@@ -1,5 +1,5 @@
 //! The spread of a plan's outcomes: every ranged catalog figure its scenarios use that moves
-//! money is drawn (see [`crate::engine::risk`]), the plan is validated and evaluated once per draw
+//! money is drawn (see [`crate::engine::risk::sampling`]), the plan is validated and evaluated once per draw
 //! with the drawn figures (the draws split over every core), and each scenario's decision total
 //! and NPV are summarised.
 //!
@@ -27,14 +27,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::Figure;
-use crate::engine::assumption::Origin;
-use crate::engine::compare::break_even_month;
-use crate::engine::evaluate::{Evaluation, evaluate};
-use crate::engine::risk::{self, Distribution, Input, Sampling, Shape, Spread};
-use crate::engine::risk_drivers::{Resolved, Uncertain, resolve, with_drivers};
-use crate::engine::risk_surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
-use crate::engine::scenario_file::{PricePoint, ScenarioFile};
-use crate::engine::validate::validate;
+use crate::engine::costing::evaluate::{Evaluation, evaluate};
+use crate::engine::decide::compare::break_even_month;
+use crate::engine::input::scenario_file::{PricePoint, ScenarioFile};
+use crate::engine::model::assumption::Origin;
+use crate::engine::resolve::validate::validate;
+use crate::engine::risk::drivers::{Resolved, Uncertain, resolve, with_drivers};
+use crate::engine::risk::sampling::{self, Distribution, Input, Sampling, Shape, Spread};
+use crate::engine::risk::surface::{Fit, Outputs, Surface, TOLERANCE, largest_gap};
 use crate::problem::Problem;
 
 /// The most draws one analysis makes.
@@ -867,7 +867,7 @@ const CHECKED_DRAWS: usize = 8;
 
 /// [`analyse`] with the figures of the file the user marks `uncertain` drawn too, reporting its
 /// progress to `control` and stopping when it is cancelled. The draws are re-priced on the plan's
-/// surface (see [`crate::engine::risk_surface`]) when every figure drawn is a price and the
+/// surface (see [`crate::engine::risk::surface`]) when every figure drawn is a price and the
 /// surface agrees with the full evaluations it is checked against, and evaluated in full
 /// otherwise.
 pub fn analyse_with(
@@ -913,7 +913,7 @@ pub fn analyse_with(
     };
     // One position per figure and draw, read on the figure's distribution at each scenario's
     // price point: every scenario centres on its own point, and the draws stay paired.
-    let positions = risk::positions(&inputs, sampling);
+    let positions = sampling::positions(&inputs, sampling);
     let modes: Vec<Decimal> = inputs.iter().map(|x| x.distribution.quantile_of_mode()).collect();
     let tails: Vec<(Decimal, Decimal)> = inputs
         .iter()
@@ -955,7 +955,7 @@ pub fn analyse_with(
             &low_high,
             &tails,
             // The draws' values are only needed on the surface (one price point).
-            (risk::values(&inputs, &positions), sampling.draws),
+            (sampling::values(&inputs, &positions), sampling.draws),
             control,
         )?
     };

@@ -4,11 +4,11 @@
 //! Overrides live in the scenarios, not in the catalog, so replacing the catalog never replaces
 //! them; this module only says so beside each changed figure: "your quote stays".
 
-use crate::assumption::{Assumption, Origin};
 use crate::catalog::Catalog;
 use crate::catalog::diff::{CatalogDiff, EntryChangeKind, Freshness};
 use crate::catalog::provenance::AsOf;
-use crate::scenario_file::{LayerKind, Override, ScenarioSpec};
+use crate::engine::input::scenario_file::{LayerKind, Override, ScenarioSpec};
+use crate::engine::model::assumption::{Assumption, Origin};
 
 /// Whether a cloud layer of `kind` prices from the offer's `field`: on-demand from the on-demand
 /// rate, spot from the spot rate, reserved from a reserved rate or, without one, from the

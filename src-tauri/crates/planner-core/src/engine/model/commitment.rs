@@ -6,9 +6,9 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
-use crate::engine::finance::{annuity_payment, to_ledger};
-use crate::engine::scenario::{Financing, Layer, Owned, Plan};
-use crate::engine::scenario_file::LayerKind;
+use crate::engine::blocks::finance::{annuity_payment, to_ledger};
+use crate::engine::input::scenario_file::LayerKind;
+use crate::engine::model::scenario::{Financing, Layer, Owned, Plan};
 use crate::exit_clause::{ExitClause, TerminationFee, validate_clause};
 use crate::problem::Problem;
 
@@ -276,7 +276,7 @@ pub struct LayerExitCosts {
     pub end_month: u32,
     /// True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
     /// lease's exit is a variant too, through the `leave-lease` request of
-    /// [`crate::engine::exit_kinds`].
+    /// the exit room's `kinds`.
     pub variant_available: bool,
     /// `curve[m]` is notice given in plan month `m`, for every month of the horizon.
     pub curve: Vec<ExitCost>,

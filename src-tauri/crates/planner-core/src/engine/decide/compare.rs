@@ -5,9 +5,9 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-use crate::engine::evaluate::{Evaluation, ScenarioResult};
-use crate::engine::finance::present;
-use crate::engine::scenario_file::LayerKind;
+use crate::engine::blocks::finance::present;
+use crate::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use crate::engine::input::scenario_file::LayerKind;
 
 /// When the cheaper of two scenarios changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

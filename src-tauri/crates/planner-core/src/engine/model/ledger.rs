@@ -7,7 +7,7 @@
 //! difference between the assets' remaining book value and their resale price. Over a horizon at
 //! whose end the hardware is sold, both views add up to the same total; they differ in timing.
 //!
-//! Every cell is stored at [`LEDGER_SCALE`](crate::engine::finance::LEDGER_SCALE) decimal places, so the
+//! Every cell is stored at [`LEDGER_SCALE`](crate::engine::blocks::finance::LEDGER_SCALE) decimal places, so the
 //! months add up exactly to the totals in any order; rounding to cents happens only when shown.
 
 use std::collections::BTreeMap;
@@ -149,8 +149,8 @@ impl Amounts {
     pub fn settle(&mut self) {
         for v in &mut self.0 {
             // Most cells are zero or already short; rounding only the long ones keeps this cheap.
-            if v.scale() > crate::engine::finance::LEDGER_SCALE {
-                *v = crate::engine::finance::to_ledger(*v);
+            if v.scale() > crate::engine::blocks::finance::LEDGER_SCALE {
+                *v = crate::engine::blocks::finance::to_ledger(*v);
             }
         }
     }
@@ -252,16 +252,22 @@ impl Ledger {
             let a = if book { m.book } else { m.cash };
             out.push_str(&format!("{}", m.month));
             for c in &used {
-                out.push_str(&format!(" {:>14}", crate::engine::finance::present(a.get(*c))));
+                out.push_str(&format!(" {:>14}", crate::engine::blocks::finance::present(a.get(*c))));
             }
-            out.push_str(&format!(" {:>14}\n", crate::engine::finance::present(a.total())));
+            out.push_str(&format!(
+                " {:>14}\n",
+                crate::engine::blocks::finance::present(a.total())
+            ));
         }
         let t = if book { self.book_totals() } else { self.cash_totals() };
         out.push_str("total  ");
         for c in &used {
-            out.push_str(&format!(" {:>14}", crate::engine::finance::present(t.get(*c))));
+            out.push_str(&format!(" {:>14}", crate::engine::blocks::finance::present(t.get(*c))));
         }
-        out.push_str(&format!(" {:>14}\n", crate::engine::finance::present(t.total())));
+        out.push_str(&format!(
+            " {:>14}\n",
+            crate::engine::blocks::finance::present(t.total())
+        ));
         out
     }
 }

@@ -1,13 +1,13 @@
 //! The form of a supply layer: which fields each kind of layer takes, an empty layer of a kind,
 //! a layer switched to another kind without the fields the new kind refuses, and a new layer
 //! added to a scenario. The editor shows exactly these fields and starts from these layers, so
-//! what it offers is what [`crate::engine::validate`] accepts (a test checks it on every kind).
+//! what it offers is what [`crate::engine::resolve::validate`] accepts (a test checks it on every kind).
 
 use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::engine::scenario_file::{CommitTerm, LayerKind, LayerSpec, ScenarioSpec};
+use crate::engine::input::scenario_file::{CommitTerm, LayerKind, LayerSpec, ScenarioSpec, empty_layer, kind_id};
 
 /// Every kind of layer, in the order the editor offers them.
 pub const LAYER_KINDS: [LayerKind; 6] = [
@@ -117,65 +117,6 @@ pub fn forms() -> Vec<LayerForm> {
         .collect()
 }
 
-/// The scenario-file name of a kind (`on-demand`), also the id of a scenario's first layer of it.
-pub fn kind_id(kind: LayerKind) -> &'static str {
-    match kind {
-        LayerKind::Owned => "owned",
-        LayerKind::Reserved => "reserved",
-        LayerKind::Spot => "spot",
-        LayerKind::OnDemand => "on-demand",
-        LayerKind::Pooled => "pooled",
-        LayerKind::TokenMetered => "token-metered",
-    }
-}
-
-/// A layer of `kind` with every optional field empty and every default the engine's (a reserved
-/// layer commits for one year until told otherwise).
-pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
-    LayerSpec {
-        id: id.to_owned(),
-        kind,
-        accelerator: None,
-        offer: None,
-        system: None,
-        gpus: None,
-        gpus_per_server: None,
-        price_per_gpu: None,
-        platform_cost_per_gpu: Decimal::ZERO,
-        installation: Decimal::ZERO,
-        price_per_gpu_hour: None,
-        price_per_million_tokens: None,
-        price_per_million_input_tokens: None,
-        price_per_million_output_tokens: None,
-        price_per_million_cached_tokens: None,
-        term: (kind == LayerKind::Reserved).then_some(CommitTerm::OneYear),
-        peak_tflops: None,
-        mfu: None,
-        availability: None,
-        start_month: 0,
-        lead_time_months: 0,
-        lead_time_reason: None,
-        lead_time_source: None,
-        financing: None,
-        payment_milestones: Vec::new(),
-        depreciation_life_months: None,
-        salvage_share: Decimal::ZERO,
-        residual_share: None,
-        residual_reason: None,
-        support_rate_per_year: Decimal::ZERO,
-        non_server_maintenance_rate_per_year: None,
-        running_cost_per_gpu_hour: None,
-        power_kw_per_gpu: None,
-        idle_power_share: None,
-        interruptions_per_hour: None,
-        checkpoint_write_minutes: None,
-        restart_minutes: None,
-        serves: None,
-        exit: None,
-        exit_clause: None,
-    }
-}
-
 /// A scenario with no layers, no facility and every amount zero.
 pub fn empty_scenario(id: &str, name: &str) -> ScenarioSpec {
     ScenarioSpec {
@@ -266,7 +207,7 @@ pub fn change_kind(layer: &LayerSpec, kind: LayerKind, catalog: &Catalog) -> Lay
 /// accelerator when there is none), any other kind names it.
 pub fn new_layer(scenario: &ScenarioSpec, kind: LayerKind, catalog: &Catalog) -> LayerSpec {
     let taken: Vec<String> = scenario.layers.iter().map(|l| l.id.clone()).collect();
-    let id = crate::engine::ids::unique_id(kind_id(kind), &taken, "layer");
+    let id = crate::engine::input::ids::unique_id(kind_id(kind), &taken, "layer");
     let mut layer = empty_layer(&id, kind);
     let accelerator = scenario.layers.iter().find_map(|l| layer_accelerator(l, catalog));
     if is_cloud(kind) {

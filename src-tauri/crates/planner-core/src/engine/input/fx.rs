@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
-use crate::engine::scenario_file::FxRate;
+use crate::engine::input::scenario_file::FxRate;
 use crate::problem::Problem;
 
 /// Where [`REFERENCE_PER_EUR`] comes from.
@@ -57,7 +57,7 @@ pub const REFERENCE_PER_EUR: [(&str, Decimal); 19] = [
 /// A rate is plausible between the reference divided by this factor and the reference times it.
 pub const BAND_FACTOR: Decimal = dec!(1.5);
 
-/// The fields of a scenario file whose [`crate::engine::scenario_file::Override`] is money, and so may
+/// The fields of a scenario file whose [`crate::engine::input::scenario_file::Override`] is money, and so may
 /// carry a `currency`. Any other override (throughput, power, PUE, carbon intensity) refuses one.
 pub const MONEY_OVERRIDES: [&str; 9] = [
     "price_per_gpu",

@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-use crate::engine::assumption::Assumption;
+use crate::engine::model::assumption::Assumption;
 pub use crate::workload_kind::{DataClassification, ModelShape, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// FLOPs in one PFLOP-hour: 10^15 FLOP/s for 3,600 s.
@@ -58,7 +58,7 @@ pub struct Workload {
     pub flops_per_token: Option<Decimal>,
     /// Inference: the shares of its tokens that are input, output and cached (each 0 to 1,
     /// summing to 1), for token-metered layers priced by kind of token. It moves no FLOPs.
-    pub token_mix: Option<crate::engine::scenario_file::TokenMix>,
+    pub token_mix: Option<crate::engine::input::scenario_file::TokenMix>,
     /// Useful PFLOP-hours asked for in the first month at full length (per day when `per_day`).
     pub base_demand: Decimal,
     /// True when `base_demand` is per day (GPU-hours per day), false when per month (tokens).

@@ -11,10 +11,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Accelerator, Catalog, Cooling, Family, Offer, Pool, Region, ServerSystem};
-use crate::engine::ids::unique_id;
-use crate::engine::layer_form::{empty_layer, empty_scenario, layer_accelerator};
-use crate::engine::rack::SERVER_OVERHEAD_FACTOR;
-use crate::engine::scenario_file::{FacilitySpec, LayerKind, LayerSpec, NetworkSpec, ScenarioSpec, WorkloadSpec};
+use crate::engine::blocks::rack::SERVER_OVERHEAD_FACTOR;
+use crate::engine::editing::layer_form::{empty_scenario, layer_accelerator};
+use crate::engine::input::ids::unique_id;
+use crate::engine::input::scenario_file::empty_layer;
+use crate::engine::input::scenario_file::{
+    FacilitySpec, LayerKind, LayerSpec, NetworkSpec, ScenarioSpec, WorkloadSpec,
+};
 use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// GPUs per server when the catalog has no server system for the accelerator (the engine's
@@ -267,7 +270,7 @@ pub fn from_template(kind: TemplateKind, catalog: &Catalog, currency: &str, take
         {
             let mut bridge = empty_layer("bridge", LayerKind::OnDemand);
             bridge.offer = Some(o.id.clone());
-            bridge.exit = Some(crate::engine::scenario_file::ExitSpec {
+            bridge.exit = Some(crate::engine::input::scenario_file::ExitSpec {
                 month: months,
                 fee: Decimal::ZERO,
             });
@@ -309,7 +312,7 @@ fn gpu_lead_time(catalog: &Catalog) -> Option<(&crate::catalog::LeadTime, u32)> 
         .lead_times
         .iter()
         .find(|e| e.item.to_lowercase().contains("gpu"))?;
-    let months = crate::engine::sizing::lead_time_months(entry.weeks.mid());
+    let months = crate::engine::blocks::sizing::lead_time_months(entry.weeks.mid());
     Some((entry, months))
 }
 

@@ -31,13 +31,13 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-use crate::engine::assumption::Assumption;
-use crate::engine::dispatch::Routes;
-use crate::engine::scenario::{Plan, Scenario};
-use crate::engine::scenario_file::LayerKind;
-use crate::engine::sizing::ceil_u32;
-use crate::engine::spot::optimal_interval_h;
-use crate::engine::workload::{FLOP_PER_PFLOP_HOUR, WorkloadKind};
+use crate::engine::blocks::allocation::Routes;
+use crate::engine::blocks::sizing::ceil_u32;
+use crate::engine::blocks::spot::optimal_interval_h;
+use crate::engine::input::scenario_file::LayerKind;
+use crate::engine::model::assumption::Assumption;
+use crate::engine::model::scenario::{Plan, Scenario};
+use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, WorkloadKind};
 
 /// What one scenario's plan does, month by month.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
@@ -223,7 +223,7 @@ pub fn ops_layers(s: &Scenario) -> Vec<OpsLayer> {
 /// The price of one unit of layer `layer` serving workload `workload` (indices into the
 /// scenario's layers and the plan's workloads), as the dispatch cells count it and the ledger
 /// books it: a GPU-hour at the layer's hourly price; a million tokens at the workload's own price
-/// on a token-metered layer ([`crate::engine::scenario::Layer::token_price`]: the blended price, or
+/// on a token-metered layer ([`crate::engine::model::scenario::Layer::token_price`]: the blended price, or
 /// Σ share × price over the workload's token mix); nothing for owned hours.
 pub fn unit_price(plan: &Plan, s: &Scenario, workload: usize, layer: usize) -> Decimal {
     s.layers.get(layer).map_or(Decimal::ZERO, |l| match l.kind {

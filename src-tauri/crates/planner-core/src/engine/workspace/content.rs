@@ -13,13 +13,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
 use crate::catalog::Catalog;
-use crate::engine::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
-use crate::engine::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate_parallel};
-use crate::engine::scenario::Assumption;
-use crate::engine::scenario_file::{FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec};
-use crate::engine::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
-use crate::engine::validate::{Problem, validate};
-use crate::engine::workload::WorkloadKind;
+use crate::engine::blocks::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
+use crate::engine::costing::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate_parallel};
+use crate::engine::decide::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
+use crate::engine::input::scenario_file::{
+    FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec,
+};
+use crate::engine::model::scenario::Assumption;
+use crate::engine::model::workload::WorkloadKind;
+use crate::engine::resolve::validate::{Problem, validate};
 
 /// Everything of a scenario file but its workloads and scenarios.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,7 +295,7 @@ pub struct ScenarioDetail {
     pub sizing: Vec<SizingNote>,
     pub assumptions: Vec<Assumption>,
     /// What the plan does month by month (dispatch, bridges, spot arithmetic, GPUs needed).
-    pub operations: Option<crate::engine::operations::Operations>,
+    pub operations: Option<crate::engine::costing::operations::Operations>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -362,20 +364,21 @@ fn throughput_need(
     parameters: Decimal,
     memory_gpus: u32,
 ) -> Option<ThroughputNeed> {
-    let peak = |a: &crate::catalog::Accelerator| crate::engine::validate::peak_of(a, w.precision.uses_8bit_peak());
-    let useful = crate::engine::workload::useful_pflop_per_gpu_hour(peak(acc)?, w.mfu);
+    let peak =
+        |a: &crate::catalog::Accelerator| crate::engine::resolve::validate::peak_of(a, w.precision.uses_8bit_peak());
+    let useful = crate::engine::model::workload::useful_pflop_per_gpu_hour(peak(acc)?, w.mfu);
     if useful <= Decimal::ZERO {
         return None;
     }
     let month = match (w.tokens_per_month, w.gpu_hours_per_day, w.gpu_hours_on.as_deref()) {
         (Some(tokens), _, _) => {
-            let per_token = crate::engine::workload::flops_per_token(w.kind, w.method, parameters);
-            tokens.checked_mul(per_token)? / crate::engine::workload::FLOP_PER_PFLOP_HOUR
+            let per_token = crate::engine::model::workload::flops_per_token(w.kind, w.method, parameters);
+            tokens.checked_mul(per_token)? / crate::engine::model::workload::FLOP_PER_PFLOP_HOUR
         }
         (None, Some(per_day), Some(on)) => {
             let on = catalog.accelerators.iter().find(|a| a.id == on)?;
             let days = AVERAGE_MONTH_HOURS / dec!(24);
-            per_day * days * crate::engine::workload::useful_pflop_per_gpu_hour(peak(on)?, w.mfu)
+            per_day * days * crate::engine::model::workload::useful_pflop_per_gpu_hour(peak(on)?, w.mfu)
         }
         _ => return None,
     };
@@ -385,7 +388,12 @@ fn throughput_need(
     Some(ThroughputNeed {
         useful_pflop_per_gpu_h: useful,
         month_pflop_h: month,
-        gpus_for_month: crate::engine::sizing::gpus_for_throughput(month, AVERAGE_MONTH_HOURS, useful, Decimal::ONE),
+        gpus_for_month: crate::engine::blocks::sizing::gpus_for_throughput(
+            month,
+            AVERAGE_MONTH_HOURS,
+            useful,
+            Decimal::ONE,
+        ),
         work_pflop_h: training.then_some(work),
         work_months: training.then_some(months),
         hours_on_memory_gpus: (training && memory_gpus > 0).then(|| work / (Decimal::from(memory_gpus) * useful)),
@@ -419,7 +427,7 @@ pub fn size_workload(
         gpu_memory_gb,
         gpus_per_server.max(1),
         acc.has_scale_up_link(),
-        Some(crate::engine::sizing::FabricSpeed {
+        Some(crate::engine::blocks::sizing::FabricSpeed {
             port_gbps: 400,
             rdma: true,
         }),
@@ -472,7 +480,7 @@ mod tests {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioExits {
-    pub layers: Vec<crate::engine::exit::LayerExitCosts>,
+    pub layers: Vec<crate::engine::exit::clauses::LayerExitCosts>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -480,7 +488,7 @@ pub struct ScenarioExits {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExitVariantOutcome {
-    pub price: Option<crate::engine::exit::ExitVariantPrice>,
+    pub price: Option<crate::engine::exit::clauses::ExitVariantPrice>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -490,7 +498,7 @@ fn plan_of_one(
     settings: &WorkspaceSettings,
     workloads: &[WorkloadSpec],
     scenario: &ScenarioSpec,
-) -> Result<crate::engine::scenario::Plan, Vec<PlacedProblem>> {
+) -> Result<crate::engine::model::scenario::Plan, Vec<PlacedProblem>> {
     let scenarios = std::slice::from_ref(scenario);
     validate(catalog, &to_scenario_file(settings, workloads, scenarios), None)
         .map_err(|problems| problems.iter().map(|p| place(p, workloads, scenarios)).collect())
@@ -508,7 +516,7 @@ fn on_scenario(scenario: &ScenarioSpec, problems: Vec<Problem>) -> Vec<PlacedPro
         .collect()
 }
 
-/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::engine::exit::scenario_exit_costs`]).
+/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::engine::exit::clauses::scenario_exit_costs`]).
 pub fn scenario_exits(
     catalog: &Catalog,
     settings: &WorkspaceSettings,
@@ -516,7 +524,7 @@ pub fn scenario_exits(
     scenario: &ScenarioSpec,
 ) -> ScenarioExits {
     let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
-        crate::engine::exit::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p))
+        crate::engine::exit::clauses::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p))
     });
     match result {
         Ok(layers) => ScenarioExits {
@@ -531,7 +539,7 @@ pub fn scenario_exits(
 }
 
 /// Notice to leave `layer` of `scenario` given in `month`, priced as a variant of the scenario
-/// ([`crate::engine::exit::scenario_exit_variant`]).
+/// ([`crate::engine::exit::clauses::scenario_exit_variant`]).
 pub fn scenario_exit_variant(
     catalog: &Catalog,
     settings: &WorkspaceSettings,
@@ -541,7 +549,7 @@ pub fn scenario_exit_variant(
     month: u32,
 ) -> ExitVariantOutcome {
     let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
-        crate::engine::exit::scenario_exit_variant(&plan, &scenario.id, layer, month)
+        crate::engine::exit::clauses::scenario_exit_variant(&plan, &scenario.id, layer, month)
             .map_err(|p| on_scenario(scenario, p))
     });
     match result {
@@ -557,12 +565,12 @@ pub fn scenario_exit_variant(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExitRequestOutcome {
-    pub price: Option<crate::engine::exit_kinds::ExitRequestPrice>,
+    pub price: Option<crate::engine::exit::kinds::ExitRequestPrice>,
     pub problems: Vec<PlacedProblem>,
 }
 
 /// `request` (leave a reservation, scale down, downgrade, leave a lease, sell early) on `scenario`,
-/// priced as a variant of it ([`crate::engine::exit_kinds::price_exit_request`]). The scenario's
+/// priced as a variant of it ([`crate::engine::exit::kinds::price_exit_request`]). The scenario's
 /// own problems are placed as `validate` finds them; the request's (`request.month`,
 /// `request.layer`, `request.to.offer`, …) on the scenario.
 pub fn scenario_exit_request(
@@ -570,11 +578,11 @@ pub fn scenario_exit_request(
     settings: &WorkspaceSettings,
     workloads: &[WorkloadSpec],
     scenario: &ScenarioSpec,
-    request: &crate::engine::exit_kinds::ExitRequest,
+    request: &crate::engine::exit::kinds::ExitRequest,
 ) -> ExitRequestOutcome {
     let scenarios = std::slice::from_ref(scenario);
     let file = to_scenario_file(settings, workloads, scenarios);
-    match crate::engine::exit_kinds::price_exit_request(catalog, &file, &scenario.id, request) {
+    match crate::engine::exit::kinds::price_exit_request(catalog, &file, &scenario.id, request) {
         Ok(price) => ExitRequestOutcome {
             price: Some(price),
             problems: Vec::new(),

@@ -13,11 +13,11 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-use crate::engine::compare::{BreakEven, compare};
-use crate::engine::evaluate::{Evaluation, ScenarioResult};
-use crate::engine::finance::present;
-use crate::engine::ledger::Category;
-use crate::engine::scenario::Origin;
+use crate::engine::blocks::finance::present;
+use crate::engine::costing::evaluate::{Evaluation, ScenarioResult};
+use crate::engine::decide::compare::{BreakEven, compare};
+use crate::engine::model::ledger::Category;
+use crate::engine::model::scenario::Origin;
 
 /// The most scenarios compared side by side.
 pub const MAX_COMPARED: usize = 8;
@@ -64,7 +64,7 @@ pub struct Difference {
     /// This scenario's resale at the horizon minus the reference's: the part of `total` that
     /// rests on resale assumed in the last month.
     pub residual: Decimal,
-    /// That part in words ([`crate::compare::resale_share_of_difference`]); none without resale.
+    /// That part in words ([`crate::engine::decide::compare::resale_share_of_difference`]); none without resale.
     pub resale_note: Option<String>,
     /// This scenario's NPV minus the reference's, on the decision basis.
     pub npv: Decimal,
@@ -178,7 +178,7 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
             against: b.id.clone(),
             total: present(c.total_difference),
             residual: present(c.residual_difference),
-            resale_note: crate::engine::compare::resale_share_of_difference(&c, eval.horizon_months),
+            resale_note: crate::engine::decide::compare::resale_share_of_difference(&c, eval.horizon_months),
             npv: present(c.npv_difference),
             npv_note: c.npv_note.clone(),
             break_even_note: c.break_even_note.clone(),

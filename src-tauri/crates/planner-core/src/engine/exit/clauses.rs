@@ -39,9 +39,9 @@
 //! layer served moves to the scenario's other layers, so the variant also shows the cost of the
 //! replacement capacity. [`exit_variant`] and [`scenario_exit_variant`] leave reserved layers; the
 //! other kinds of exit — scaling down, downgrading, leaving a lease, selling owned hardware early —
-//! are variants built by [`crate::engine::exit_kinds`] (which also takes "leave a reservation" as
+//! are variants built by `kinds`, beside this module (which also takes "leave a reservation" as
 //! one of its requests). A lease's exit there marks the hardware as returned
-//! ([`crate::engine::scenario::Owned::retired`]), which is what makes `evaluate` stop booking its
+//! ([`crate::engine::model::scenario::Owned::retired`]), which is what makes `evaluate` stop booking its
 //! payments when the exit takes effect; a lease without one is booked to the end of its term.
 //!
 //! A clause is also part of the scenario: a reserved or leased layer's `exit_clause` in the
@@ -53,14 +53,14 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::commitment::find_layer;
-pub use crate::engine::commitment::{
+use crate::engine::costing::evaluate::evaluate;
+use crate::engine::input::scenario_file::LayerKind;
+use crate::engine::model::commitment::find_layer;
+pub use crate::engine::model::commitment::{
     CommitmentKind, CommitmentSchedule, ExitCost, LayerExitCosts, commitment_schedule, exit_cost, exit_curve,
     layer_exit_costs, layer_exit_curve, layer_schedule, scenario_exit_costs,
 };
-use crate::engine::evaluate::evaluate;
-use crate::engine::scenario::Plan;
-use crate::engine::scenario_file::LayerKind;
+use crate::engine::model::scenario::Plan;
 pub use crate::exit_clause::{ExitClause, TerminationFee, validate_clause};
 use crate::problem::Problem;
 

@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::scenario_file::{LayerKind, Override, ScenarioFile};
+use crate::engine::input::scenario_file::{LayerKind, Override, ScenarioFile};
 use crate::problem::Problem;
 
 /// A figure of the plan a user marks uncertain, with its range.

@@ -9,7 +9,7 @@
 //! `unserved_work` line). The kinds and their conventions:
 //!
 //! - **Leave a reservation** ([`ExitRequest::LeaveReservation`]): notice given in `m` under the
-//!   layer's exit clause, exactly [`crate::engine::exit::exit_variant`]: the layer serves and pays
+//!   layer's exit clause, exactly [`crate::engine::exit::clauses::exit_variant`]: the layer serves and pays
 //!   until the exit takes effect in `e = m + notice`, and the exit charges (fee, egress,
 //!   offboarding) are booked in `termination_fees` in month `e`.
 //! - **Scale down** ([`ExitRequest::ScaleDown`]) to `gpus` kept from month `m`:
@@ -74,13 +74,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
-use crate::engine::assumption::{Assumption, Origin};
-use crate::engine::commitment::{ExitCost, exit_cost, find_layer, layer_schedule};
-use crate::engine::evaluate::evaluate;
-use crate::engine::finance::{amortisation, to_ledger};
-use crate::engine::scenario::{Financing, Layer, Plan, Retirement, Scenario};
-use crate::engine::scenario_file::{LayerKind, LayerSpec, Override, ScenarioFile};
-use crate::engine::validate::{catalog_resale_share, validate};
+use crate::engine::blocks::finance::{amortisation, to_ledger};
+use crate::engine::costing::evaluate::evaluate;
+use crate::engine::input::scenario_file::{LayerKind, LayerSpec, Override, ScenarioFile};
+use crate::engine::model::assumption::{Assumption, Origin};
+use crate::engine::model::commitment::{ExitCost, exit_cost, find_layer, layer_schedule};
+use crate::engine::model::scenario::{Financing, Layer, Plan, Retirement, Scenario};
+use crate::engine::resolve::validate::{catalog_resale_share, validate};
 use crate::exit_clause::{ExitClause, TerminationFee};
 use crate::problem::Problem;
 
@@ -214,7 +214,7 @@ pub struct ExitRequestPrice {
 pub fn request_variant_id(scenario_id: &str, request: &ExitRequest) -> String {
     let (layer, m) = (request.layer(), request.month());
     match request {
-        ExitRequest::LeaveReservation { .. } => crate::engine::exit::variant_id(scenario_id, layer, m),
+        ExitRequest::LeaveReservation { .. } => crate::engine::exit::clauses::variant_id(scenario_id, layer, m),
         ExitRequest::ScaleDown { gpus, .. } => format!("{scenario_id}~scale-down-{layer}-to{gpus}-m{m}"),
         ExitRequest::Downgrade { to, .. } => format!("{scenario_id}~downgrade-{layer}-to-{}-m{m}", to.id),
         ExitRequest::LeaveLease { .. } => format!("{scenario_id}~leave-lease-{layer}-m{m}"),
@@ -399,7 +399,7 @@ fn leave_reservation(plan: &Plan, si: usize, li: usize, m: u32) -> Result<(Scena
     let clause = clause_of(layer)?;
     let scenario_id = &plan.scenarios[si].id;
     let (with, cost) =
-        crate::engine::exit::exit_variant(plan, scenario_id, &layer.id, &clause, m).map_err(|problems| {
+        crate::engine::exit::clauses::exit_variant(plan, scenario_id, &layer.id, &clause, m).map_err(|problems| {
             problems
                 .into_iter()
                 .map(|p| Problem {
@@ -558,7 +558,11 @@ fn scale_down_reserved(
 
 /// The owned part of a layer that can be sold in month `m` (bought for cash or by a loan, and
 /// delivered by then), or why not.
-fn owned_to_sell<'l>(layer: &'l Layer, m: u32, what: &str) -> Result<&'l crate::engine::scenario::Owned, Vec<Problem>> {
+fn owned_to_sell<'l>(
+    layer: &'l Layer,
+    m: u32,
+    what: &str,
+) -> Result<&'l crate::engine::model::scenario::Owned, Vec<Problem>> {
     let Some(o) = layer.owned.as_ref() else {
         return Err(problem(
             "request.layer",
@@ -986,8 +990,10 @@ pub fn standard_ways_out(
                     });
                 }
                 if let Some(offer) = &l.offer {
-                    let mut to =
-                        crate::engine::layer_form::empty_layer(&format!("{layer}-on-demand"), LayerKind::OnDemand);
+                    let mut to = crate::engine::input::scenario_file::empty_layer(
+                        &format!("{layer}-on-demand"),
+                        LayerKind::OnDemand,
+                    );
                     to.offer = Some(offer.clone());
                     requests.push(ExitRequest::Downgrade {
                         layer,
@@ -1000,7 +1006,7 @@ pub fn standard_ways_out(
                 let leased = l
                     .financing
                     .as_ref()
-                    .is_some_and(|f| f.method == crate::engine::scenario_file::FinancingMethod::Lease);
+                    .is_some_and(|f| f.method == crate::engine::input::scenario_file::FinancingMethod::Lease);
                 if leased {
                     requests.push(ExitRequest::LeaveLease { layer, month });
                 } else {

@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::catalog::provenance::Confidence;
-use crate::engine::scenario_file::PricePoint;
+use crate::engine::input::scenario_file::PricePoint;
 
 /// Where a figure used by a scenario comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -860,6 +860,65 @@ fn strings_only(v: &mut serde_json::Value) {
     }
 }
 
+/// The scenario-file name of a kind (`on-demand`), also the id of a scenario's first layer of it.
+pub fn kind_id(kind: LayerKind) -> &'static str {
+    match kind {
+        LayerKind::Owned => "owned",
+        LayerKind::Reserved => "reserved",
+        LayerKind::Spot => "spot",
+        LayerKind::OnDemand => "on-demand",
+        LayerKind::Pooled => "pooled",
+        LayerKind::TokenMetered => "token-metered",
+    }
+}
+
+/// A layer of `kind` with every optional field empty and every default the engine's (a reserved
+/// layer commits for one year until told otherwise).
+pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
+    LayerSpec {
+        id: id.to_owned(),
+        kind,
+        accelerator: None,
+        offer: None,
+        system: None,
+        gpus: None,
+        gpus_per_server: None,
+        price_per_gpu: None,
+        platform_cost_per_gpu: Decimal::ZERO,
+        installation: Decimal::ZERO,
+        price_per_gpu_hour: None,
+        price_per_million_tokens: None,
+        price_per_million_input_tokens: None,
+        price_per_million_output_tokens: None,
+        price_per_million_cached_tokens: None,
+        term: (kind == LayerKind::Reserved).then_some(CommitTerm::OneYear),
+        peak_tflops: None,
+        mfu: None,
+        availability: None,
+        start_month: 0,
+        lead_time_months: 0,
+        lead_time_reason: None,
+        lead_time_source: None,
+        financing: None,
+        payment_milestones: Vec::new(),
+        depreciation_life_months: None,
+        salvage_share: Decimal::ZERO,
+        residual_share: None,
+        residual_reason: None,
+        support_rate_per_year: Decimal::ZERO,
+        non_server_maintenance_rate_per_year: None,
+        running_cost_per_gpu_hour: None,
+        power_kw_per_gpu: None,
+        idle_power_share: None,
+        interruptions_per_hour: None,
+        checkpoint_write_minutes: None,
+        restart_minutes: None,
+        serves: None,
+        exit: None,
+        exit_clause: None,
+    }
+}
+
 #[cfg(test)]
 mod parse_tests {
     use super::*;

@@ -7,11 +7,11 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-pub use crate::engine::assumption::{Assumption, Origin};
-use crate::engine::network::FabricCost;
-use crate::engine::rack::CoolingLimit;
-use crate::engine::scenario_file::LayerKind;
-use crate::engine::workload::Workload;
+use crate::engine::blocks::network::FabricCost;
+use crate::engine::blocks::rack::CoolingLimit;
+use crate::engine::input::scenario_file::LayerKind;
+pub use crate::engine::model::assumption::{Assumption, Origin};
+use crate::engine::model::workload::Workload;
 
 /// Everything `evaluate` needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -124,7 +124,7 @@ pub struct Layer {
     /// Paid hours per useful hour on spot (Young/Daly), 1 elsewhere.
     pub overhead_factor: Decimal,
     /// Spot layers: the checkpointing behind `overhead_factor` and the provider's notice.
-    pub spot: Option<crate::engine::spot::SpotTerms>,
+    pub spot: Option<crate::engine::blocks::spot::SpotTerms>,
     /// Indices of the workloads this layer may serve (`None`: all).
     pub serves: Option<Vec<usize>>,
     /// A fee paid in the month the layer is exited.
@@ -204,7 +204,7 @@ impl Layer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CloudEnergy {
     /// Wall power of one busy GPU with its share of the server, kW: catalog TDP × the server
-    /// overhead factor ([`crate::engine::rack::SERVER_OVERHEAD_FACTOR`]), as for owned GPUs without a system.
+    /// overhead factor ([`crate::engine::blocks::rack::SERVER_OVERHEAD_FACTOR`]), as for owned GPUs without a system.
     pub kw_per_gpu: Decimal,
     pub pue: Decimal,
     pub grid_gco2_per_kwh: Decimal,

@@ -1,0 +1,13 @@
+//! Building blocks: plain numbers in, plain numbers out. Finance (discounting, annuities,
+//! depreciation), sizing (memory and GPUs for a model), rack power and cooling, the network
+//! fabric, spot interruptions and the allocation of demand to supply layers month by month.
+//! Each can be called on its own.
+//!
+//! May import: nothing else in the engine.
+
+pub mod allocation;
+pub mod finance;
+pub mod network;
+pub mod rack;
+pub mod sizing;
+pub mod spot;
