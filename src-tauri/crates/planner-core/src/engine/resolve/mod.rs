@@ -1,5 +1,8 @@
 //! Resolving: a scenario file and a catalog in, a [`crate::engine::model::scenario::Plan`] out, or
-//! every problem at its JSON path.
+//! every problem at its JSON path. [`validate`] holds the entry points, the resolver and the
+//! checks every concern shares (signs, fractions, currencies, overrides, catalog figures); one file
+//! per concern under `validate/` adds to the resolver: `workloads`, `scenarios`, `facility`,
+//! `layers`, `rented` (what rented capacity pays) and `owned` (owned hardware and its resale).
 //!
 //! May import: [`super::input`], [`super::blocks`], [`super::model`].
 
