@@ -1043,7 +1043,7 @@ export type Difference_Deserialize = {
 	 *  rests on resale assumed in the last month.
 	 */
 	residual: string,
-	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
+	/**  That part in words ([`crate::engine::decide::compare::resale_share_of_difference`]); none without resale. */
 	resale_note?: string | null,
 	/**  This scenario's NPV minus the reference's, on the decision basis. */
 	npv: string,
@@ -1076,7 +1076,7 @@ export type Difference_Serialize = {
 	 *  rests on resale assumed in the last month.
 	 */
 	residual: string,
-	/**  That part in words ([`crate::compare::resale_share_of_difference`]); none without resale. */
+	/**  That part in words ([`crate::engine::decide::compare::resale_share_of_difference`]); none without resale. */
 	resale_note: string | null,
 	/**  This scenario's NPV minus the reference's, on the decision basis. */
 	npv: string,
@@ -2239,7 +2239,7 @@ export type LayerExitCosts_Deserialize = {
 	/**
 	 *  True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
 	 *  lease's exit is a variant too, through the `leave-lease` request of
-	 *  [`crate::engine::exit_kinds`].
+	 *  the exit room's `kinds`.
 	 */
 	variant_available: boolean,
 	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
@@ -2257,7 +2257,7 @@ export type LayerExitCosts_Serialize = {
 	/**
 	 *  True when [`scenario_exit_variant`] prices leaving as a plan variant: reserved layers. A
 	 *  lease's exit is a variant too, through the `leave-lease` request of
-	 *  [`crate::engine::exit_kinds`].
+	 *  the exit room's `kinds`.
 	 */
 	variant_available: boolean,
 	/**  `curve[m]` is notice given in plan month `m`, for every month of the horizon. */
@@ -3473,7 +3473,7 @@ export type ResaleTarget_Deserialize = { by: "accelerator"; id: string } | { by:
  */
 export type ResaleTarget_Serialize = { by: "accelerator"; id: string } | { by: "family"; family: Family; vendor: string | null };
 
-/**  A change to a scenario's shape that the engine's rules decide (see `planner_core::layer_form`). */
+/**  A change to a scenario's shape that the engine's rules decide (see `planner_core::engine::editing::layer_form`). */
 export type Reshape = 
 /**  Adds a layer of `layer_kind` on the accelerator the scenario already uses. */
 { kind: "add-layer"; layer_kind: LayerKind } | 
