@@ -58,6 +58,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("measure") => measure::measure(&root(), &args[1..]),
         Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
+        Some("soak") => soak(&args[1..]),
         Some("fixtures") => record_fixtures(&root()),
         // What `test` does after the build: the samples, then the .deb (the debug build must exist).
         Some("deb") => {
@@ -74,7 +75,7 @@ fn main() -> ExitCode {
             .and_then(|()| build_samples(&root).map(|_| ()))
         }
         _ => Err(
-            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask samples | cargo xtask deb | cargo xtask fixtures | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N]".to_owned(),
+            "usage: cargo xtask run [-- APP ARGS] | cargo xtask test | cargo xtask samples | cargo xtask deb | cargo xtask fixtures | cargo xtask measure [-- APP ARGS] | cargo xtask fuzz [TARGET] [--seconds N | --runs N] [--jobs N] | cargo xtask soak [--kills N]".to_owned(),
         ),
     };
     match result {
@@ -87,7 +88,18 @@ fn main() -> ExitCode {
 }
 
 /// The one build both README commands make: `cargo xtask run` and `cargo xtask test` share it.
-pub(crate) const BUILD_ARGS: &[&str] = &["build", "--workspace", "--all-targets", "--locked"];
+/// Everything `cargo test --workspace` runs (libraries, binaries, tests, examples), so that the
+/// test run compiles nothing again. The benches are not built here: clippy checks them, and
+/// `cargo bench` builds them optimised when they are run.
+pub(crate) const BUILD_ARGS: &[&str] = &[
+    "build",
+    "--workspace",
+    "--lib",
+    "--bins",
+    "--tests",
+    "--examples",
+    "--locked",
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -233,6 +245,49 @@ fn json_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// The crash soak CI runs after the tests: the real app killed with SIGKILL mid-burst `--kills`
+/// times (default 100; `cargo xtask test` runs 40 of them), each time the file checked whole.
+fn soak(args: &[String]) -> Step {
+    let kills = match args {
+        [] => 100,
+        [flag, n] if flag == "--kills" => match n.parse::<u32>() {
+            Ok(k) if (1..=10_000).contains(&k) => k,
+            _ => return Err(format!("--kills `{n}`: give a whole number of rounds from 1 to 10000")),
+        },
+        _ => return Err("usage: cargo xtask soak [--kills N]".to_owned()),
+    };
+    let root = root();
+    let mut apt: Vec<&str> = APT_BUILD.to_vec();
+    apt.extend_from_slice(APT_TEST);
+    ensure_apt(&apt)?;
+    ensure_ui_packages(&root)?;
+    ensure_tauri_driver()?;
+    sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
+    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    let app = target_dir(&root).join("debug/compute-planner");
+    sh(Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1280x800x24",
+            "cargo",
+            "test",
+            "--locked",
+            "-p",
+            "planner-tests",
+            "--test",
+            "e2e_workspace_crash",
+            "--",
+            "--include-ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env("PLANNER_APP_BINARY", &app)
+        .env("PLANNER_KILL_ROUNDS", kills.to_string())
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+        .current_dir(&root))
 }
 
 fn test() -> Step {
