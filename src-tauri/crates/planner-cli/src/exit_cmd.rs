@@ -8,9 +8,10 @@ use std::path::Path;
 
 use planner_core::catalog::Catalog;
 use planner_core::engine::blocks::finance::present;
-use planner_core::engine::exit::clauses::{ExitClause, TerminationFee, layer_exit_curve};
+use planner_core::engine::model::commitment::layer_exit_curve;
 use planner_core::engine::resolve::validate::to_error;
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::exit_clause::{ExitClause, TerminationFee};
 use rust_decimal::Decimal;
 
 use crate::evaluate::plan_of;

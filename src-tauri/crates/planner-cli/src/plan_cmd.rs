@@ -9,7 +9,7 @@ use std::path::Path;
 use planner_core::catalog::Catalog;
 use planner_core::engine::costing::evaluate::ScenarioResult;
 use planner_core::engine::costing::operations::{DispatchUnit, Operations};
-use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::model::assumption::Origin;
 use planner_core::error::{ErrorCode, PlannerError};
 use rust_decimal::Decimal;
 

@@ -460,15 +460,15 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
         None,
     )
     .unwrap();
-    let clause = planner_core::engine::exit::clauses::ExitClause {
+    let clause = planner_core::exit_clause::ExitClause {
         notice_months: 3,
-        fee: planner_core::engine::exit::clauses::TerminationFee::ShareOfRemaining("0.25".parse().unwrap()),
+        fee: planner_core::exit_clause::TerminationFee::ShareOfRemaining("0.25".parse().unwrap()),
         egress_per_tb: Decimal::ZERO,
         data_tb: Decimal::ZERO,
         offboarding: Decimal::ZERO,
     };
     let expected =
-        planner_core::engine::exit::clauses::layer_exit_curve(&plan, "all-cloud", "reserved", &clause).unwrap();
+        planner_core::engine::model::commitment::layer_exit_curve(&plan, "all-cloud", "reserved", &clause).unwrap();
     assert_eq!(json, serde_json::to_value(&expected).unwrap());
     assert!(expected.len() >= 36, "a 3-year term: {} months", expected.len());
     // Month 18: the fee is a quarter of what stays due after the three months' notice.
@@ -496,7 +496,8 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
         .and_then(|l| l.exit_clause.clone())
         .unwrap();
     let expected_own =
-        planner_core::engine::exit::clauses::layer_exit_curve(&plan, "all-cloud", "reserved", &file_clause).unwrap();
+        planner_core::engine::model::commitment::layer_exit_curve(&plan, "all-cloud", "reserved", &file_clause)
+            .unwrap();
     assert_eq!(
         serde_json::from_slice::<Value>(&own.stdout).unwrap(),
         serde_json::to_value(&expected_own).unwrap()

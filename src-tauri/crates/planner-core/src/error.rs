@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{CatalogError, CatalogIssue};
-pub use crate::problem::{MESSAGE_LIMIT, QUOTE_LIMIT, clip, clip_message};
+use crate::problem::{clip, clip_message};
 
 /// What kind of failure, for code that reacts to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +130,7 @@ impl From<CatalogError> for PlannerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::QUOTE_LIMIT;
 
     #[test]
     fn a_huge_quoted_value_is_cut_and_the_advice_kept() {

@@ -12,8 +12,8 @@ use planner_core::compliance::checklist::{
 use planner_core::engine::costing::evaluate::evaluate;
 use planner_core::engine::input::scenario_file::parse;
 use planner_core::engine::model::scenario::Plan;
-use planner_core::engine::model::workload::DataClassification;
 use planner_core::engine::resolve::validate::validate;
+use planner_core::workload_kind::DataClassification;
 
 fn shipped_text() -> String {
     let path = format!(

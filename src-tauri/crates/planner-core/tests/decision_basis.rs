@@ -9,8 +9,8 @@ mod common;
 use planner_core::engine::costing::evaluate::ScenarioResult;
 use planner_core::engine::decide::compare::buy_vs_rent;
 use planner_core::engine::decide::decision::decision_view;
+use planner_core::engine::model::assumption::{Assumption, Origin};
 use planner_core::engine::model::ledger::Category;
-use planner_core::engine::model::scenario::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 

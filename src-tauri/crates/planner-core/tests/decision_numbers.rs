@@ -139,7 +139,7 @@ fn unmet_demand_is_priced_and_ranks_last() {
         .find(|a| a.path == "workloads[0].unserved_work_price")
         .unwrap();
     let cat = common::shipped_catalog();
-    let planner_core::engine::model::scenario::Origin::Catalog { entry, .. } = &shadow.origin else {
+    let planner_core::engine::model::assumption::Origin::Catalog { entry, .. } = &shadow.origin else {
         panic!("from the catalog")
     };
     let useful = |acc: &str| cat.accelerator(acc).unwrap().bf16_tflops.as_ref().unwrap().mid() * dec!(0.4) / dec!(1000);

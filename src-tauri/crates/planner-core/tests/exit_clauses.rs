@@ -9,14 +9,15 @@ mod common;
 
 use planner_core::engine::blocks::finance::to_ledger;
 use planner_core::engine::costing::evaluate::evaluate;
-use planner_core::engine::exit::clauses::{
-    CommitmentKind, CommitmentSchedule, ExitClause, TerminationFee, commitment_schedule, exit_cost, exit_curve,
-    exit_variant, layer_exit_curve, validate_clause, variant_id,
-};
+use planner_core::engine::exit::clauses::{exit_variant, variant_id};
 use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::commitment::{
+    CommitmentKind, CommitmentSchedule, commitment_schedule, exit_cost, exit_curve, layer_exit_curve,
+};
 use planner_core::engine::model::ledger::Category;
 use planner_core::engine::model::scenario::Plan;
 use planner_core::engine::resolve::validate::validate;
+use planner_core::exit_clause::{ExitClause, TerminationFee, validate_clause};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -431,7 +432,7 @@ fn clauses_and_costs_cross_the_boundary_as_json() {
     assert_eq!(fixed_text, r#"{"kind":"fixed","value":"50000"}"#);
     let s = commitment_schedule(&plan(TERM, false), "base", "res").unwrap();
     let cost = exit_cost(&s, &clause, 18);
-    let back: planner_core::engine::exit::clauses::ExitCost =
+    let back: planner_core::engine::model::commitment::ExitCost =
         serde_json::from_str(&serde_json::to_string(&cost).unwrap()).unwrap();
     assert_eq!(back, cost);
 }

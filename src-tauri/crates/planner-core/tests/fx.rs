@@ -8,9 +8,10 @@ mod common;
 
 use planner_core::engine::blocks::finance::present;
 use planner_core::engine::input::scenario_file::parse;
+use planner_core::engine::model::assumption::Origin;
 use planner_core::engine::model::ledger::Category;
-use planner_core::engine::model::scenario::Origin;
-use planner_core::engine::resolve::validate::{Problem, validate};
+use planner_core::engine::resolve::validate::validate;
+use planner_core::problem::Problem;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -35,7 +36,7 @@ fn pooled(price: &str) -> String {
 /// The price per GPU-hour the first layer of the only scenario uses, as resolved.
 fn price(
     e: &planner_core::engine::costing::evaluate::Evaluation,
-) -> &planner_core::engine::model::scenario::Assumption {
+) -> &planner_core::engine::model::assumption::Assumption {
     e.scenarios[0]
         .assumptions
         .iter()

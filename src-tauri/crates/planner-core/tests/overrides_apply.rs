@@ -115,10 +115,7 @@ fn figures(e: &Evaluation) -> String {
         .collect()
 }
 
-fn evaluate_doc(
-    catalog: &Catalog,
-    doc: &Value,
-) -> Result<Evaluation, Vec<planner_core::engine::resolve::validate::Problem>> {
+fn evaluate_doc(catalog: &Catalog, doc: &Value) -> Result<Evaluation, Vec<planner_core::problem::Problem>> {
     let file = parse(&doc.to_string()).map_err(|p| vec![p])?;
     validate(catalog, &file, None).map(|plan| evaluate(&plan))
 }

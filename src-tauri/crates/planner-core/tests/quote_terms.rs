@@ -8,11 +8,12 @@
 mod common;
 
 use planner_core::engine::costing::evaluate::evaluate;
-use planner_core::engine::exit::clauses::{ExitClause, TerminationFee};
 use planner_core::engine::input::scenario_file::{CommitTerm, LayerSpec, ScenarioFile, parse, to_json};
 use planner_core::engine::model::ledger::Category;
-use planner_core::engine::resolve::validate::{Problem, validate};
+use planner_core::engine::resolve::validate::validate;
 use planner_core::engine::workspace::content::WorkspaceSettings;
+use planner_core::exit_clause::{ExitClause, TerminationFee};
+use planner_core::problem::Problem;
 use planner_core::rfp::quote::{Cell, Quote, QuoteTable, TableRow, parse_quotes};
 use planner_core::rfp::scorecard::{VendorInput, axis_scores};
 use planner_core::rfp::vendors::{VendorEntry, entry_from_quotes, vendor_terms};

@@ -11,7 +11,7 @@ use planner_core::catalog::provenance::Confidence;
 use planner_core::engine::blocks::finance::present;
 use planner_core::engine::costing::evaluate::{Evaluation, ScenarioResult};
 use planner_core::engine::decide::compare::{compare_all, resale_share_of_difference};
-use planner_core::engine::model::scenario::{Assumption, Origin};
+use planner_core::engine::model::assumption::{Assumption, Origin};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 

@@ -9,13 +9,13 @@
 mod common;
 
 use planner_core::engine::costing::evaluate::evaluate;
-use planner_core::engine::exit::clauses::{
-    CommitmentKind, ExitClause, TerminationFee, commitment_schedule, exit_cost, exit_variant, scenario_exit_costs,
-    scenario_exit_variant, variant_id,
-};
+use planner_core::engine::exit::clauses::{exit_variant, scenario_exit_variant, variant_id};
 use planner_core::engine::input::scenario_file::{parse, to_json};
+use planner_core::engine::model::commitment::{CommitmentKind, commitment_schedule, exit_cost, scenario_exit_costs};
 use planner_core::engine::model::scenario::Plan;
-use planner_core::engine::resolve::validate::{Problem, validate};
+use planner_core::engine::resolve::validate::validate;
+use planner_core::exit_clause::{ExitClause, TerminationFee};
+use planner_core::problem::Problem;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 

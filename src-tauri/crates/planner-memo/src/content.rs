@@ -34,11 +34,12 @@ use planner_core::engine::blocks::sizing::Parallelism;
 use planner_core::engine::costing::evaluate::ScenarioResult;
 use planner_core::engine::decide::decision::{DecisionView, ScenarioFigures};
 use planner_core::engine::editing::pack_effect::stale_age;
-use planner_core::engine::exit::clauses::{CommitmentKind, LayerExitCosts, TerminationFee};
 use planner_core::engine::input::scenario_file::PricePoint;
+use planner_core::engine::model::assumption::Origin;
+use planner_core::engine::model::commitment::{CommitmentKind, LayerExitCosts};
 use planner_core::engine::model::ledger::Category;
-use planner_core::engine::model::scenario::Origin;
 use planner_core::engine::risk::run::RiskOutcome;
+use planner_core::exit_clause::TerminationFee;
 use planner_report::category_label;
 use planner_report::charts::{
     ChartSize, RiskLabels, Theme, cumulative_svg, monthly_svg, risk_fan_svg, risk_tornado_svg, tornado_height,

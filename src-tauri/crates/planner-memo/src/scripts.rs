@@ -192,7 +192,7 @@ pub fn check(input: &MemoInput<'_>, fonts: &Fonts) -> Vec<UnsetText> {
         }
         for a in &r.assumptions {
             check(None, format!("an assumption of scenario `{}`", short(&r.id)), &a.path);
-            if let planner_core::engine::model::scenario::Origin::Override { reason } = &a.origin {
+            if let planner_core::engine::model::assumption::Origin::Override { reason } = &a.origin {
                 check(
                     None,
                     format!(

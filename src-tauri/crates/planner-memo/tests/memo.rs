@@ -89,14 +89,14 @@ fn every_catalog_figure_and_override_is_in_the_assumption_ledger() {
     for s in &c.eval.scenarios {
         for a in &s.assumptions {
             match &a.origin {
-                planner_core::engine::model::scenario::Origin::Catalog {
+                planner_core::engine::model::assumption::Origin::Catalog {
                     entry, as_of, sources, ..
                 } => {
                     assert!(text.contains(entry.as_str()), "{}: entry {entry} missing", a.path);
                     assert!(text.contains(as_of.as_str()), "{}: as-of {as_of} missing", a.path);
                     assert!(!sources.is_empty(), "{}: a catalog figure without a source", a.path);
                 }
-                planner_core::engine::model::scenario::Origin::Override { reason } => {
+                planner_core::engine::model::assumption::Origin::Override { reason } => {
                     overrides += 1;
                     let start: String = reason.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
                     assert!(text.contains(&start), "{}: override reason {reason:?} missing", a.path);

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 
 use planner_core::catalog::Catalog;
 use planner_core::catalog::provenance::AsOf;
-use planner_core::engine::exit::clauses::{ExitClause, TerminationFee};
 use planner_core::engine::input::scenario_file::{self, CommitTerm, FxRate, LayerKind, ScenarioSpec, WorkloadSpec};
-use planner_core::engine::model::scenario::Origin;
+use planner_core::engine::model::assumption::Origin;
 use planner_core::engine::workspace::content::{WorkspaceSettings, evaluate_selection, from_scenario_file};
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::exit_clause::{ExitClause, TerminationFee};
 use planner_core::rfp::quote::{Quote, QuoteKind, QuoteSource};
 use planner_store::read_quotes;
 use rust_decimal::Decimal;

@@ -57,7 +57,8 @@ use crate::compliance::audit::{NewEntry, hex};
 use crate::engine::costing::evaluate::Totals;
 use crate::engine::input::scenario_file::LayerKind;
 use crate::engine::model::scenario::{Financing, Layer, Scenario};
-use crate::engine::model::workload::{DataClassification, Workload};
+use crate::engine::model::workload::Workload;
+use crate::workload_kind::DataClassification;
 
 /// The template format this build reads.
 pub const TEMPLATE_FORMAT: u32 = 1;

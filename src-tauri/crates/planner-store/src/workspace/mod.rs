@@ -168,7 +168,7 @@ pub(crate) fn db_error_about(path: &Path, e: &rusqlite::Error, row: &str) -> Pla
             ErrorCode::WorkspaceInvalid,
             format!(
                 "{shown} is damaged: its table `{}` is missing (no such table). {RESTORE}",
-                planner_core::error::clip(&table)
+                planner_core::problem::clip(&table)
             ),
         )
     } else if let Some(column) = missing("column") {
@@ -176,7 +176,7 @@ pub(crate) fn db_error_about(path: &Path, e: &rusqlite::Error, row: &str) -> Pla
             ErrorCode::WorkspaceInvalid,
             format!(
                 "{shown} is damaged: a table lacks the column `{}` (no such column). {RESTORE}",
-                planner_core::error::clip(&column)
+                planner_core::problem::clip(&column)
             ),
         )
     } else {
@@ -191,7 +191,7 @@ pub(crate) fn db_error_about(path: &Path, e: &rusqlite::Error, row: &str) -> Pla
                 ErrorCode::WorkspaceInvalid,
                 format!(
                     "{shown} is damaged: {row} holds data of the wrong type (in column `{}`). {RESTORE}",
-                    planner_core::error::clip(column)
+                    planner_core::problem::clip(column)
                 ),
             ),
             rusqlite::Error::FromSqlConversionFailure(..)
@@ -237,7 +237,7 @@ pub(crate) fn db_error_about(path: &Path, e: &rusqlite::Error, row: &str) -> Pla
             column: None,
             field: None,
             kind: Some("sqlite".to_owned()),
-            message: planner_core::error::clip_message(&technical).into_owned(),
+            message: planner_core::problem::clip_message(&technical).into_owned(),
         }],
     }
 }
@@ -274,7 +274,7 @@ fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
             "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
         ));
     }
-    let most = planner_core::engine::resolve::validate::MAX_HORIZON_MONTHS;
+    let most = planner_core::problem::MAX_HORIZON_MONTHS;
     if !(1..=most).contains(&s.horizon_months) {
         return Err(invalid(
             "settings.horizon_months",

@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde::Serialize;
 
-pub use crate::workload_kind::ModelShape;
+use crate::workload_kind::ModelShape;
 use crate::workload_kind::{TuningMethod, WorkloadKind};
 
 /// Bytes per parameter for full training with mixed-precision Adam.

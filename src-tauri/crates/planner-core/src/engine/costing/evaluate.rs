@@ -19,10 +19,12 @@ use crate::engine::blocks::network::{NetworkPlan, plan_network};
 use crate::engine::blocks::rack::{RackInput, RackPlan, plan_racks};
 use crate::engine::blocks::sizing::{FabricSpeed, Parallelism, gpus_for_memory, memory_need, split_advice};
 use crate::engine::input::scenario_file::LayerKind;
-pub use crate::engine::model::commitment::{lease_payment, reserved_payment};
+use crate::engine::model::assumption::Assumption;
+use crate::engine::model::commitment::{lease_payment, reserved_payment};
 use crate::engine::model::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
-use crate::engine::model::scenario::{Assumption, CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
-use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, Workload, WorkloadKind};
+use crate::engine::model::scenario::{CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
+use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, Workload};
+use crate::workload_kind::WorkloadKind;
 
 /// The evaluation of a whole plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -37,7 +37,8 @@ use crate::engine::blocks::spot::optimal_interval_h;
 use crate::engine::input::scenario_file::LayerKind;
 use crate::engine::model::assumption::Assumption;
 use crate::engine::model::scenario::{Plan, Scenario};
-use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, WorkloadKind};
+use crate::engine::model::workload::FLOP_PER_PFLOP_HOUR;
+use crate::workload_kind::WorkloadKind;
 
 /// What one scenario's plan does, month by month.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]

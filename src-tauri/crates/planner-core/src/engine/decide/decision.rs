@@ -16,8 +16,8 @@ use crate::calendar::YearMonth;
 use crate::engine::blocks::finance::present;
 use crate::engine::costing::evaluate::{Evaluation, ScenarioResult};
 use crate::engine::decide::compare::{BreakEven, compare};
+use crate::engine::model::assumption::Origin;
 use crate::engine::model::ledger::Category;
-use crate::engine::model::scenario::Origin;
 
 /// The most scenarios compared side by side.
 pub const MAX_COMPARED: usize = 8;

@@ -55,13 +55,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::costing::evaluate::evaluate;
 use crate::engine::input::scenario_file::LayerKind;
-use crate::engine::model::commitment::find_layer;
-pub use crate::engine::model::commitment::{
-    CommitmentKind, CommitmentSchedule, ExitCost, LayerExitCosts, commitment_schedule, exit_cost, exit_curve,
-    layer_exit_costs, layer_exit_curve, layer_schedule, scenario_exit_costs,
-};
+use crate::engine::model::commitment::{ExitCost, commitment_schedule, exit_cost, find_layer};
 use crate::engine::model::scenario::Plan;
-pub use crate::exit_clause::{ExitClause, TerminationFee, validate_clause};
+use crate::exit_clause::{ExitClause, validate_clause};
 use crate::problem::Problem;
 
 /// The id of the variant of scenario `scenario_id` that leaves `layer_id` at `notice_month`.

@@ -10,7 +10,7 @@ use crate::calendar::YearMonth;
 use crate::engine::blocks::network::FabricCost;
 use crate::engine::blocks::rack::CoolingLimit;
 use crate::engine::input::scenario_file::LayerKind;
-pub use crate::engine::model::assumption::{Assumption, Origin};
+use crate::engine::model::assumption::Assumption;
 use crate::engine::model::workload::Workload;
 
 /// Everything `evaluate` needs.

@@ -12,7 +12,7 @@ use rust_decimal::dec;
 use serde::Serialize;
 
 use crate::engine::model::assumption::Assumption;
-pub use crate::workload_kind::{DataClassification, ModelShape, Precision, TuningMethod, WorkloadClass, WorkloadKind};
+use crate::workload_kind::{DataClassification, ModelShape, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
 /// FLOPs in one PFLOP-hour: 10^15 FLOP/s for 3,600 s.
 pub const FLOP_PER_PFLOP_HOUR: Decimal = dec!(3600000000000000000);

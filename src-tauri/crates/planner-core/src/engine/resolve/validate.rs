@@ -23,22 +23,23 @@ use crate::catalog::{Accelerator, Catalog, FabricTechnology, UpgradeKind};
 use crate::engine::blocks::finance::monthly_rate;
 use crate::engine::blocks::network::FabricCost;
 use crate::engine::blocks::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
-use crate::engine::blocks::sizing::{ModelShape, memory_fit, memory_need};
+use crate::engine::blocks::sizing::{memory_fit, memory_need};
 use crate::engine::blocks::spot::{Checkpointing, overhead_factor};
 use crate::engine::input::scenario_file::kind_id;
 use crate::engine::input::scenario_file::{
     CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,
     ScenarioFile, ScenarioSpec, TokenMix, WorkloadSpec,
 };
+use crate::engine::model::assumption::{Assumption, Origin};
 use crate::engine::model::scenario::{
-    Assumption, CloudEnergy, Fabric, Facility, Financing, Layer, Origin, Owned, Plan, Scenario, TokenPrices,
+    CloudEnergy, Fabric, Facility, Financing, Layer, Owned, Plan, Scenario, TokenPrices,
 };
-use crate::engine::model::workload::{
-    FLOP_PER_PFLOP_HOUR, TuningMethod, Workload, WorkloadKind, flops_per_token, useful_pflop_per_gpu_hour,
-};
+use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, Workload, flops_per_token, useful_pflop_per_gpu_hour};
 use crate::error::{ErrorCode, ErrorDetail, PlannerError};
 use crate::exit_clause::ExitClause;
-pub use crate::problem::{MAX_HORIZON_MONTHS, Problem};
+use crate::problem::{MAX_HORIZON_MONTHS, Problem};
+use crate::workload_kind::ModelShape;
+use crate::workload_kind::{TuningMethod, WorkloadKind};
 
 mod facility;
 mod layers;

@@ -13,15 +13,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::YearMonth;
 use crate::catalog::Catalog;
-use crate::engine::blocks::sizing::{MemoryNeed, ModelShape, Parallelism, memory_need, split_advice};
+use crate::engine::blocks::sizing::{MemoryNeed, Parallelism, memory_need, split_advice};
 use crate::engine::costing::evaluate::{Evaluation, LayerPlan, SizingNote, evaluate_parallel};
 use crate::engine::decide::decision::{DecisionView, HORIZON_CHOICES, MAX_COMPARED, ScenarioFigures, decision_view};
 use crate::engine::input::scenario_file::{
     FORMAT_VERSION, FxRate, PricePoint, ScenarioFile, ScenarioSpec, WorkloadSpec,
 };
-use crate::engine::model::scenario::Assumption;
-use crate::engine::model::workload::WorkloadKind;
-use crate::engine::resolve::validate::{Problem, validate};
+use crate::engine::model::assumption::Assumption;
+use crate::engine::resolve::validate::validate;
+use crate::problem::Problem;
+use crate::workload_kind::ModelShape;
+use crate::workload_kind::WorkloadKind;
 
 /// Everything of a scenario file but its workloads and scenarios.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -480,7 +482,7 @@ mod tests {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioExits {
-    pub layers: Vec<crate::engine::exit::clauses::LayerExitCosts>,
+    pub layers: Vec<crate::engine::model::commitment::LayerExitCosts>,
     pub problems: Vec<PlacedProblem>,
 }
 
@@ -516,7 +518,7 @@ fn on_scenario(scenario: &ScenarioSpec, problems: Vec<Problem>) -> Vec<PlacedPro
         .collect()
 }
 
-/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::engine::exit::clauses::scenario_exit_costs`]).
+/// The cost of leaving each clause-carrying layer of `scenario` ([`crate::engine::model::commitment::scenario_exit_costs`]).
 pub fn scenario_exits(
     catalog: &Catalog,
     settings: &WorkspaceSettings,
@@ -524,7 +526,7 @@ pub fn scenario_exits(
     scenario: &ScenarioSpec,
 ) -> ScenarioExits {
     let result = plan_of_one(catalog, settings, workloads, scenario).and_then(|plan| {
-        crate::engine::exit::clauses::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p))
+        crate::engine::model::commitment::scenario_exit_costs(&plan, &scenario.id).map_err(|p| on_scenario(scenario, p))
     });
     match result {
         Ok(layers) => ScenarioExits {

@@ -342,10 +342,10 @@ impl<'c> Resolver<'c> {
     }
 
     pub(super) fn region_warnings(&self, layer: &Layer, file: &ScenarioFile, warnings: &mut Vec<String>) {
-        use crate::engine::model::workload::DataClassification::{Confidential, Restricted};
+        use crate::workload_kind::DataClassification::{Confidential, Restricted};
         for (k, w) in file.workloads.iter().enumerate() {
             let spot_refused = layer.kind == LayerKind::Spot
-                && !(w.interruptible && w.class != crate::engine::model::workload::WorkloadClass::Steady);
+                && !(w.interruptible && w.class != crate::workload_kind::WorkloadClass::Steady);
             let served = layer.serves.as_ref().is_none_or(|s| s.contains(&k)) && !spot_refused;
             let sensitive = matches!(w.data_classification, Confidential | Restricted);
             if let (true, true, Some(want), Some(have)) = (served, sensitive, &w.region, &layer.region)

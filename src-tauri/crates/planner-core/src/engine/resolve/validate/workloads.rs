@@ -258,7 +258,7 @@ impl<'c> Resolver<'c> {
     pub(super) fn shadow_price(
         &mut self,
         p: &str,
-        precision: crate::engine::model::workload::Precision,
+        precision: crate::workload_kind::Precision,
         mfu: Decimal,
         need_gb: Option<Decimal>,
     ) -> (Decimal, Option<Assumption>) {
