@@ -810,3 +810,47 @@ fn the_purity_scan_sees_a_breach_and_skips_comments_and_unit_tests() {
     let quiet = "// std::fs is not used here\nfn f() {}\n#[cfg(test)]\nmod tests {\n    fn g() { let _ = std::fs::read(\"x\"); }\n}\n";
     assert!(reaches_the_world(without_tests(quiet)).is_empty());
 }
+
+/// The `pub use` lines of a source file (outside its unit tests): each re-exports an item under a
+/// second path.
+fn re_exports(text: &str) -> Vec<&str> {
+    without_tests(text)
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("pub use ") || l.starts_with("pub(crate) use "))
+        .collect()
+}
+
+/// One path per item in the core: no module re-exports what another module owns, so a caller
+/// names the owner and a room's imports show where it really reaches. The catalog's `mod.rs` is the
+/// one facade (its loader and model are private parts of one room).
+#[test]
+fn the_core_names_each_item_by_one_path() {
+    let src = workspace_root().join("src-tauri/crates/planner-core/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let facade = src.join("catalog/mod.rs");
+    let mut found = Vec::new();
+    for f in files.iter().filter(|f| **f != facade) {
+        let text = std::fs::read_to_string(f).expect("a Rust source file");
+        for line in re_exports(&text) {
+            found.push(format!("{}: {line}", f.display()));
+        }
+    }
+    assert!(
+        files.len() > 60,
+        "the scan found the core's sources ({} files)",
+        files.len()
+    );
+    assert!(
+        found.is_empty(),
+        "re-exports give an item a second path; import it from its owner instead:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_re_export_scan_sees_one() {
+    let text = "use crate::problem::Problem;\npub use crate::problem::MAX_HORIZON_MONTHS;\n#[cfg(test)]\nmod tests {\n    pub use super::*;\n}\n";
+    assert_eq!(re_exports(text), ["pub use crate::problem::MAX_HORIZON_MONTHS;"]);
+}
