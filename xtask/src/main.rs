@@ -247,6 +247,16 @@ fn json_string(text: &str) -> String {
     out
 }
 
+/// What the end-to-end tests need: the build and test packages, the UI's npm packages and
+/// tauri-driver.
+fn ensure_end_to_end_tools(root: &Path) -> Step {
+    let mut apt: Vec<&str> = APT_BUILD.to_vec();
+    apt.extend_from_slice(APT_TEST);
+    ensure_apt(&apt)?;
+    ensure_ui_packages(root)?;
+    ensure_tauri_driver()
+}
+
 /// The crash soak CI runs after the tests: the real app killed with SIGKILL mid-burst `--kills`
 /// times (default 100; `cargo xtask test` runs 40 of them), each time the file checked whole.
 fn soak(args: &[String]) -> Step {
@@ -259,44 +269,39 @@ fn soak(args: &[String]) -> Step {
         _ => return Err("usage: cargo xtask soak [--kills N]".to_owned()),
     };
     let root = root();
-    let mut apt: Vec<&str> = APT_BUILD.to_vec();
-    apt.extend_from_slice(APT_TEST);
-    ensure_apt(&apt)?;
-    ensure_ui_packages(&root)?;
-    ensure_tauri_driver()?;
+    ensure_end_to_end_tools(&root)?;
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
     sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
     let app = target_dir(&root).join("debug/compute-planner");
-    sh(Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-screen 0 1280x800x24",
-            "cargo",
-            "test",
-            "--locked",
-            "-p",
-            "planner-tests",
-            "--test",
-            "e2e_workspace_crash",
-            "--",
-            "--include-ignored",
-            "--test-threads=1",
-            "--nocapture",
-        ])
-        .env("PLANNER_APP_BINARY", &app)
+    let args = [
+        "-p",
+        "planner-tests",
+        "--test",
+        "e2e_workspace_crash",
+        "--",
+        "--include-ignored",
+        "--test-threads=1",
+        "--nocapture",
+    ];
+    sh(xvfb_cargo_test(&args, &app)
         .env("PLANNER_KILL_ROUNDS", kills.to_string())
-        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
         .current_dir(&root))
+}
+
+/// `cargo test --locked ARGS` under a virtual X server at 1280x800, with the built app named for
+/// the end-to-end tests.
+fn xvfb_cargo_test(args: &[&str], app: &Path) -> Command {
+    let mut c = Command::new("xvfb-run");
+    c.args(["-a", "-s", "-screen 0 1280x800x24", "cargo", "test", "--locked"])
+        .args(args)
+        .env("PLANNER_APP_BINARY", app)
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
+    c
 }
 
 fn test() -> Step {
     let root = root();
-    let mut apt: Vec<&str> = APT_BUILD.to_vec();
-    apt.extend_from_slice(APT_TEST);
-    ensure_apt(&apt)?;
-    ensure_ui_packages(&root)?;
-    ensure_tauri_driver()?;
+    ensure_end_to_end_tools(&root)?;
     // The engine's finance functions are checked against numpy-financial, an independent reference.
     ensure_python_module("numpy_financial", "numpy-financial")?;
     // Exported workbooks are read back with openpyxl, a reader no one here wrote.
@@ -334,23 +339,8 @@ fn test() -> Step {
     // A test must never write into the user's own folders (WebKit's local storage once kept
     // what a test typed there): fingerprint them before and compare after.
     let before = user_folders_fingerprint();
-    sh(Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-screen 0 1280x800x24",
-            "cargo",
-            "test",
-            "--workspace",
-            "--locked",
-            "--",
-            "--include-ignored",
-            "--test-threads=1",
-        ])
-        .env("PLANNER_APP_BINARY", &app)
-        .env("PLANNER_DEB", &deb)
-        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
-        .current_dir(&root))?;
+    let args = ["--workspace", "--", "--include-ignored", "--test-threads=1"];
+    sh(xvfb_cargo_test(&args, &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
     let after = user_folders_fingerprint();
     if before != after {
         let changed: Vec<String> = after

@@ -660,17 +660,6 @@ fn unit_name(unit: DispatchUnit) -> &'static str {
     }
 }
 
-fn layer_kind_name(kind: LayerKind) -> &'static str {
-    match kind {
-        LayerKind::Owned => "owned",
-        LayerKind::Reserved => "reserved",
-        LayerKind::Spot => "spot",
-        LayerKind::OnDemand => "on-demand",
-        LayerKind::Pooled => "pooled",
-        LayerKind::TokenMetered => "token-metered",
-    }
-}
-
 /// Writes `text` at (`row`, `col`) unless it is empty.
 fn text_cell(sheet: &mut Worksheet, row: u32, col: u16, text: &str) -> Result<(), ExportError> {
     if !text.is_empty() {
@@ -839,7 +828,7 @@ fn bridge_rows(sheet: &mut Worksheet, mut row: u32, name: &str, b: &Bridge, f: &
         row += 1;
         start(sheet, row)?;
         sheet.write_string(row, 6, &l.layer)?;
-        sheet.write_string(row, 7, layer_kind_name(l.kind))?;
+        sheet.write_string(row, 7, planner_core::engine::input::scenario_file::kind_id(l.kind))?;
         sheet.write_number_with_format(row, 8, f64::from(l.months), &f.month)?;
         sheet.write_number_with_format(row, 9, number(l.units)?, &f.tenths)?;
         sheet.write_string(row, 10, unit_name(l.unit))?;
