@@ -1,8 +1,8 @@
 //! The desktop shell: one window, its host, and the IPC commands.
 //!
-//! Every use case lives in `planner_app`; the commands in [`commands`] are one-line adapters
-//! over it, grouped like the app's rooms, so everything the UI can do a test can do without a
-//! window (`planner_app::TestHost`). The TypeScript bindings in `ui/src/lib/ipc/bindings.ts` are
+//! Every use case lives in `planner_app`; the commands in [`commands`] are expanded from its one
+//! command list (`planner_app::commands`), the same list its by-name dispatch is expanded from,
+//! so everything the UI can do a test can do without a window (`planner_app::TestHost`). The TypeScript bindings in `ui/src/lib/ipc/bindings.ts` are
 //! generated from the commands' signatures by tauri-specta (see `bindings_are_current` below).
 //!
 //! Commands that touch the workspace are `async`, so Tauri runs them on its worker threads and
@@ -26,77 +26,7 @@ pub use launch::disable_dmabuf_renderer_without_gpu;
 /// The command set and type exports, shared by the running app and the bindings test. The order
 /// is the order of the generated bindings.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
-    tauri_specta::Builder::<tauri::Wry>::new().commands(tauri_specta::collect_commands![
-        commands::catalog::get_catalog,
-        commands::session::session,
-        commands::session::create_workspace,
-        commands::session::open_workspace,
-        commands::session::save_workspace_as,
-        commands::session::close_workspace,
-        commands::session::list_samples,
-        commands::session::open_sample,
-        commands::session::choose_file,
-        commands::catalog::workspace_catalog,
-        commands::scenarios::get_scenario,
-        commands::scenarios::apply_edit,
-        commands::scenarios::undo,
-        commands::scenarios::redo,
-        commands::compare::set_view,
-        commands::compare::lock_baseline,
-        commands::compare::unlock_baseline,
-        commands::compare::compare,
-        commands::compare::compare_what_if,
-        commands::scenarios::keep_what_if,
-        commands::compare::run_risk,
-        commands::compare::risk,
-        commands::compare::risk_progress,
-        commands::compare::cancel_risk,
-        commands::scenarios::scenario_detail,
-        commands::scenarios::exit_costs,
-        commands::scenarios::exit_variant,
-        commands::scenarios::exit_request,
-        commands::scenarios::layer_forms,
-        commands::scenarios::draft_scenario,
-        commands::scenarios::draft_workload,
-        commands::scenarios::reshape_scenario,
-        commands::scenarios::size_workload,
-        commands::catalog::update_catalog,
-        commands::scenarios::import_scenarios,
-        commands::scenarios::export_scenarios,
-        commands::compare::export_comparison,
-        commands::compare::export_ledger,
-        commands::memo::memo_draft,
-        commands::memo::memo_records,
-        commands::memo::export_memo,
-        commands::memo::sign_pdf,
-        commands::memo::verify_pdf,
-        commands::identities::list_identities,
-        commands::identities::create_identity,
-        commands::identities::import_identity,
-        commands::identities::export_certificate,
-        commands::compliance::checklist_statuses,
-        commands::compliance::checklist,
-        commands::compliance::answer_checklist_item,
-        commands::compliance::sign_off_checklist,
-        commands::compliance::revoke_sign_off,
-        commands::compliance::verify_checklist_log,
-        commands::compliance::export_evidence,
-        commands::vendors::scorecard_draft,
-        commands::vendors::scorecard_view,
-        commands::vendors::preview_quotes,
-        commands::vendors::import_quotes,
-        commands::vendors::quote_template,
-        commands::catalog::catalog_freshness,
-        commands::catalog::pack_keys,
-        commands::catalog::add_pack_key,
-        commands::catalog::remove_pack_key,
-        commands::catalog::open_pack,
-        commands::catalog::download_pack,
-        commands::catalog::download_progress,
-        commands::catalog::cancel_download,
-        commands::catalog::apply_pack,
-        commands::catalog::discard_pack,
-    ])
+    commands::builder()
 }
 
 /// Where the generated TypeScript bindings are committed.

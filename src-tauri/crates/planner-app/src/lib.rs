@@ -17,13 +17,16 @@
 //! - [`packs`]: signed catalog packs: trusted publishers, a pack from a file or a URL, its
 //!   preview and applying it; the workspace catalog's origin and stale figures.
 //!
-//! Beside the rooms, [`dispatch`] maps every IPC command name to its use case (JSON in, JSON
-//! out) and [`recorded`] replays the UI tests' recorded calls on a [`TestHost`].
+//! Beside the rooms, [`commands`] is the one list of IPC commands (name, arguments, answer, the
+//! use case's call), expanded by the shell into its typed Tauri commands and here into
+//! [`dispatch`], which answers a command by name (JSON in, JSON out); [`recorded`] replays the UI
+//! tests' recorded calls on a [`TestHost`].
 //!
 //! Architecture invariant: this crate depends on no GUI toolkit; what needs the window (file
 //! dialogs) stays in the shell.
 
 pub mod catalog;
+pub mod commands;
 pub mod compare;
 pub mod compliance;
 pub mod dispatch;

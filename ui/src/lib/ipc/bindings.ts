@@ -29,8 +29,6 @@ export const commands = {
 	listSamples: () => typedError<SampleInfo_Serialize[], PlannerError_Serialize>(__TAURI_INVOKE("list_samples")),
 	/**  Copies the sample `id` into the user's documents folder and opens the copy. */
 	openSample: (id: string) => typedError<WorkspaceInfo_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("open_sample", { id })),
-	/**  Asks the user for a file with the system dialog; `None` when they cancel. */
-	chooseFile: (purpose: FilePurpose) => typedError<string | null, PlannerError_Serialize>(__TAURI_INVOKE("choose_file", { purpose })),
 	/**  The catalog snapshot the open workspace computes with. */
 	workspaceCatalog: () => typedError<Catalog_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("workspace_catalog")),
 	/**  One scenario, whole, for the editor. */
@@ -210,6 +208,8 @@ export const commands = {
 	applyPack: () => typedError<Applied_Serialize, PlannerError_Serialize>(__TAURI_INVOKE("apply_pack")),
 	/**  Drops the previewed pack. */
 	discardPack: () => typedError<null, PlannerError_Serialize>(__TAURI_INVOKE("discard_pack")),
+	/**  Asks the user for a file with the system dialog; `None` when they cancel. */
+	chooseFile: (purpose: FilePurpose) => typedError<string | null, PlannerError_Serialize>(__TAURI_INVOKE("choose_file", { purpose })),
 };
 
 /* Types */
