@@ -3,7 +3,8 @@
 // `reshapeScenario`), so the editor shows exactly what the engine accepts.
 
 import type { Catalog } from "./catalog-types";
-import type { LayerForm, LayerKind, LayerSpec } from "./workspace-types";
+import { type FieldKind, optionalDecimal } from "./fields";
+import type { FieldForm, FieldInput, LayerForm, LayerKind, LayerSpec } from "./workspace-types";
 
 export const LAYER_KIND_LABELS: Record<LayerKind, string> = {
   owned: "Owned",
@@ -45,4 +46,38 @@ export function formOf(forms: readonly LayerForm[] | null, kind: LayerKind): Lay
 /** Whether the layer field `field` applies to a layer of `form`'s kind (false while unknown). */
 export function takes(form: LayerForm | null, field: keyof LayerSpec): boolean {
   return form?.fields.includes(field) ?? false;
+}
+
+/**
+ * The fields of a layer's kind that no hand-made widget shows, as the engine's table of layer
+ * fields describes them (label, unit, hint); the editor shows each with the same widget.
+ */
+export function genericFields(form: LayerForm | null): readonly FieldForm[] {
+  return form?.generic ?? [];
+}
+
+/** How a generic field reads what is typed, by the table's input kind. */
+const GENERIC_KINDS: Record<FieldInput, FieldKind<string | null>> = {
+  "optional-decimal": optionalDecimal,
+};
+
+/** How a generic field reads what is typed. */
+export function genericFieldKind(input: FieldInput): FieldKind<string | null> {
+  return GENERIC_KINDS[input];
+}
+
+/** A generic field's unit with the file's currency in place of `{currency}`. */
+export function genericFieldUnit(unit: string, currency: string): string {
+  return unit.replaceAll("{currency}", currency);
+}
+
+/** The value of the layer field `name` as a generic field holds it (a decimal string or none). */
+export function genericFieldValue(layer: LayerSpec, name: string): string | null {
+  const v = (layer as unknown as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : null;
+}
+
+/** Sets the layer field `name` to `value` (a decimal string, or none). */
+export function setGenericField(layer: LayerSpec, name: string, value: string | null): void {
+  (layer as unknown as Record<string, unknown>)[name] = value;
 }

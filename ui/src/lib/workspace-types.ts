@@ -129,6 +129,8 @@ import type {
   Draft_Serialize,
   DraftFrom,
   LayerForm_Serialize,
+  FieldForm,
+  FieldInput,
   Reshape,
   TemplateKind,
   DrawnFigure_Serialize,
@@ -202,6 +204,8 @@ export type NetworkSpec = NetworkSpec_Serialize;
 export type ScenarioSpec = ScenarioSpec_Serialize;
 /** What the editor shows for one kind of supply layer: the fields it takes, an empty layer of it. */
 export type LayerForm = LayerForm_Serialize;
+/** How the editor shows a layer field no hand-made widget shows (the engine's table of fields). */
+export type { FieldForm, FieldInput };
 /** A new scenario the engine drafted, and what it could not choose. */
 export type Draft = Draft_Serialize;
 export type { DraftFrom, Reshape, TemplateKind };

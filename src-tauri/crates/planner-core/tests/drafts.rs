@@ -7,7 +7,8 @@ mod common;
 
 use planner_core::catalog::Catalog;
 use planner_core::engine::editing::draft::{self, TemplateKind};
-use planner_core::engine::editing::layer_form::{self, LAYER_KINDS};
+use planner_core::engine::editing::layer_form;
+use planner_core::engine::input::layer_fields::LAYER_KINDS;
 use planner_core::engine::input::scenario_file::{
     CommitTerm, FinancingMethod, FinancingSpec, LayerKind, Override, parse,
 };

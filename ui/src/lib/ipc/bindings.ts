@@ -1892,6 +1892,27 @@ export type Fan = {
 	p90: string[],
 };
 
+/**  How the editor shows a field: the same widget for every field of its input kind. */
+export type FieldForm = {
+	/**  The field's name in the scenario file. */
+	name: string,
+	label: string,
+	input: FieldInput,
+	/**  The unit after the value; `{currency}` stands for the file's currency. */
+	unit: string,
+	/**  What the field means and how it is booked, shown beside it. */
+	hint: string,
+	/**  The last part of the widget's test id (`layer-<index>-<testid>`). */
+	testid: string,
+	/**  How the undo history names a change of it. */
+	change: string,
+};
+
+/**  What a field holds, as the editor reads what is typed. */
+export type FieldInput = 
+/**  A decimal, or empty for none (the engine's default). */
+"optional-decimal";
+
 /**  A number with its provenance. A point value has `low == high`. */
 export type Figure = Figure_Serialize | Figure_Deserialize;
 
@@ -2279,6 +2300,11 @@ export type LayerForm_Deserialize = {
 	fields: string[],
 	/**  A new layer of this kind: every optional field empty, every default the engine's. */
 	empty: LayerSpec_Deserialize,
+	/**
+	 *  The fields of this kind no hand-made widget shows, as the editor shows them (from the
+	 *  table of layer fields); absent when there are none.
+	 */
+	generic: FieldForm[],
 };
 
 /**  What the editor shows for one kind of layer. */
@@ -2293,6 +2319,11 @@ export type LayerForm_Serialize = {
 	fields: string[],
 	/**  A new layer of this kind: every optional field empty, every default the engine's. */
 	empty: LayerSpec_Serialize,
+	/**
+	 *  The fields of this kind no hand-made widget shows, as the editor shows them (from the
+	 *  table of layer fields); absent when there are none.
+	 */
+	generic?: FieldForm[],
 };
 
 /**  What kind of supply a layer is. */

@@ -7,74 +7,8 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::catalog::Catalog;
+use crate::engine::input::layer_fields::{FieldForm, LAYER_FIELDS, LAYER_KINDS, is_cloud};
 use crate::engine::input::scenario_file::{CommitTerm, LayerKind, LayerSpec, ScenarioSpec, empty_layer, kind_id};
-
-/// Every kind of layer, in the order the editor offers them.
-pub const LAYER_KINDS: [LayerKind; 6] = [
-    LayerKind::Owned,
-    LayerKind::Reserved,
-    LayerKind::Spot,
-    LayerKind::OnDemand,
-    LayerKind::Pooled,
-    LayerKind::TokenMetered,
-];
-
-const ALL: &[LayerKind] = &LAYER_KINDS;
-const OWNED: &[LayerKind] = &[LayerKind::Owned];
-const CLOUD: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Spot, LayerKind::OnDemand];
-
-/// The layer fields the editor shows (by their name in the scenario file), and the kinds each
-/// applies to. `id` and `kind` belong to every layer and are not listed.
-const FIELDS: [(&str, &[LayerKind]); 38] = [
-    ("accelerator", ALL),
-    ("offer", CLOUD),
-    ("system", OWNED),
-    ("gpus", ALL),
-    ("gpus_per_server", OWNED),
-    ("price_per_gpu", OWNED),
-    ("platform_cost_per_gpu", OWNED),
-    ("installation", OWNED),
-    (
-        "price_per_gpu_hour",
-        &[
-            LayerKind::Reserved,
-            LayerKind::Spot,
-            LayerKind::OnDemand,
-            LayerKind::Pooled,
-        ],
-    ),
-    ("price_per_million_tokens", &[LayerKind::TokenMetered]),
-    ("price_per_million_input_tokens", &[LayerKind::TokenMetered]),
-    ("price_per_million_output_tokens", &[LayerKind::TokenMetered]),
-    ("price_per_million_cached_tokens", &[LayerKind::TokenMetered]),
-    ("term", &[LayerKind::Reserved]),
-    ("peak_tflops", ALL),
-    ("mfu", ALL),
-    ("availability", ALL),
-    ("start_month", ALL),
-    ("lead_time_months", OWNED),
-    ("lead_time_reason", OWNED),
-    ("lead_time_source", OWNED),
-    ("financing", OWNED),
-    ("payment_milestones", OWNED),
-    ("depreciation_life_months", OWNED),
-    ("salvage_share", OWNED),
-    ("residual_share", OWNED),
-    ("residual_reason", OWNED),
-    ("support_rate_per_year", OWNED),
-    ("non_server_maintenance_rate_per_year", OWNED),
-    ("running_cost_per_gpu_hour", OWNED),
-    ("power_kw_per_gpu", OWNED),
-    ("idle_power_share", OWNED),
-    ("interruptions_per_hour", &[LayerKind::Spot]),
-    ("checkpoint_write_minutes", &[LayerKind::Spot]),
-    ("restart_minutes", &[LayerKind::Spot]),
-    ("serves", ALL),
-    ("exit", ALL),
-    // Only a layer with a commitment schedule: reserved, or owned on a lease (the engine refuses
-    // a clause on owned hardware bought for cash or on a loan).
-    ("exit_clause", &[LayerKind::Reserved, LayerKind::Owned]),
-];
 
 /// What the editor shows for one kind of layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -88,31 +22,30 @@ pub struct LayerForm {
     pub fields: Vec<String>,
     /// A new layer of this kind: every optional field empty, every default the engine's.
     pub empty: LayerSpec,
+    /// The fields of this kind no hand-made widget shows, as the editor shows them (from the
+    /// table of layer fields); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generic: Vec<FieldForm>,
 }
 
-/// Whether `kind` buys from a catalog offer (reserved, spot, on-demand).
-pub fn is_cloud(kind: LayerKind) -> bool {
-    CLOUD.contains(&kind)
-}
-
-/// Whether the layer field `field` (its name in the scenario file) applies to `kind`.
-pub fn applies(field: &str, kind: LayerKind) -> bool {
-    FIELDS.iter().any(|(f, kinds)| *f == field && kinds.contains(&kind))
-}
-
-/// The form of every kind, in [`LAYER_KINDS`] order.
+/// The form of every kind, in [`LAYER_KINDS`] order (the table of layer fields gives each its fields).
 pub fn forms() -> Vec<LayerForm> {
     LAYER_KINDS
         .iter()
         .map(|&kind| LayerForm {
             kind,
             cloud: is_cloud(kind),
-            fields: FIELDS
+            fields: LAYER_FIELDS
                 .iter()
-                .filter(|(_, kinds)| kinds.contains(&kind))
-                .map(|(f, _)| (*f).to_owned())
+                .filter(|f| f.kinds.contains(&kind))
+                .map(|f| f.name.to_owned())
                 .collect(),
             empty: empty_layer(kind_id(kind), kind),
+            generic: LAYER_FIELDS
+                .iter()
+                .filter_map(|f| f.form)
+                .filter(|form| form.kinds.contains(&kind))
+                .collect(),
         })
         .collect()
 }
@@ -227,20 +160,7 @@ pub fn new_layer(scenario: &ScenarioSpec, kind: LayerKind, catalog: &Catalog) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_listed_field_is_a_field_of_the_scenario_file() {
-        let json = serde_json::to_value(empty_layer("x", LayerKind::Owned)).unwrap_or_default();
-        let keys: Vec<&String> = json.as_object().map(|o| o.keys().collect()).unwrap_or_default();
-        assert_eq!(
-            keys.len(),
-            FIELDS.len() + 2,
-            "every layer field but id and kind is listed"
-        );
-        for (field, _) in FIELDS {
-            assert!(keys.iter().any(|k| k.as_str() == field), "{field} is not a layer field");
-        }
-    }
+    use crate::engine::input::layer_fields::applies;
 
     #[test]
     fn a_field_applies_to_the_kinds_the_engine_accepts_it_on() {

@@ -1,10 +1,11 @@
 //! Input: the scenario file as it is written (the versioned JSON format, its layer kinds and
-//! empty layers), the id rule, the exchange rates and the bounds of its numbers. Nothing here
+//! empty layers), the table of layer fields, the id rule, the exchange rates and the bounds of its numbers. Nothing here
 //! knows a catalog or a resolved plan.
 //!
 //! May import: nothing else in the engine.
 
 pub mod fx;
 pub mod ids;
+pub mod layer_fields;
 pub mod limits;
 pub mod scenario_file;

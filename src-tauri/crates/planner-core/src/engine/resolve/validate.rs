@@ -25,6 +25,7 @@ use crate::engine::blocks::network::FabricCost;
 use crate::engine::blocks::rack::{CoolingLimit, SERVER_OVERHEAD_FACTOR};
 use crate::engine::blocks::sizing::{memory_fit, memory_need};
 use crate::engine::blocks::spot::{Checkpointing, overhead_factor};
+use crate::engine::input::layer_fields::{LAYER_FIELDS, is_cloud};
 use crate::engine::input::scenario_file::kind_id;
 use crate::engine::input::scenario_file::{
     CommitTerm, FORMAT_VERSION, FacilitySpec, FinancingMethod, LayerKind, LayerSpec, NetworkSpec, Override, PricePoint,

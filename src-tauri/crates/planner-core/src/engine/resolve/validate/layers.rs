@@ -4,63 +4,21 @@
 use super::*;
 
 impl<'c> Resolver<'c> {
-    /// Refuses fields that do not apply to the layer's kind, so a file says only what it means.
+    /// Refuses fields that do not apply to the layer's kind, so a file says only what it means:
+    /// every row of the table of layer fields the resolver judges by kind
+    /// ([`crate::engine::input::layer_fields::LayerField::stated`]), and an accelerator beside
+    /// a cloud layer's offer (the offer names it).
     pub(super) fn kind_fields(&mut self, p: &str, l: &LayerSpec) {
-        let owned = l.kind == LayerKind::Owned;
-        let cloud = matches!(l.kind, LayerKind::Reserved | LayerKind::Spot | LayerKind::OnDemand);
-        let token = l.kind == LayerKind::TokenMetered;
-        let checks: [(&str, bool, bool); 20] = [
-            ("offer", l.offer.is_some(), cloud),
-            ("system", l.system.is_some(), owned),
-            ("accelerator", l.accelerator.is_some(), !cloud || l.offer.is_none()),
-            ("price_per_gpu", l.price_per_gpu.is_some(), owned),
-            ("financing", l.financing.is_some(), owned),
-            ("payment_milestones", !l.payment_milestones.is_empty(), owned),
-            ("term", l.term.is_some(), l.kind == LayerKind::Reserved),
-            (
-                "price_per_gpu_hour",
-                l.price_per_gpu_hour.is_some(),
-                cloud || l.kind == LayerKind::Pooled,
-            ),
-            ("price_per_million_tokens", l.price_per_million_tokens.is_some(), token),
-            (
-                "price_per_million_input_tokens",
-                l.price_per_million_input_tokens.is_some(),
-                token,
-            ),
-            (
-                "price_per_million_output_tokens",
-                l.price_per_million_output_tokens.is_some(),
-                token,
-            ),
-            (
-                "price_per_million_cached_tokens",
-                l.price_per_million_cached_tokens.is_some(),
-                token,
-            ),
-            (
-                "interruptions_per_hour",
-                l.interruptions_per_hour.is_some(),
-                l.kind == LayerKind::Spot,
-            ),
-            ("residual_share", l.residual_share.is_some(), owned),
-            ("power_kw_per_gpu", l.power_kw_per_gpu.is_some(), owned),
-            ("lead_time_months", l.lead_time_months > 0, owned),
-            ("lead_time_source", l.lead_time_source.is_some(), owned),
-            ("lead_time_reason", l.lead_time_reason.is_some(), owned),
-            (
-                "non_server_maintenance_rate_per_year",
-                l.non_server_maintenance_rate_per_year.is_some(),
-                owned,
-            ),
-            (
-                "running_cost_per_gpu_hour",
-                l.running_cost_per_gpu_hour.is_some(),
-                owned,
-            ),
-        ];
-        for (field, present, allowed) in checks {
-            if present && !allowed {
+        let cloud = is_cloud(l.kind);
+        for f in &LAYER_FIELDS {
+            let allowed = if f.name == "accelerator" {
+                !cloud || l.offer.is_none()
+            } else {
+                f.kinds.contains(&l.kind)
+            };
+            let stated = f.name == "accelerator" && l.accelerator.is_some() || f.stated.is_some_and(|st| st(l));
+            if stated && !allowed {
+                let field = f.name;
                 self.push(
                     format!("{p}.{field}"),
                     format!("`{field}` does not apply to a layer of kind `{}`", kind_id(l.kind)),

@@ -1,0 +1,369 @@
+//! One row per field of a supply layer, the table every other place reads a layer field from:
+//! the kinds of layer it applies to (the editor's form of each kind, and what switching a layer's
+//! kind keeps), whether the resolver refuses it on other kinds, and, for a field no hand-made
+//! widget shows, how the editor shows it. Adding a field to a layer is a field of
+//! [`LayerSpec`] and a row here; the editor's form, the refusal of a field on a kind it does not
+//! apply to and the editor's widget follow from the row.
+
+use serde::Serialize;
+
+use crate::engine::input::scenario_file::{LayerKind, LayerSpec};
+
+/// Every kind of layer, in the order the editor offers them.
+pub const LAYER_KINDS: [LayerKind; 6] = [
+    LayerKind::Owned,
+    LayerKind::Reserved,
+    LayerKind::Spot,
+    LayerKind::OnDemand,
+    LayerKind::Pooled,
+    LayerKind::TokenMetered,
+];
+
+const ALL: &[LayerKind] = &LAYER_KINDS;
+const OWNED: &[LayerKind] = &[LayerKind::Owned];
+/// The kinds that buy from a catalog offer.
+pub const CLOUD: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Spot, LayerKind::OnDemand];
+const RESERVED: &[LayerKind] = &[LayerKind::Reserved];
+const SPOT: &[LayerKind] = &[LayerKind::Spot];
+const TOKEN: &[LayerKind] = &[LayerKind::TokenMetered];
+/// The kinds priced per GPU-hour.
+const HOURLY: &[LayerKind] = &[
+    LayerKind::Reserved,
+    LayerKind::Spot,
+    LayerKind::OnDemand,
+    LayerKind::Pooled,
+];
+/// The kinds with a commitment schedule an exit clause can end: reserved, and owned on a lease
+/// (the resolver refuses a clause on owned hardware bought for cash or on a loan).
+const COMMITTED: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Owned];
+
+/// One field of a supply layer.
+#[derive(Debug, Clone, Copy)]
+pub struct LayerField {
+    /// Its name in the scenario file.
+    pub name: &'static str,
+    /// The kinds of layer it applies to, as the editor offers it.
+    pub kinds: &'static [LayerKind],
+    /// Whether a layer states the field, for the resolver's refusal of it on a kind it does not
+    /// apply to ("`x` does not apply to a layer of kind `y`"). `None` when the field applies to
+    /// every kind, or when a rule of its own judges it on other kinds (installation on a rented
+    /// layer, an exit clause on hardware bought for cash, the idle power a rented layer's energy
+    /// estimate uses, spot timings, which other kinds ignore).
+    pub stated: Option<fn(&LayerSpec) -> bool>,
+    /// How the editor shows the field, for a field no hand-made widget shows; `None` when one does.
+    pub form: Option<FieldForm>,
+}
+
+/// How the editor shows a field: the same widget for every field of its input kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FieldForm {
+    /// The field's name in the scenario file.
+    pub name: &'static str,
+    pub label: &'static str,
+    pub input: FieldInput,
+    /// The unit after the value; `{currency}` stands for the file's currency.
+    pub unit: &'static str,
+    /// What the field means and how it is booked, shown beside it.
+    pub hint: &'static str,
+    /// The last part of the widget's test id (`layer-<index>-<testid>`).
+    pub testid: &'static str,
+    /// How the undo history names a change of it.
+    pub change: &'static str,
+    /// The kinds whose editor shows this widget (the others of the row's kinds, if any, show a
+    /// hand-made one).
+    #[serde(skip)]
+    pub kinds: &'static [LayerKind],
+}
+
+/// What a field holds, as the editor reads what is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldInput {
+    /// A decimal, or empty for none (the engine's default).
+    OptionalDecimal,
+}
+
+/// Every field of a supply layer, in the editor's order (`id` and `kind` belong to every layer
+/// and are not listed).
+pub const LAYER_FIELDS: [LayerField; 38] = [
+    LayerField {
+        name: "accelerator",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "offer",
+        kinds: CLOUD,
+        stated: Some(|l| l.offer.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "system",
+        kinds: OWNED,
+        stated: Some(|l| l.system.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "gpus",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "gpus_per_server",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "price_per_gpu",
+        kinds: OWNED,
+        stated: Some(|l| l.price_per_gpu.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "platform_cost_per_gpu",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "installation",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "price_per_gpu_hour",
+        kinds: HOURLY,
+        stated: Some(|l| l.price_per_gpu_hour.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "price_per_million_tokens",
+        kinds: TOKEN,
+        stated: Some(|l| l.price_per_million_tokens.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "price_per_million_input_tokens",
+        kinds: TOKEN,
+        stated: Some(|l| l.price_per_million_input_tokens.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "price_per_million_output_tokens",
+        kinds: TOKEN,
+        stated: Some(|l| l.price_per_million_output_tokens.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "price_per_million_cached_tokens",
+        kinds: TOKEN,
+        stated: Some(|l| l.price_per_million_cached_tokens.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "term",
+        kinds: RESERVED,
+        stated: Some(|l| l.term.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "peak_tflops",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "mfu",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "availability",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "start_month",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "lead_time_months",
+        kinds: OWNED,
+        stated: Some(|l| l.lead_time_months > 0),
+        form: None,
+    },
+    LayerField {
+        name: "lead_time_reason",
+        kinds: OWNED,
+        stated: Some(|l| l.lead_time_reason.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "lead_time_source",
+        kinds: OWNED,
+        stated: Some(|l| l.lead_time_source.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "financing",
+        kinds: OWNED,
+        stated: Some(|l| l.financing.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "payment_milestones",
+        kinds: OWNED,
+        stated: Some(|l| !l.payment_milestones.is_empty()),
+        form: None,
+    },
+    LayerField {
+        name: "depreciation_life_months",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "salvage_share",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "residual_share",
+        kinds: OWNED,
+        stated: Some(|l| l.residual_share.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "residual_reason",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "support_rate_per_year",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "non_server_maintenance_rate_per_year",
+        kinds: OWNED,
+        stated: Some(|l| l.non_server_maintenance_rate_per_year.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "running_cost_per_gpu_hour",
+        kinds: OWNED,
+        stated: Some(|l| l.running_cost_per_gpu_hour.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "power_kw_per_gpu",
+        kinds: OWNED,
+        stated: Some(|l| l.power_kw_per_gpu.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "idle_power_share",
+        kinds: OWNED,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "interruptions_per_hour",
+        kinds: SPOT,
+        stated: Some(|l| l.interruptions_per_hour.is_some()),
+        form: None,
+    },
+    LayerField {
+        name: "checkpoint_write_minutes",
+        kinds: SPOT,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "restart_minutes",
+        kinds: SPOT,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "serves",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "exit",
+        kinds: ALL,
+        stated: None,
+        form: None,
+    },
+    LayerField {
+        name: "exit_clause",
+        kinds: COMMITTED,
+        stated: None,
+        form: None,
+    },
+];
+
+/// The row of the field `name`, if it is a layer field.
+pub fn field(name: &str) -> Option<&'static LayerField> {
+    LAYER_FIELDS.iter().find(|f| f.name == name)
+}
+
+/// Whether the layer field `name` applies to `kind`.
+pub fn applies(name: &str, kind: LayerKind) -> bool {
+    field(name).is_some_and(|f| f.kinds.contains(&kind))
+}
+
+/// Whether `kind` buys from a catalog offer (reserved, spot, on-demand).
+pub fn is_cloud(kind: LayerKind) -> bool {
+    CLOUD.contains(&kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_of_a_layer_has_one_row() {
+        let empty = crate::engine::input::scenario_file::empty_layer("x", LayerKind::Owned);
+        let json = serde_json::to_value(&empty).expect("a layer serializes");
+        let mut names: Vec<&str> = json
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !matches!(*k, "id" | "kind"))
+            .collect();
+        names.sort_unstable();
+        let mut rows: Vec<&str> = LAYER_FIELDS.iter().map(|f| f.name).collect();
+        rows.sort_unstable();
+        assert_eq!(
+            rows, names,
+            "a field of LayerSpec without a row, or a row without a field"
+        );
+    }
+
+    #[test]
+    fn a_form_names_its_own_field_on_kinds_of_its_row() {
+        for f in &LAYER_FIELDS {
+            if let Some(form) = f.form {
+                assert_eq!(form.name, f.name);
+                assert!(form.kinds.iter().all(|k| f.kinds.contains(k)), "{}", f.name);
+            }
+        }
+    }
+}
