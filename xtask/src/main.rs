@@ -333,13 +333,16 @@ fn test() -> Step {
     let deb = bundle_deb(&root, &samples)?;
 
     // Everything, including the end-to-end tests (marked #[ignore] so that a plain `cargo test`
-    // without a display stays usable), under a virtual X server. WebDriver sessions share one
-    // display, so tests run one at a time.
+    // without a display stays usable), under a virtual X server.
     let app = target_dir(&root).join("debug/compute-planner");
     // A test must never write into the user's own folders (WebKit's local storage once kept
     // what a test typed there): fingerprint them before and compare after.
     let before = user_folders_fingerprint();
-    let args = ["--workspace", "--", "--include-ignored", "--test-threads=1"];
+    // The unit and integration tests run as a plain `cargo test` runs them, on every core; the
+    // end-to-end tests (`#[ignore]`d, see above) then one at a time, since WebDriver sessions
+    // share one display.
+    sh(xvfb_cargo_test(&["--workspace"], &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
+    let args = ["--workspace", "--", "--ignored", "--test-threads=1"];
     sh(xvfb_cargo_test(&args, &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
     let after = user_folders_fingerprint();
     if before != after {
