@@ -341,7 +341,9 @@ fn test() -> Step {
     // The unit and integration tests run as a plain `cargo test` runs them, on every core; the
     // end-to-end tests (`#[ignore]`d, see above) then one at a time, since WebDriver sessions
     // share one display.
-    sh(xvfb_cargo_test(&["--workspace"], &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
+    sh(xvfb_cargo_test(&["--workspace"], &app)
+        .env("PLANNER_DEB", &deb)
+        .current_dir(&root))?;
     let args = ["--workspace", "--", "--ignored", "--test-threads=1"];
     sh(xvfb_cargo_test(&args, &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
     let after = user_folders_fingerprint();
