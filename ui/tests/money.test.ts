@@ -102,7 +102,8 @@ describe("specs as the back end sends them (the wire is total, issue #15)", () =
     expect(Object.keys(s).sort()).toEqual(Object.keys(workloadCheckScenario()).sort());
     const forms = await backend.layerForms();
     for (const l of s.layers) expect(Object.keys(l).sort()).toEqual(Object.keys(forms.find((f) => f.kind === l.kind)!.empty).sort());
-    expect(Object.keys(s.layers[1]!).length).toBe(40);
+    // Every field of a layer (the engine's table lists 39) plus its id and kind.
+    expect(Object.keys(s.layers[1]!).length).toBe(41);
     expect(s.layers[1]!.exit_clause).toBeNull();
     expect(s.layers[0]).toMatchObject({ system: "dgx-h100", accelerator: null, gpus: 16, payment_milestones: [], term: null, serves: ["batch-inference"] });
     expect(s.layers[0]!.financing).toEqual({ method: "loan", annual_rate: "0.07", term_months: 36, down_payment: "0.2" });

@@ -2441,10 +2441,17 @@ export type LayerSpec_Deserialize = {
 	 */
 	non_server_maintenance_rate_per_year?: string | null,
 	/**
-	 *  Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
-	 *  maintenance per server-hour, divided by the GPUs of a server), booked as operations.
+	 *  Owned and rented by the GPU-hour: running cost per GPU-hour of use beyond the price (owned:
+	 *  what is not energy, such as an OEM's cooling and maintenance per server-hour divided by
+	 *  the GPUs of a server; rented: support billed on usage, a managed-service uplift), booked
+	 *  as operations.
 	 */
 	running_cost_per_gpu_hour?: string | null,
+	/**
+	 *  Rented: a fixed charge each month the layer is in service (a support plan, a platform or
+	 *  managed-service fee), booked as support.
+	 */
+	running_cost_per_month?: string | null,
 	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
 	power_kw_per_gpu?: Override_Deserialize | null,
 	/**  Owned: share of full power an idle GPU still draws (default 0.3). */
@@ -2552,10 +2559,17 @@ export type LayerSpec_Serialize = {
 	 */
 	non_server_maintenance_rate_per_year: string | null,
 	/**
-	 *  Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
-	 *  maintenance per server-hour, divided by the GPUs of a server), booked as operations.
+	 *  Owned and rented by the GPU-hour: running cost per GPU-hour of use beyond the price (owned:
+	 *  what is not energy, such as an OEM's cooling and maintenance per server-hour divided by
+	 *  the GPUs of a server; rented: support billed on usage, a managed-service uplift), booked
+	 *  as operations.
 	 */
 	running_cost_per_gpu_hour: string | null,
+	/**
+	 *  Rented: a fixed charge each month the layer is in service (a support plan, a platform or
+	 *  managed-service fee), booked as support.
+	 */
+	running_cost_per_month: string | null,
 	/**  Owned: power at the wall per GPU in kW, server share included, in place of the catalog's. */
 	power_kw_per_gpu: Override_Serialize | null,
 	/**  Owned: share of full power an idle GPU still draws (default 0.3). */

@@ -138,7 +138,7 @@ pub struct BuyRentBasis {
     pub owned: Option<OwnedBasis>,
     /// Per workload: the cheapest price of one useful PFLOP-hour among this scenario's layers
     /// paid by use (on-demand, spot with its checkpoint overhead, pooled, token-metered), egress
-    /// share included, with the layer's id; only when no such layer may serve the workload, its
+    /// share and the layer's running cost per GPU-hour included, with the layer's id; only when no such layer may serve the workload, its
     /// cheapest reserved layer at its hourly rate (a reservation is billed whether used or not,
     /// so it prices an hour of use only when the scenario has nothing else).
     pub rent: Vec<Option<(Decimal, String)>>,
@@ -905,6 +905,24 @@ impl Run {
                 }
                 LayerKind::Owned => {}
             }
+            // A rented layer's running costs: per GPU-hour it bills (its units; token-metered
+            // layers take none) and per month in service (see ENGINE_RULES.md, "Rented running
+            // costs").
+            if l.kind != LayerKind::Owned {
+                let per_hour = units * l.running_cost_per_gpu_hour;
+                let per_month = if active(l, m) {
+                    l.running_cost_per_month
+                } else {
+                    Decimal::ZERO
+                };
+                if !per_hour.is_zero() {
+                    books.add(Category::Operations, per_hour);
+                }
+                if !per_month.is_zero() {
+                    books.add(Category::Support, per_month);
+                }
+                self.layer_cost[li] += per_hour + per_month;
+            }
             if let Some((at, fee)) = l.exit_fee
                 && at == m
             {
@@ -1285,7 +1303,9 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
                         LayerKind::TokenMetered => l.token_price(&plan.workloads[wi])?,
                         _ => l.price_per_gpu_hour,
                     };
-                    let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend);
+                    // Egress follows cloud spend; a running cost per GPU-hour is paid per unit too.
+                    let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend)
+                        + l.running_cost_per_gpu_hour * rate.units_per_useful;
                     Some((l.kind == LayerKind::Reserved, per_useful, l.id.clone()))
                 })
                 // Paid by use first (`false` orders before `true`), then the cheapest.

@@ -33,6 +33,22 @@ const HOURLY: &[LayerKind] = &[
     LayerKind::OnDemand,
     LayerKind::Pooled,
 ];
+/// The rented kinds.
+const RENTED: &[LayerKind] = &[
+    LayerKind::Reserved,
+    LayerKind::Spot,
+    LayerKind::OnDemand,
+    LayerKind::Pooled,
+    LayerKind::TokenMetered,
+];
+/// The kinds counted in GPU-hours.
+const GPU_HOURS: &[LayerKind] = &[
+    LayerKind::Owned,
+    LayerKind::Reserved,
+    LayerKind::Spot,
+    LayerKind::OnDemand,
+    LayerKind::Pooled,
+];
 /// The kinds with a commitment schedule an exit clause can end: reserved, and owned on a lease
 /// (the resolver refuses a clause on owned hardware bought for cash or on a loan).
 const COMMITTED: &[LayerKind] = &[LayerKind::Reserved, LayerKind::Owned];
@@ -87,7 +103,7 @@ pub enum FieldInput {
 
 /// Every field of a supply layer, in the editor's order (`id` and `kind` belong to every layer
 /// and are not listed).
-pub const LAYER_FIELDS: [LayerField; 38] = [
+pub const LAYER_FIELDS: [LayerField; 39] = [
     LayerField {
         name: "accelerator",
         kinds: ALL,
@@ -264,9 +280,34 @@ pub const LAYER_FIELDS: [LayerField; 38] = [
     },
     LayerField {
         name: "running_cost_per_gpu_hour",
-        kinds: OWNED,
+        kinds: GPU_HOURS,
         stated: Some(|l| l.running_cost_per_gpu_hour.is_some()),
-        form: None,
+        // Owned hardware shows it among its running costs; a rented layer here.
+        form: Some(FieldForm {
+            name: "running_cost_per_gpu_hour",
+            label: "Running cost",
+            input: FieldInput::OptionalDecimal,
+            unit: "{currency} per GPU-hour of use",
+            hint: "Charges per GPU-hour of use beyond the hourly price (support billed on usage, a managed-service uplift); booked as operations",
+            testid: "running-cost",
+            change: "running cost per GPU-hour",
+            kinds: HOURLY,
+        }),
+    },
+    LayerField {
+        name: "running_cost_per_month",
+        kinds: RENTED,
+        stated: Some(|l| l.running_cost_per_month.is_some()),
+        form: Some(FieldForm {
+            name: "running_cost_per_month",
+            label: "Running cost a month",
+            input: FieldInput::OptionalDecimal,
+            unit: "{currency} a month",
+            hint: "A fixed charge each month the layer is in service (a support plan, a platform or managed-service fee); booked as support",
+            testid: "running-cost-month",
+            change: "running cost a month",
+            kinds: RENTED,
+        }),
     },
     LayerField {
         name: "power_kw_per_gpu",

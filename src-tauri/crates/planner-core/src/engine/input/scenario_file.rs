@@ -557,11 +557,18 @@ pub struct LayerSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub non_server_maintenance_rate_per_year: Option<Decimal>,
-    /// Owned: running cost per GPU-hour of use that is not energy (an OEM's cooling and
-    /// maintenance per server-hour, divided by the GPUs of a server), booked as operations.
+    /// Owned and rented by the GPU-hour: running cost per GPU-hour of use beyond the price (owned:
+    /// what is not energy, such as an OEM's cooling and maintenance per server-hour divided by
+    /// the GPUs of a server; rented: support billed on usage, a managed-service uplift), booked
+    /// as operations.
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub running_cost_per_gpu_hour: Option<Decimal>,
+    /// Rented: a fixed charge each month the layer is in service (a support plan, a platform or
+    /// managed-service fee), booked as support.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub running_cost_per_month: Option<Decimal>,
     /// Owned: power at the wall per GPU in kW, server share included, in place of the catalog's.
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
@@ -908,6 +915,7 @@ pub fn empty_layer(id: &str, kind: LayerKind) -> LayerSpec {
         support_rate_per_year: Decimal::ZERO,
         non_server_maintenance_rate_per_year: None,
         running_cost_per_gpu_hour: None,
+        running_cost_per_month: None,
         power_kw_per_gpu: None,
         idle_power_share: None,
         interruptions_per_hour: None,

@@ -137,6 +137,11 @@ pub struct Layer {
     /// Rented layers: how their energy and emissions are estimated (`None`: not estimated, and
     /// the scenario's warnings say why).
     pub cloud_energy: Option<CloudEnergy>,
+    /// Rented layers: running cost per GPU-hour the layer bills, beyond its price (owned
+    /// hardware's is in [`Owned`]); zero when none.
+    pub running_cost_per_gpu_hour: Decimal,
+    /// Rented layers: a fixed charge each month the layer is in service; zero when none.
+    pub running_cost_per_month: Decimal,
 }
 
 /// A token-metered layer's prices per million tokens by kind of token, in the plan's currency.

@@ -104,6 +104,12 @@ impl<'c> Resolver<'c> {
             owned: terms.owned,
             region: terms.region,
             cloud_energy,
+            running_cost_per_gpu_hour: if l.kind == LayerKind::Owned {
+                Decimal::ZERO
+            } else {
+                l.running_cost_per_gpu_hour.unwrap_or_default()
+            },
+            running_cost_per_month: l.running_cost_per_month.unwrap_or_default(),
         })
     }
 
@@ -122,6 +128,15 @@ impl<'c> Resolver<'c> {
             ("installation", l.installation),
         ] {
             self.non_negative(&format!("{p}.{name}"), v);
+        }
+        // A rented layer's running costs (owned hardware's are checked with its other costs).
+        if l.kind != LayerKind::Owned {
+            for (name, v) in [
+                ("running_cost_per_gpu_hour", l.running_cost_per_gpu_hour),
+                ("running_cost_per_month", l.running_cost_per_month),
+            ] {
+                self.non_negative(&format!("{p}.{name}"), v.unwrap_or_default());
+            }
         }
     }
 
