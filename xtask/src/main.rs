@@ -273,9 +273,10 @@ fn soak(args: &[String]) -> Step {
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
     sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
     let app = target_dir(&root).join("debug/compute-planner");
+    // `--workspace`, not `-p planner-tests`: the features unify as in the build, so nothing is
+    // compiled again.
     let args = [
-        "-p",
-        "planner-tests",
+        "--workspace",
         "--test",
         "e2e_workspace_crash",
         "--",
