@@ -26,8 +26,8 @@ pub fn sample_file() -> Result<ScenarioFile, String> {
 pub fn create_workspace_from(path: &Path, file: &ScenarioFile) -> Result<Workspace, PlannerError> {
     let files = planner_store::read_catalog_dir(&repo_root().join("catalogs"))?;
     let (settings, _, _) = from_scenario_file(file.clone());
-    let mut ws = Workspace::create(path, &settings, &files)?;
-    ws.import(file, "enterprise-hybrid.json")?;
+    let mut ws = Workspace::create(path, &settings, &files, NOW)?;
+    ws.import(file, "enterprise-hybrid.json", NOW)?;
     Ok(ws)
 }
 
@@ -60,3 +60,7 @@ impl Lcg {
         self.0 >> 33
     }
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

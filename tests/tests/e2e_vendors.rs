@@ -13,8 +13,8 @@
 mod driver;
 
 use driver::{App, workspace_root};
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file::FxRate;
-use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::dec;
 use serde_json::json;
 
@@ -36,14 +36,17 @@ fn rfp_workspace(ws_path: &std::path::Path) {
         dec!(1.08),
         "ECB reference rate 2026-11-20",
     ));
-    ws.apply(&EditRequest {
-        edit: Edit::Settings { settings },
-        label: "Edit settings: fx".into(),
-        coalesce: None,
-    })
+    ws.apply(
+        &EditRequest {
+            edit: Edit::Settings { settings },
+            label: "Edit settings: fx".into(),
+            coalesce: None,
+        },
+        NOW,
+    )
     .unwrap();
     let quotes = planner_store::read_quotes(&quotes_fixture("good.csv"), ws.catalog(), ws.settings()).unwrap();
-    ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
+    ws.import_quotes(&quotes, "hybrid", "good.csv", NOW).unwrap();
     let mut card = ws.scorecard().unwrap();
     let figures = [
         (dec!(0.42), dec!(0.03), dec!(0.995), dec!(0.05), dec!(10)),
@@ -58,11 +61,14 @@ fn rfp_workspace(ws_path: &std::path::Path) {
         v.response_hours = v.response_hours.or(Some(dec!(12)));
         v.expert_hours_per_month = Some(expert);
     }
-    ws.apply(&EditRequest {
-        edit: Edit::Scorecard { scorecard: card },
-        label: "Edit scorecard: vendors".into(),
-        coalesce: None,
-    })
+    ws.apply(
+        &EditRequest {
+            edit: Edit::Scorecard { scorecard: card },
+            label: "Edit scorecard: vendors".into(),
+            coalesce: None,
+        },
+        NOW,
+    )
     .unwrap();
 }
 
@@ -157,3 +163,7 @@ async fn the_vendors_tab_ranks_imported_vendors_and_follows_the_weights() {
     let card = ws.scorecard().unwrap();
     assert_eq!((card.weights.cost, card.weights.performance), (dec!(100), dec!(0)));
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -199,7 +199,7 @@ async fn create_edit_compare_undo_close_and_reopen() {
     ws.integrity_check().unwrap();
     assert_eq!(ws.scenario(&buy).unwrap().name, renamed);
     assert_eq!(ws.workloads()[0].name, "Chat assistant");
-    let (comparison, evaluation, _) = ws.compare().unwrap();
+    let (comparison, evaluation, _) = planner_app::compare::evaluate_selection(&ws).unwrap();
     assert!(comparison.problems.is_empty(), "{:?}", comparison.problems);
     let eval = evaluation.unwrap();
     let engine: Vec<String> = eval
@@ -224,7 +224,7 @@ async fn a_newer_workspace_or_a_foreign_file_is_refused_on_screen_and_left_untou
             "From the future",
             planner_core::calendar::YearMonth::new(2027, 1).unwrap(),
         );
-        drop(Workspace::create(&newer, &settings, &files).unwrap());
+        drop(Workspace::create(&newer, &settings, &files, NOW).unwrap());
         let conn = rusqlite::Connection::open(&newer).unwrap();
         let future = planner_store::workspace::SCHEMA_VERSION + 1;
         conn.pragma_update(None, "user_version", future).unwrap();
@@ -291,7 +291,10 @@ async fn a_read_only_workspace_says_why_refuses_changes_and_saves_as_an_editable
         let text = std::fs::read_to_string(catalog_dir.join("samples/enterprise-hybrid.json")).unwrap();
         let sample = planner_core::engine::input::scenario_file::parse(&text).unwrap();
         let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
-        let (ws, _) = Workspace::create_with(&path, &settings, &files, |ws| ws.import(&sample, "sample.json")).unwrap();
+        let (ws, _) = Workspace::create_with(&path, &settings, &files, NOW, |ws| {
+            ws.import(&sample, "sample.json", NOW)
+        })
+        .unwrap();
         drop(ws);
     }
     let before = std::fs::read(&path).unwrap();
@@ -336,3 +339,7 @@ async fn a_read_only_workspace_says_why_refuses_changes_and_saves_as_an_editable
     assert!(Workspace::open(&copy).unwrap().read_only().is_none());
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -7,8 +7,8 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use planner_core::edit::{Edit, EditRequest};
 use planner_store::Workspace;
-use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::Decimal;
 
 fn main() -> ExitCode {
@@ -40,7 +40,7 @@ fn main() -> ExitCode {
             label: format!("burst {n}"),
             coalesce: None,
         };
-        if let Err(e) = ws.apply(&request) {
+        if let Err(e) = ws.apply(&request, NOW) {
             eprintln!("edit-burst: {}", e.message);
             return ExitCode::FAILURE;
         }
@@ -50,3 +50,7 @@ fn main() -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

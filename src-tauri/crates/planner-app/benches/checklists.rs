@@ -8,11 +8,12 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
 use planner_core::engine::input::scenario_file::{self};
 use planner_core::engine::workspace::content::from_scenario_file;
 use planner_store::Workspace;
-use planner_store::workspace::{AnswerInput, EvidenceFile};
+use planner_store::workspace::EvidenceFile;
 
 const ENTRIES: usize = 2_000;
 const SCENARIOS: usize = 20;
@@ -40,8 +41,8 @@ fn build(path: &Path) -> Option<(Workspace, ChecklistTemplate, (String, String))
         .collect();
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).ok()?;
     let (settings, _, _) = from_scenario_file(file.clone());
-    let mut ws = Workspace::create(path, &settings, &files).ok()?;
-    ws.import(&file, "bench").ok()?;
+    let mut ws = Workspace::create(path, &settings, &files, NOW).ok()?;
+    ws.import(&file, "bench", NOW).ok()?;
     let tf = template_file()?;
     let template = planner_core::compliance::checklist::parse_template(&tf.0, &tf.1).ok()?;
     let items: Vec<String> = template
@@ -65,7 +66,7 @@ fn build(path: &Path) -> Option<(Workspace, ChecklistTemplate, (String, String))
             note: format!("checked in review round {n}"),
             reviewer: "Dana Reviewer".into(),
         };
-        ws.answer_item_at(&template, &tf, &subject, &answer, &files, 1_795_000_000_000 + n as i64)
+        ws.answer_item(&template, &tf, &subject, &answer, &files, 1_795_000_000_000 + n as i64)
             .ok()?;
     }
     Some((ws, template, tf))
@@ -97,7 +98,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("record one answer on a 2,000-entry log (chain verified first)", |b| {
         b.iter(|| {
             at += 1;
-            ws.answer_item_at(&template, &tf, &subject, &answer, &[], at)
+            ws.answer_item(&template, &tf, &subject, &answer, &[], at)
                 .map(|e| e.seq)
         })
     });
@@ -109,3 +110,7 @@ criterion_group! {
     targets = benches
 }
 criterion_main!(checklists);
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

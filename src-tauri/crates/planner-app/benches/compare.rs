@@ -41,8 +41,8 @@ fn build(path: &Path) -> Option<()> {
         .collect();
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).ok()?;
     let (settings, _, _) = from_scenario_file(file.clone());
-    let mut ws = Workspace::create(path, &settings, &files).ok()?;
-    ws.import(&file, "bench").ok()?;
+    let mut ws = Workspace::create(path, &settings, &files, NOW).ok()?;
+    ws.import(&file, "bench", NOW).ok()?;
     ws.set_view(&ViewState {
         selected: file.scenarios.iter().map(|s| s.id.clone()).collect(),
         baseline: None,
@@ -94,3 +94,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group!(benches, bench);
 criterion_main!(benches);
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -13,6 +13,12 @@ pub fn shipped(host: &impl Host) -> Result<Catalog, PlannerError> {
     planner_store::load_catalog_dir(host.catalog_dir())
 }
 
+/// The catalog in the folder `dir` (a command that names a folder rather than the shipped one),
+/// read and checked as [`shipped`] is.
+pub fn load(dir: &std::path::Path) -> Result<Catalog, PlannerError> {
+    planner_store::load_catalog_dir(dir)
+}
+
 /// The catalog snapshot the open workspace computes with.
 pub fn snapshot(host: &impl Host) -> Result<Catalog, PlannerError> {
     with_workspace(host, |ws| Ok(ws.catalog().clone()))
@@ -22,7 +28,7 @@ pub fn snapshot(host: &impl Host) -> Result<Catalog, PlannerError> {
 pub fn update(host: &impl Host) -> Result<Applied, PlannerError> {
     let files = planner_store::read_catalog_dir(host.catalog_dir())?;
     with_workspace(host, |ws| {
-        let applied = ws.update_catalog(&files)?;
+        let applied = ws.update_catalog(&files, host.now_ms())?;
         Ok(weighed(host, ws, applied))
     })
 }

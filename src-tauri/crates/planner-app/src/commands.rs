@@ -60,7 +60,7 @@ macro_rules! with_commands {
                 $crate::scenarios::get(host, &id)
             };
             /// Applies and saves one edit.
-            apply_edit(host, request: ::planner_store::workspace::EditRequest) -> ::planner_store::workspace::Applied = {
+            apply_edit(host, request: ::planner_core::edit::EditRequest) -> ::planner_store::workspace::Applied = {
                 $crate::scenarios::apply_edit(host, &request)
             };
             /// Takes back the last edit; `None` when there is nothing to undo.
@@ -226,7 +226,7 @@ macro_rules! with_commands {
                 $crate::compliance::checklist(host, &subject)
             };
             /// Records an answer with the files at `evidence` (paths) attached; returns the checklist.
-            answer_checklist_item(host, subject: ::planner_core::compliance::checklist::Subject, answer: ::planner_store::workspace::AnswerInput, evidence: Vec<String>) -> $crate::compliance::ChecklistView = {
+            answer_checklist_item(host, subject: ::planner_core::compliance::checklist::Subject, answer: ::planner_core::compliance::checklist::AnswerInput, evidence: Vec<String>) -> $crate::compliance::ChecklistView = {
                 $crate::compliance::answer(host, &subject, &answer, &evidence)
             };
             /// Signs off the subject's checklist as its answers stand, with the reviewer's signing identity
@@ -290,12 +290,12 @@ macro_rules! with_commands {
                 $crate::packs::remove_key(host, &id)
             };
             /// Opens and checks a catalog pack file and shows what it would change; nothing changes yet.
-            open_pack(host, path: String) -> ::planner_store::workspace::PackPreview = {
+            open_pack(host, path: String) -> $crate::packs::PackPreview = {
                 $crate::packs::open_file(host, std::path::Path::new(&path))
             };
             /// Downloads a catalog pack from the address the user typed (the app's only network access),
             /// checks it and shows what it would change; nothing changes yet.
-            download_pack(host, url: String) -> ::planner_store::workspace::PackPreview = {
+            download_pack(host, url: String) -> $crate::packs::PackPreview = {
                 $crate::packs::download(host, &url)
             };
             /// How far the running download has come; null when none runs.

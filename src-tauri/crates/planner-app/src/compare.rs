@@ -4,18 +4,63 @@ use std::path::Path;
 use std::time::Instant;
 
 use planner_core::calendar::YearMonth;
+use planner_core::catalog::Catalog;
+use planner_core::engine::costing::evaluate::Evaluation;
 use planner_core::engine::editing::what_if::{DriverBase, WhatIf};
+use planner_core::engine::input::scenario_file::{ScenarioFile, ScenarioSpec};
 use planner_core::engine::risk::drivers::{Uncertain, candidates};
 use planner_core::engine::risk::run::{Control, RiskOutcome, Stopped, analyse_with};
 use planner_core::engine::risk::sampling::{Sampling, Shape};
-use planner_core::engine::workspace::content::{BaselineLock, ProblemPlace, ViewState};
+use planner_core::engine::workspace::content::{self, BaselineLock, Comparison, ProblemPlace, ViewState};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_report::charts::RiskLabels;
 use planner_report::charts::Theme;
 use planner_report::screen::{CompareScreen, RiskCharts, StaleCount};
+use planner_store::Workspace;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, WhatIfBase, with_workspace};
+
+/// The scenarios the compare view `view` of `ws` selects, in its order.
+fn selected(ws: &Workspace, view: &ViewState) -> Result<Vec<ScenarioSpec>, PlannerError> {
+    view.selected.iter().map(|id| ws.scenario(id)).collect()
+}
+
+/// The compare selection of `ws` as a scenario file (the view's scenarios, in its order, over
+/// its horizon), the catalog snapshot it computes with, and the view.
+pub fn selection_file(ws: &Workspace) -> Result<(ScenarioFile, &Catalog, ViewState), PlannerError> {
+    let view = ws.view()?;
+    let chosen = selected(ws, &view)?;
+    let mut file = content::to_scenario_file(ws.settings(), ws.workloads(), &chosen);
+    if let Some(h) = view.horizon_months {
+        file.horizon_months = h;
+    }
+    Ok((file, ws.catalog(), view))
+}
+
+/// The compare selection of the workspace file at `path`, opened read-only (nothing is written,
+/// and a file another program holds open can be read): the scenario file over the view's
+/// horizon, the catalog snapshot and the view.
+pub fn selection_in_file(path: &Path) -> Result<(ScenarioFile, Catalog, ViewState), PlannerError> {
+    let ws = Workspace::open_read_only(path)?;
+    let (file, catalog, view) = selection_file(&ws)?;
+    Ok((file, catalog.clone(), view))
+}
+
+/// The comparison of the open workspace's compare selection, as the compare screen computes it
+/// (without its charts).
+pub fn comparison(host: &impl Host) -> Result<Comparison, PlannerError> {
+    with_workspace(host, |ws| evaluate_selection(ws).map(|(c, _, _)| c))
+}
+
+/// The compare view's selection of `ws`, evaluated: the comparison, the evaluation and the view.
+pub fn evaluate_selection(ws: &Workspace) -> Result<(Comparison, Option<Evaluation>, ViewState), PlannerError> {
+    let view = ws.view()?;
+    let chosen = selected(ws, &view)?;
+    let (comparison, evaluation) =
+        content::compare_selection(ws.catalog(), ws.settings(), ws.workloads(), &chosen, &view);
+    Ok((comparison, evaluation, view))
+}
 
 /// The most draws the app runs (the analysis itself takes up to `risk_run::MAX_DRAWS`).
 pub const MAX_APP_DRAWS: u32 = 100_000;
@@ -159,7 +204,7 @@ pub fn run_risk(host: &impl Host, request: &RiskRequest, theme: Theme) -> Result
     };
     let ran_at = planner_store::workspace::format_utc(host.now_ms());
     let (file, catalog, view, digest, path) = with_workspace(host, |ws| {
-        let (file, catalog, view) = ws.compare_file()?;
+        let (file, catalog, view) = selection_file(ws)?;
         if file.scenarios.is_empty() {
             return Err(PlannerError::invalid(
                 "selected",
@@ -240,7 +285,7 @@ pub fn cancel_risk(host: &impl Host) -> bool {
 pub fn risk(host: &impl Host, theme: Theme) -> Result<Option<RiskView>, PlannerError> {
     with_workspace(host, |ws| {
         let Some(kept) = kept_risk(ws)? else { return Ok(None) };
-        let (file, _, _) = ws.compare_file()?;
+        let (file, _, _) = selection_file(ws)?;
         Ok(Some(kept.view(theme, labels_of(&file))))
     })
 }
@@ -270,7 +315,7 @@ pub fn set_view(host: &impl Host, view: &ViewState) -> Result<ViewState, Planner
 pub fn lock_baseline(host: &impl Host) -> Result<BaselineLock, PlannerError> {
     let locked_at = planner_store::workspace::log_time(host.now_ms());
     with_workspace(host, |ws| {
-        let (comparison, _, view) = ws.compare()?;
+        let (comparison, _, view) = evaluate_selection(ws)?;
         if view.selected.len() < 2 {
             return Err(PlannerError::invalid(
                 "selected",
@@ -319,8 +364,8 @@ pub fn screen(host: &impl Host, theme: Theme) -> Result<CompareScreen, PlannerEr
     let started = Instant::now();
     let today = crate::packs::today(host);
     let (comparison, plan_digest, risk_candidates, stale) = with_workspace(host, |ws| {
-        let (comparison, evaluation, _) = ws.compare()?;
-        let (file, _, _) = ws.compare_file()?;
+        let (comparison, evaluation, _) = evaluate_selection(ws)?;
+        let (file, _, _) = selection_file(ws)?;
         let freshness = ws.settings().freshness;
         let stale = evaluation
             .iter()
@@ -395,7 +440,7 @@ pub fn what_if(
 ) -> Result<WhatIfScreen, PlannerError> {
     let started = Instant::now();
     let (comparison, bases) = with_workspace(host, |ws| {
-        let (file, catalog, view) = ws.compare_file()?;
+        let (file, catalog, view) = selection_file(ws)?;
         // The saved plan, resolved for what the drivers replace and what they multiply: once per
         // saved state, not once per move (the workspace lock is held, then this one).
         let mut kept = host.slots().what_if_base();
@@ -433,8 +478,8 @@ pub fn what_if(
 pub fn export(host: &impl Host, path: &Path, format: ExportFormat) -> Result<(), PlannerError> {
     let xlsx = format == ExportFormat::Xlsx;
     let (comparison, evaluation, risk, scorecard) = with_workspace(host, |ws| {
-        let (comparison, evaluation, _) = ws.compare()?;
-        let (file, _, _) = ws.compare_file()?;
+        let (comparison, evaluation, _) = evaluate_selection(ws)?;
+        let (file, _, _) = selection_file(ws)?;
         let plan = digest(&file, ws.snapshot_version());
         let risk = kept_risk(ws)?.filter(|k| k.digest == plan).map(|k| k.outcome);
         // Only the workbook carries the scorecard: the CSV is the comparison table alone.
@@ -453,7 +498,7 @@ pub fn export(host: &impl Host, path: &Path, format: ExportFormat) -> Result<(),
 
 /// Exports one scenario's monthly ledger as CSV to `path`.
 pub fn export_ledger(host: &impl Host, path: &Path, scenario: &str) -> Result<(), PlannerError> {
-    let (comparison, evaluation, _) = with_workspace(host, |ws| ws.compare())?;
+    let (comparison, evaluation, _) = with_workspace(host, |ws| evaluate_selection(ws))?;
     let text = planner_report::screen::ledger_csv(&comparison, evaluation.as_ref(), scenario)?;
     planner_store::files::write_atomic(path, text.as_bytes())
 }

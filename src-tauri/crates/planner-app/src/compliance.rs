@@ -4,11 +4,12 @@
 use std::path::Path;
 
 use planner_core::compliance::audit::AuditEntry;
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ChecklistTemplate, SignOffSignature, Subject};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_sign::Identity;
 use planner_store::Workspace;
-use planner_store::workspace::{AnswerInput, LogCheck};
+use planner_store::workspace::LogCheck;
 
 use crate::host::{Host, with_workspace};
 use crate::identities::{self, SignWith};
@@ -82,6 +83,25 @@ pub(crate) fn template(
     Ok((template, shipped))
 }
 
+/// The checklist template of the catalog folder `dir`, as (its path as shown, its TOML text);
+/// `None` when the folder has none (a test fixture, a user's own catalog).
+pub fn template_in(dir: &Path) -> Result<Option<(String, String)>, PlannerError> {
+    let path = dir.join(planner_store::files::CHECKLIST_TEMPLATE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let (_, text) = planner_store::files::read_checklist_template(dir)?;
+    Ok(Some((path.display().to_string(), text)))
+}
+
+/// Where a catalog folder keeps its checklist template, relative to the folder.
+pub const TEMPLATE_FILE: &str = planner_store::files::CHECKLIST_TEMPLATE;
+
+/// Every entry of the open workspace's checklist log, oldest first.
+pub fn log(host: &impl Host) -> Result<Vec<AuditEntry>, PlannerError> {
+    with_workspace(host, |ws| ws.checklist_log())
+}
+
 /// The clearance of every scenario and of every vendor with a record, for the badges.
 pub fn statuses(host: &impl Host) -> Result<Vec<SubjectStatus>, PlannerError> {
     with_workspace(host, |ws| {
@@ -112,7 +132,7 @@ pub fn answer(
     let now = host.now_ms();
     with_workspace(host, |ws| {
         let (template, shipped) = template(host, ws)?;
-        ws.answer_item_at(&template, &shipped, subject, answer, &files, now)?;
+        ws.answer_item(&template, &shipped, subject, answer, &files, now)?;
         views::checklist_view(ws, &template, subject)
     })
 }

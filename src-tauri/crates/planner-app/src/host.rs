@@ -171,8 +171,6 @@ pub fn with_workspace<H: Host + ?Sized, T>(
 ) -> Result<T, PlannerError> {
     let mut slot = host.slots().workspace();
     let ws = slot.as_mut().ok_or_else(no_workspace)?;
-    // What the workspace stamps (history, snapshots, answers) reads the host's clock.
-    ws.set_clock(host.now_ms());
     f(ws)
 }
 
@@ -229,12 +227,20 @@ impl Host for DesktopHost {
     }
 
     fn now_ms(&self) -> i64 {
-        planner_store::workspace::now_ms()
+        system_now_ms()
     }
 
     fn slots(&self) -> &Slots {
         &self.slots
     }
+}
+
+/// Milliseconds since the Unix epoch by the system clock (0 before 1970): the desktop host's
+/// clock, and the only place outside the shell that reads it.
+pub fn system_now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// A host for tests: given folders and a clock that stands still until moved.

@@ -42,6 +42,41 @@ pub fn open_one(host: &impl Host, sign: &SignWith) -> Result<Identity, PlannerEr
     store(host)?.open(&sign.identity, &sign.passphrase)
 }
 
+/// Opens the PKCS#12 identity file at `path` with `passphrase`: the command line's way to sign,
+/// since it keeps no identities folder.
+pub fn open_file(path: &Path, passphrase: &str) -> Result<Identity, PlannerError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        PlannerError::new(
+            ErrorCode::Io,
+            format!("{}: cannot read the identity: {e}", path.display()),
+        )
+    })?;
+    Identity::from_pkcs12(&bytes, passphrase)
+        .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display())))
+}
+
+/// Makes a P-256 key with a self-signed certificate and writes it to `out` as PKCS#12 encrypted
+/// with `passphrase` (the command line's identities are files); refused when `out` exists.
+pub fn create_file(
+    host: &impl Host,
+    name: &str,
+    organisation: &str,
+    email: Option<&str>,
+    passphrase: &str,
+    out: &Path,
+) -> Result<Identity, PlannerError> {
+    if out.exists() {
+        return Err(PlannerError::new(
+            ErrorCode::Io,
+            format!("{} already exists; choose another name.", out.display()),
+        ));
+    }
+    let (identity, p12) =
+        planner_publish::identities::new_identity(name, organisation, email, passphrase, host.now_ms())?;
+    planner_store::files::write_atomic(out, &p12)?;
+    Ok(identity)
+}
+
 /// The signing identities kept by the app.
 pub fn list(host: &impl Host) -> Result<Vec<IdentitySummary>, PlannerError> {
     store(host)?.list()

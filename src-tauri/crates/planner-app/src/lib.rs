@@ -16,6 +16,7 @@
 //! - [`identities`]: the signing identities kept in the configuration folder.
 //! - [`packs`]: signed catalog packs: trusted publishers, a pack from a file or a URL, its
 //!   preview and applying it; the workspace catalog's origin and stale figures.
+//! - [`publishing`]: a catalog publisher's keys and packs, as the command line offers them.
 //!
 //! Beside the rooms, [`commands`] is the one list of IPC commands (name, arguments, answer, the
 //! use case's call), expanded by the shell into its typed Tauri commands and here into
@@ -34,6 +35,7 @@ pub mod host;
 pub mod identities;
 pub mod memo;
 pub mod packs;
+pub mod publishing;
 pub mod recorded;
 pub mod scenarios;
 pub mod session;

@@ -12,18 +12,71 @@
 
 use std::path::Path;
 
+use planner_core::catalog::Catalog;
 use planner_core::compliance::checklist::Subject;
+use planner_core::engine::costing::evaluate::Evaluation;
 use planner_core::engine::decide::decision::DecisionView;
+use planner_core::engine::input::scenario_file::{ScenarioFile, ScenarioSpec};
 use planner_core::engine::risk::run::{Control, RiskOutcome, Stopped, analyse_with};
+use planner_core::engine::workspace::content::{self, Comparison, ViewState};
 use planner_core::error::PlannerError;
 use planner_core::memo::{MemoDraft, MemoRecord};
 use planner_memo::{MemoCompliance, MemoLock};
-use planner_publish::{MemoSources, PdfCheck, Published, Signer};
+use planner_publish::{FolderCatalog, MemoSources, Published, Signer};
+use planner_sign::Identity;
+
+/// The report on a PDF's signatures ([`verify_pdf`]), named here for the command line, which
+/// reaches the publishing crate only through this layer.
+pub use planner_publish::PdfCheck;
 use planner_store::Workspace;
 
 use crate::compliance::views;
 use crate::host::{Host, file_name, with_workspace};
 use crate::identities::{self, SignWith};
+
+/// The scenarios a memo of `draft` compares: the draft's own list, or else the compare screen's
+/// selection.
+pub fn memo_scenarios(ws: &Workspace, draft: &MemoDraft) -> Result<Vec<String>, PlannerError> {
+    Ok(if draft.scenarios.is_empty() {
+        ws.view()?.selected
+    } else {
+        draft.scenarios.clone()
+    })
+}
+
+/// Evaluates what a memo of `draft` shows: its scenarios over the compare screen's horizon, with
+/// the differences taken against the recommended scenario (else the compare screen's baseline,
+/// else the first); while the baseline is locked and the memo compares the locked baseline,
+/// against it. Returns the comparison, the evaluation and the scenario files (for the exit terms
+/// each one states).
+fn memo_comparison(
+    ws: &Workspace,
+    draft: &MemoDraft,
+) -> Result<(Comparison, Option<Evaluation>, Vec<ScenarioSpec>), PlannerError> {
+    let ids = memo_scenarios(ws, draft)?;
+    let view = ws.view()?;
+    let scenarios = ids.iter().map(|id| ws.scenario(id)).collect::<Result<Vec<_>, _>>()?;
+    let locked = ws.lock()?.map(|l| l.baseline).filter(|b| ids.contains(b));
+    let memo_view = ViewState {
+        baseline: locked.or_else(|| draft.recommended.clone()).or(view.baseline),
+        selected: ids,
+        horizon_months: view.horizon_months,
+    };
+    let (comparison, evaluation) =
+        content::compare_selection(ws.catalog(), ws.settings(), ws.workloads(), &scenarios, &memo_view);
+    Ok((comparison, evaluation, scenarios))
+}
+
+/// The scenarios a memo of `draft` compares as a scenario file, over the compare screen's
+/// horizon (what its risk analysis draws), and the catalog snapshot it computes with.
+fn memo_file<'w>(ws: &'w Workspace, draft: &MemoDraft) -> Result<(ScenarioFile, &'w Catalog), PlannerError> {
+    let ids = memo_scenarios(ws, draft)?;
+    let mut file = ws.export(Some(&ids))?;
+    if let Some(h) = ws.view()?.horizon_months {
+        file.horizon_months = h;
+    }
+    Ok((file, ws.catalog()))
+}
 
 /// The open workspace's memo draft (edits go through the scenarios' `apply_edit`).
 pub fn draft(host: &impl Host) -> Result<MemoDraft, PlannerError> {
@@ -103,7 +156,7 @@ fn memo_risk(ws: &Workspace, draft: &MemoDraft, ids: &[String]) -> Result<Option
     let Some((sampling, uncertain)) = crate::compare::kept_sampling(ws)? else {
         return Ok(None);
     };
-    let (file, catalog) = ws.memo_file(draft)?;
+    let (file, catalog) = memo_file(ws, draft)?;
     let baseline = draft.recommended.as_deref().or(ids.first().map(String::as_str));
     // The figures marked uncertain that the memo's own scenarios have (a figure of a scenario
     // the memo leaves out is not drawn).
@@ -131,15 +184,15 @@ pub fn publish(
 ) -> Result<Published, PlannerError> {
     // Every memo made from a workspace is recorded in it: refuse before writing any file.
     ws.check_writable("make a memo from it (each memo is recorded in the workspace it comes from)")?;
-    let ids = ws.memo_scenarios(draft)?;
+    let ids = memo_scenarios(ws, draft)?;
     planner_publish::check_draft(draft, &ids)?;
-    let (comparison, eval, specs) = ws.memo_comparison(draft)?;
+    let (comparison, eval, specs) = memo_comparison(ws, draft)?;
     let (view, eval) = planner_publish::evaluated(&comparison, eval.as_ref())?;
     let compliance = memo_compliance(ws, view)?;
     let risk = memo_risk(ws, draft, &ids)?;
     let scorecard = crate::vendors::summary_of(ws)?;
     let ways_out = {
-        let (file, catalog) = ws.memo_file(draft)?;
+        let (file, catalog) = memo_file(ws, draft)?;
         planner_core::engine::exit::kinds::ways_out_of(catalog, &file, &ids)
     };
     let name = file_name(ws.path());
@@ -199,15 +252,49 @@ pub fn export(host: &impl Host, path: &Path, sign: Option<&SignWith>) -> Result<
     })
 }
 
+/// The signer of a memo or a PDF: `identity`, with `reason` written into the signature.
+pub fn signer<'a>(identity: &'a Identity, reason: &'a str) -> Signer<'a> {
+    Signer { identity, reason }
+}
+
+/// Makes the memo of the scenario file at `file` (its scenarios, or the draft's) with the catalog
+/// of the host's catalog folder, writes it to `out`, signed by `signer` when given. There is no
+/// workspace to record it in.
+pub fn publish_file(
+    host: &impl Host,
+    file: &Path,
+    draft: &MemoDraft,
+    out: &Path,
+    signer: Option<&Signer<'_>>,
+) -> Result<Published, PlannerError> {
+    let catalog = crate::catalog::shipped(host)?;
+    let parsed = planner_store::files::read_scenario_file(file)?;
+    let dir = host.catalog_dir().display().to_string();
+    planner_publish::publish_from_file(
+        &FolderCatalog {
+            catalog: &catalog,
+            dir: &dir,
+        },
+        &parsed,
+        &file_name(file),
+        draft,
+        out,
+        host.now_ms(),
+        signer,
+    )
+}
+
+/// Adds a signature by `signer` to the PDF at `path`, recorded in the open workspace if one is
+/// open.
+pub fn sign_pdf_as(host: &impl Host, path: &Path, signer: &Signer<'_>) -> Result<MemoRecord, PlannerError> {
+    let mut slot = host.slots().workspace();
+    planner_publish::sign_file(path, signer, host.now_ms(), slot.as_mut())
+}
+
 /// Adds a signature to the PDF at `path` (recorded in the open workspace, if any).
 pub fn sign_pdf(host: &impl Host, path: &Path, sign: &SignWith) -> Result<MemoRecord, PlannerError> {
     let identity = identities::open_one(host, sign)?;
-    let signer = Signer {
-        identity: &identity,
-        reason: &sign.reason,
-    };
-    let mut slot = host.slots().workspace();
-    planner_publish::sign_file(path, &signer, host.now_ms(), slot.as_mut())
+    sign_pdf_as(host, path, &signer(&identity, &sign.reason))
 }
 
 /// Every signature of the PDF at `path`: who, when, with which certificate, and whether the

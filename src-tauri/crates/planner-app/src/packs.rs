@@ -11,12 +11,18 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use planner_core::catalog::diff::StaleFigure;
+use planner_core::catalog::Catalog;
+use planner_core::catalog::diff::{CatalogDiff, StaleFigure, diff};
 use planner_core::catalog::provenance::AsOf;
+use planner_core::engine::editing::pack_effect::mark_kept;
+use planner_core::engine::input::scenario_file::ScenarioSpec;
+use planner_core::engine::workspace::content::scenario_detail;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_sign::{PackKey, read_pack_key};
+use planner_store::Workspace;
 use planner_store::pack::{OpenedPack, check_pack, read_pack, read_pack_bytes, shipped_key};
-use planner_store::workspace::{Applied, CatalogOrigin, PackPreview, format_utc};
+use planner_store::workspace::{Applied, CatalogOrigin, format_utc};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Download, Host, with_workspace};
@@ -166,8 +172,95 @@ pub fn remove_key(host: &impl Host, id: &str) -> Result<Vec<TrustedKey>, Planner
     keys(host)
 }
 
+/// One scenario's decision total and NPV on a catalog, or why it does not evaluate there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioOn {
+    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
+    pub total: Option<Decimal>,
+    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
+    pub npv: Option<Decimal>,
+    /// The first problem, when the scenario does not evaluate on this catalog.
+    pub problem: Option<String>,
+}
+
+/// A scenario's figures before and after a catalog change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioImpact {
+    pub id: String,
+    pub name: String,
+    pub old: ScenarioOn,
+    pub new: ScenarioOn,
+}
+
+/// What applying a pack would do to the open workspace, shown before it is applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PackPreview {
+    pub publisher: String,
+    pub version: String,
+    pub date: String,
+    pub key_id: String,
+    pub note: Option<String>,
+    pub diff: CatalogDiff,
+    pub scenarios: Vec<ScenarioImpact>,
+    /// Why it cannot be applied (older than the catalog in use, or the same version with other
+    /// files); `None` when it can.
+    pub refusal: Option<String>,
+}
+
+fn on(catalog: &Catalog, ws: &Workspace, scenario: &ScenarioSpec) -> ScenarioOn {
+    let detail = scenario_detail(catalog, ws.settings(), ws.workloads(), scenario);
+    match detail.figures {
+        Some(f) if detail.problems.is_empty() => ScenarioOn {
+            total: Some(f.decision_total),
+            npv: Some(f.npv),
+            problem: None,
+        },
+        _ => ScenarioOn {
+            total: None,
+            npv: None,
+            problem: Some(
+                detail
+                    .problems
+                    .first()
+                    .map_or_else(|| "it does not evaluate".to_owned(), |p| p.message.clone()),
+            ),
+        },
+    }
+}
+
+/// What `pack` would change in `ws`: the catalog diff (with the figures this workspace keeps its
+/// own value for), each scenario's decision total and NPV old → new, and why it cannot be applied
+/// if it cannot.
+pub fn preview(ws: &Workspace, pack: &OpenedPack) -> Result<PackPreview, PlannerError> {
+    let scenarios = ws.all_scenarios()?;
+    let mut d = diff(ws.catalog(), &pack.catalog);
+    mark_kept(&mut d, &scenarios);
+    let impacts = scenarios
+        .iter()
+        .map(|s| ScenarioImpact {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            old: on(ws.catalog(), ws, s),
+            new: on(&pack.catalog, ws, s),
+        })
+        .collect();
+    Ok(PackPreview {
+        publisher: pack.origin.publisher.clone(),
+        version: pack.origin.version.clone(),
+        date: pack.origin.date.clone(),
+        key_id: pack.origin.key_id.clone(),
+        note: pack.manifest.pack.note.clone(),
+        diff: d,
+        scenarios: impacts,
+        refusal: ws.pack_refusal(pack).err().map(|e| e.message),
+    })
+}
+
 fn preview_and_keep(host: &impl Host, pack: OpenedPack) -> Result<PackPreview, PlannerError> {
-    let preview = with_workspace(host, |ws| ws.pack_preview(&pack))?;
+    let preview = with_workspace(host, |ws| preview(ws, &pack))?;
     host.slots().set_pack(Some(pack));
     Ok(preview)
 }
@@ -266,7 +359,7 @@ pub fn apply(host: &impl Host) -> Result<Applied, PlannerError> {
         ));
     }
     with_workspace(host, |ws| {
-        let applied = ws.apply_pack(&pack)?;
+        let applied = ws.apply_pack(&pack, host.now_ms())?;
         Ok(crate::catalog::weighed(host, ws, applied))
     })
 }

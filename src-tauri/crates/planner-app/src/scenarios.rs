@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use planner_core::edit::EditRequest;
 use planner_core::engine::editing::draft::{self, Draft, TemplateKind};
 use planner_core::engine::editing::layer_form::{self, LayerForm};
 use planner_core::engine::editing::what_if::{DriverKind, WhatIf};
@@ -12,7 +13,7 @@ use planner_core::engine::workspace::content::{
 };
 use planner_core::error::PlannerError;
 use planner_core::workload_kind::WorkloadKind;
-use planner_store::workspace::{Applied, EditRequest, Imported};
+use planner_store::workspace::{Applied, Imported};
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Host, file_name, with_workspace};
@@ -115,7 +116,7 @@ pub fn get(host: &impl Host, id: &str) -> Result<ScenarioSpec, PlannerError> {
 /// Applies and saves one edit.
 pub fn apply_edit(host: &impl Host, request: &EditRequest) -> Result<Applied, PlannerError> {
     with_workspace(host, |ws| {
-        let applied = ws.apply(request)?;
+        let applied = ws.apply(request, host.now_ms())?;
         Ok(crate::catalog::weighed(host, ws, applied))
     })
 }
@@ -156,11 +157,11 @@ pub fn keep_what_if(host: &impl Host, what_if: &WhatIf, scenario: &str) -> Resul
         kept.name = unique_name(&format!("{} (what-if)", kept.name), &names);
         kept.id = planner_core::engine::input::ids::unique_id(&kept.name, &taken, "scenario");
         let request = EditRequest {
-            edit: planner_store::workspace::Edit::PutScenario { scenario: kept.clone() },
+            edit: planner_core::edit::Edit::PutScenario { scenario: kept.clone() },
             label: format!("Keep what-if as \"{}\"", kept.name),
             coalesce: None,
         };
-        let applied = ws.apply(&request)?;
+        let applied = ws.apply(&request, host.now_ms())?;
         let applied = crate::catalog::weighed(host, ws, applied);
         let mut view = ws.view()?;
         if view.selected.len() < planner_core::engine::decide::decision::MAX_COMPARED {
@@ -280,10 +281,15 @@ pub fn size_workload(
     })
 }
 
+/// Reads and checks the scenario file at `path` (JSON, every problem located).
+pub fn read_file(path: &Path) -> Result<ScenarioFile, PlannerError> {
+    planner_store::files::read_scenario_file(path)
+}
+
 /// Adds the workloads and scenarios of the scenario JSON file at `path` (one undo step).
 pub fn import_file(host: &impl Host, path: &Path) -> Result<Imported, PlannerError> {
     let file = planner_store::files::read_scenario_file(path)?;
-    with_workspace(host, |ws| ws.import(&file, &file_name(path)))
+    with_workspace(host, |ws| ws.import(&file, &file_name(path), host.now_ms()))
 }
 
 /// The workspace (or the scenarios `ids`) as a scenario file.

@@ -63,7 +63,7 @@ pub fn create(host: &impl Host, path: &Path, title: &str) -> Result<WorkspaceInf
     let files = planner_store::read_catalog_dir(host.catalog_dir())?;
     let now = host.now_ms();
     let settings = WorkspaceSettings::new(title, planner_store::workspace::next_month_after(now));
-    let ws = Workspace::create_at(path, &settings, &files, now)?;
+    let ws = Workspace::create(path, &settings, &files, now)?;
     install(host, ws)
 }
 
@@ -94,8 +94,9 @@ pub fn create_described(
     if let Some(d) = description {
         settings.description = Some(d.to_owned());
     }
-    let (_ws, imported) = Workspace::create_with_at(out, &settings, &files, host.now_ms(), |ws| {
-        let imported = ws.import(&file, &file_name(from))?;
+    let now = host.now_ms();
+    let (_ws, imported) = Workspace::create_with(out, &settings, &files, now, |ws| {
+        let imported = ws.import(&file, &file_name(from), now)?;
         let selected: Vec<String> = file.scenarios.iter().take(8).map(|s| s.id.clone()).collect();
         ws.set_view(&ViewState {
             selected,
@@ -105,6 +106,17 @@ pub fn create_described(
         Ok(imported)
     })?;
     Ok(imported)
+}
+
+/// Whether `path` names a workspace file (by its extension, `.cpw`) rather than a scenario file.
+pub fn is_workspace(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == planner_store::workspace::EXTENSION)
+}
+
+/// SQLite's integrity check of the open workspace.
+pub fn check_integrity(host: &impl Host) -> Result<(), PlannerError> {
+    with_workspace(host, |ws| ws.integrity_check())
 }
 
 /// Opens the workspace at `path` (closing the one open).

@@ -4,12 +4,16 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use planner_core::catalog::provenance::AsOf;
+use planner_core::compliance::checklist::{ChecklistTemplate, Subject};
+use planner_core::engine::input::scenario_file::ScenarioSpec;
+use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_core::rfp::summary::ScorecardSummary;
-use planner_core::rfp::vendors::{QuotePreview, ScorecardDraft, ScorecardView};
+use planner_core::rfp::summary::{self, ScorecardSummary};
+use planner_core::rfp::vendors::{self, QuotePreview, ScorecardDraft, ScorecardView};
 use planner_store::Workspace;
 use planner_store::files::QuoteTemplate;
 use planner_store::workspace::QuotesImported;
+use rust_decimal::Decimal;
 
 use crate::compliance;
 use crate::host::{Host, file_name, with_workspace};
@@ -26,8 +30,8 @@ pub fn scorecard_draft(host: &impl Host) -> Result<ScorecardDraft, PlannerError>
 pub fn scorecard(host: &impl Host) -> Result<ScorecardView, PlannerError> {
     with_workspace(host, |ws| {
         let (template, _) = compliance::template(host, ws)?;
-        let compliance = ws.vendor_compliance(&template)?;
-        ws.scorecard_view(&compliance)
+        let compliance = vendor_compliance(ws, &template)?;
+        scorecard_view(ws, &compliance)
     })
 }
 
@@ -37,10 +41,81 @@ pub fn scorecard(host: &impl Host) -> Result<ScorecardView, PlannerError> {
 /// no vendor has been reviewed.
 pub(crate) fn summary_of(ws: &Workspace) -> Result<Option<ScorecardSummary>, PlannerError> {
     let compliance = match ws.kept_checklist_template()? {
-        Some(file) => ws.vendor_compliance(&ws.checklist_template(&file)?)?,
+        Some(file) => vendor_compliance(ws, &ws.checklist_template(&file)?)?,
         None => BTreeMap::new(),
     };
-    ws.scorecard_summary(&compliance)
+    let draft = ws.scorecard()?;
+    if draft.vendors.is_empty() {
+        return Ok(None);
+    }
+    let scenarios = vendor_scenarios(ws, &draft)?;
+    let view = view_of(ws, &draft, &scenarios, &compliance)?;
+    Ok(summary::summary(&draft, &view, &scenarios))
+}
+
+/// The compliance axis of each vendor on the scorecard that has a checklist record (an
+/// answer, a sign-off or a withdrawal in the log), by name: the checklist's share passed when
+/// the vendor is cleared, else 0 (`Workspace::compliance_share`). A vendor without a record is
+/// left out: it has not been reviewed, and the scorecard says so.
+pub fn vendor_compliance(
+    ws: &Workspace,
+    template: &ChecklistTemplate,
+) -> Result<BTreeMap<String, Decimal>, PlannerError> {
+    // Read from the log itself, not from every subject's status: a workspace may hold
+    // thousands of scenarios, and only the vendors' records matter here.
+    let reviewed: std::collections::BTreeSet<String> = ws.checklist_log()?.into_iter().map(|e| e.subject).collect();
+    let mut out = BTreeMap::new();
+    for v in ws.scorecard()?.vendors {
+        let subject = Subject::Vendor(v.name.clone());
+        if reviewed.contains(&subject.key()) {
+            let share = ws.compliance_share(template, &subject)?;
+            out.insert(v.name, share);
+        }
+    }
+    Ok(out)
+}
+
+/// The scenarios the vendors of `draft` are priced on, each once, in the vendors' order (a
+/// scenario that is gone is left out: the scorecard says so).
+fn vendor_scenarios(ws: &Workspace, draft: &ScorecardDraft) -> Result<Vec<ScenarioSpec>, PlannerError> {
+    let mut scenarios: Vec<ScenarioSpec> = Vec::new();
+    for v in &draft.vendors {
+        if let Some(id) = &v.scenario
+            && !scenarios.iter().any(|s| &s.id == id)
+            && let Some(spec) = ws.find_scenario(id)?
+        {
+            scenarios.push(spec);
+        }
+    }
+    Ok(scenarios)
+}
+
+/// The scorecard screen of `draft`: each vendor's cost is its scenario's total over the compare
+/// screen's horizon; `compliance` maps vendor names to the checklist's share (absent: not
+/// reviewed, counted as 0).
+fn view_of(
+    ws: &Workspace,
+    draft: &ScorecardDraft,
+    scenarios: &[ScenarioSpec],
+    compliance: &BTreeMap<String, Decimal>,
+) -> Result<ScorecardView, PlannerError> {
+    let view = ws.view()?;
+    Ok(vendors::scorecard_view(
+        draft,
+        ws.catalog(),
+        ws.settings(),
+        ws.workloads(),
+        scenarios,
+        view.horizon_months,
+        compliance,
+    ))
+}
+
+/// The scorecard screen of the workspace's own scorecard.
+pub fn scorecard_view(ws: &Workspace, compliance: &BTreeMap<String, Decimal>) -> Result<ScorecardView, PlannerError> {
+    let draft = ws.scorecard()?;
+    let scenarios = vendor_scenarios(ws, &draft)?;
+    view_of(ws, &draft, &scenarios, compliance)
 }
 
 /// The open workspace's scorecard as the memo and the workbook state it; `None` when it lists no
@@ -72,8 +147,31 @@ pub fn preview_quotes(host: &impl Host, path: &Path) -> Result<QuotePreview, Pla
 pub fn import_quotes(host: &impl Host, path: &Path, base: &str) -> Result<QuotesImported, PlannerError> {
     with_workspace(host, |ws| {
         let quotes = planner_store::read_quotes(path, ws.catalog(), ws.settings())?;
-        ws.import_quotes(&quotes, base, &file_name(path))
+        ws.import_quotes(&quotes, base, &file_name(path), host.now_ms())
     })
+}
+
+/// Reads the RFP quote file at `file` checked against the workspace file at `workspace` (its
+/// catalog snapshot, currency and exchange rates), or else against the host's catalog folder
+/// with the settings of a new workspace (USD, no exchange rates); nothing is written. Returns
+/// what was read (the quotes, and which sheet of a workbook) and the settings it was read with.
+pub fn read_quotes_against(
+    host: &impl Host,
+    file: &Path,
+    workspace: Option<&Path>,
+) -> Result<(planner_store::quotes::QuotesRead, WorkspaceSettings), PlannerError> {
+    let (catalog, settings) = match workspace {
+        Some(w) => {
+            let ws = Workspace::open(w)?;
+            (ws.catalog().clone(), ws.settings().clone())
+        }
+        None => (
+            crate::catalog::shipped(host)?,
+            WorkspaceSettings::new("Quote check", planner_store::workspace::next_month_after(host.now_ms())),
+        ),
+    };
+    let read = planner_store::quotes::read_quotes_in(file, &catalog, &settings)?;
+    Ok((read, settings))
 }
 
 /// The RFP quote template shipped with the app (beside the catalog it reads).

@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use planner_app::{TestHost, catalog, compare, compliance, scenarios, session, vendors};
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file::ScenarioSpec;
 use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_report::charts::Theme;
-use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 
 /// 2026-11-23T12:00:00Z.
 const NOW_MS: i64 = 1_795_435_200_000;

@@ -6,10 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use planner_app::compliance::views;
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ChecklistTemplate, ItemStatus, Subject, SubjectKind};
 use planner_core::engine::input::scenario_file::{self, ScenarioFile};
 use planner_core::error::ErrorCode;
-use planner_store::workspace::{AnswerInput, EvidenceFile, Workspace, log_time};
+use planner_store::workspace::{EvidenceFile, Workspace, log_time};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
@@ -33,8 +34,8 @@ fn new_workspace(dir: &Path) -> Workspace {
     let sample: ScenarioFile = scenario_file::parse(&text).unwrap();
     let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
-    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
-    ws.import(&sample, "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files, NOW).unwrap();
+    ws.import(&sample, "enterprise-hybrid.json", NOW).unwrap();
     ws
 }
 
@@ -62,7 +63,7 @@ fn pass_blocking(ws: &mut Workspace, subject: &Subject) -> EvidenceFile {
     };
     for (i, item) in blocking_for(&t, subject.kind()).iter().enumerate() {
         let files = if i == 0 { vec![file.clone()] } else { Vec::new() };
-        ws.answer_item_at(
+        ws.answer_item(
             &t,
             &template_file(),
             subject,
@@ -159,7 +160,7 @@ fn sign_off_is_refused_while_a_blocking_item_is_open_and_voided_by_a_later_answe
     let blocking = blocking_for(&t, SubjectKind::Scenario);
     // Everything but the last blocking item.
     for (i, item) in blocking.iter().take(blocking.len() - 1).enumerate() {
-        ws.answer_item_at(
+        ws.answer_item(
             &t,
             &template_file(),
             &s,
@@ -178,7 +179,7 @@ fn sign_off_is_refused_while_a_blocking_item_is_open_and_voided_by_a_later_answe
 
     // A failed blocking item may be signed (the record says it failed) but does not clear.
     let last = blocking.last().unwrap();
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &template_file(),
         &s,
@@ -195,7 +196,7 @@ fn sign_off_is_refused_while_a_blocking_item_is_open_and_voided_by_a_later_answe
     assert!(!st.cleared);
 
     // Pass it: the sign-off no longer covers the answers in force, so nothing is cleared.
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &template_file(),
         &s,
@@ -269,7 +270,7 @@ fn bad_answers_are_refused_with_the_field_named_and_nothing_recorded() {
     ];
     for (input, subject, files, field) in cases {
         let err = ws
-            .answer_item_at(&t, &template_file(), &subject, &input, &files, T0)
+            .answer_item(&t, &template_file(), &subject, &input, &files, T0)
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidInput, "{field}: {}", err.message);
         assert_eq!(
@@ -280,7 +281,7 @@ fn bad_answers_are_refused_with_the_field_named_and_nothing_recorded() {
         );
     }
     let missing = ws
-        .answer_item_at(
+        .answer_item(
             &t,
             &template_file(),
             &Subject::Scenario("gone".into()),
@@ -312,7 +313,7 @@ fn logged_workspace(dir: &Path) -> (PathBuf, Vec<String>) {
         } else {
             Vec::new()
         };
-        ws.answer_item_at(
+        ws.answer_item(
             &t,
             &template_file(),
             &s,
@@ -357,7 +358,7 @@ fn a_checklist_row_changed_behind_the_apps_back_is_named_and_clears_nothing() {
     assert!(view.log_problem.is_some());
     assert!(!view.clearance.cleared);
     let err = ws
-        .answer_item_at(
+        .answer_item(
             &t,
             &template_file(),
             &s,
@@ -442,7 +443,7 @@ fn the_compliance_axis_is_the_share_passed_of_a_cleared_vendor() {
         .unwrap()
         .id
         .clone();
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &template_file(),
         &v,
@@ -473,7 +474,7 @@ fn the_template_is_kept_with_the_record() {
     let t = template();
     let s = Subject::Scenario("hybrid".to_owned());
     let item = blocking_for(&t, SubjectKind::Scenario)[0].clone();
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &template_file(),
         &s,
@@ -488,3 +489,7 @@ fn the_template_is_kept_with_the_record() {
     let kept = ws.checklist_template(&newer).unwrap();
     assert_eq!(kept.items.len(), t.items.len());
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use planner_app::compliance::{sign_signoff, views};
 use planner_app::memo::publish as publish_from_workspace;
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::error::ErrorCode;
 use planner_core::memo::{MemoDraft, MemoEvent};
 use planner_publish::identities::Identities;
 use planner_publish::{Signer, sha256_hex, sign_file, verify_file};
 use planner_store::Workspace;
-use planner_store::workspace::{Edit, EditRequest};
 
 const NOW: i64 = 1_795_341_600_000;
 const PASS: &str = "correct horse battery staple";
@@ -26,8 +26,8 @@ fn workspace(dir: &Path) -> Workspace {
     let sample =
         planner_store::files::read_scenario_file(&repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(sample.clone());
-    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files).unwrap();
-    ws.import(&sample, "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &files, NOW).unwrap();
+    ws.import(&sample, "enterprise-hybrid.json", NOW).unwrap();
     ws
 }
 
@@ -82,11 +82,14 @@ fn the_draft_saved_in_the_workspace_is_what_an_incomplete_memo_is_refused_for() 
     let mut d = draft();
     d.author = String::new();
     d.recommended = Some("nope".into());
-    ws.apply(&EditRequest {
-        edit: Edit::Memo { memo: d.clone() },
-        label: "Edit memo".into(),
-        coalesce: None,
-    })
+    ws.apply(
+        &EditRequest {
+            edit: Edit::Memo { memo: d.clone() },
+            label: "Edit memo".into(),
+            coalesce: None,
+        },
+        NOW,
+    )
     .unwrap();
     let out = tmp.path().join("memo.pdf");
     let saved = ws.memo_draft().unwrap();
@@ -194,8 +197,8 @@ fn memo_words(pdf: &Path) -> String {
 
 #[test]
 fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_from() {
+    use planner_core::compliance::checklist::AnswerInput;
     use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
-    use planner_store::workspace::AnswerInput;
 
     let tmp = tempfile::tempdir().unwrap();
     let mut ws = workspace(tmp.path());
@@ -233,7 +236,7 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
             note: "checked".into(),
             reviewer: "Dana Reviewer".into(),
         };
-        ws.answer_item_at(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
+        ws.answer_item(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
     }
     ws.sign_off_checklist(&template, &file, &hybrid, "Dana Reviewer", "", NOW + 1000)
         .unwrap();
@@ -264,8 +267,8 @@ fn the_memo_states_each_scenarios_checklist_status_and_the_log_head_it_was_read_
 #[test]
 fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature() {
     use planner_core::compliance::audit::{self, NewEntry};
+    use planner_core::compliance::checklist::AnswerInput;
     use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
-    use planner_store::workspace::AnswerInput;
 
     let tmp = tempfile::tempdir().unwrap();
     let mut ws = workspace(tmp.path());
@@ -284,7 +287,7 @@ fn a_signed_sign_off_survives_a_rewritten_chain_only_as_a_named_broken_signature
             note: "checked".into(),
             reviewer: "Dana Reviewer".into(),
         };
-        ws.answer_item_at(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
+        ws.answer_item(&template, &file, &hybrid, &answer, &[], NOW).unwrap();
     }
     let entry = ws
         .sign_off_checklist_signed(

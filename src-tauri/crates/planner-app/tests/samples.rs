@@ -62,8 +62,8 @@ fn samples_are_listed_and_open_as_numbered_copies_in_the_documents_folder() {
     settings.title = "My copy".to_owned();
     planner_app::scenarios::apply_edit(
         &host,
-        &planner_store::workspace::EditRequest {
-            edit: planner_store::workspace::Edit::Settings { settings },
+        &planner_core::edit::EditRequest {
+            edit: planner_core::edit::Edit::Settings { settings },
             label: "Rename".to_owned(),
             coalesce: None,
         },

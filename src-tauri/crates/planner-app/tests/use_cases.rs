@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use planner_app::identities::SignWith;
 use planner_app::{Host, TestHost, catalog, compare, compliance, identities, memo, scenarios, session, vendors};
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::editing::draft::TemplateKind;
 use planner_core::engine::input::scenario_file::LayerKind;
 use planner_core::engine::risk::sampling::Shape;
@@ -14,7 +16,6 @@ use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::ErrorCode;
 use planner_core::workload_kind::WorkloadKind;
 use planner_report::charts::Theme;
-use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 
 /// 2026-11-23T12:00:00Z.
 const NOW_MS: i64 = 1_795_435_200_000;

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use planner_app::{TestHost, compare, scenarios, session};
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::editing::what_if::{Driver, DriverKind, WhatIf};
 use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::ErrorCode;
 use planner_report::charts::Theme;
-use planner_store::workspace::{Edit, EditRequest};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_store::Workspace;
 
 /// Verifies the chain; `Ok((text, intact))`. A broken log is a result (exit 1), not an error.
 pub fn verify(catalog_dir: &Path, path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
-    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
     let check = planner_app::compliance::verify_log(&host)?;
     let intact = check.problem.is_none();
     if json {
@@ -46,10 +46,11 @@ pub fn verify(catalog_dir: &Path, path: &Path, json: bool) -> Result<(String, bo
 }
 
 /// Every entry of the log, one line each, oldest first.
-pub fn log(path: &Path) -> Result<String, PlannerError> {
-    let ws = Workspace::open(path)?;
+pub fn log(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
     let mut out = String::new();
-    for e in ws.checklist_log()? {
+    for e in planner_app::compliance::log(&host)? {
         let what = match e.payload.get("answer") {
             Some(a) => format!(
                 "{} = {}",

@@ -9,7 +9,7 @@ use planner_core::error::{ErrorCode, PlannerError};
 use serde_json::json;
 
 pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<String, PlannerError> {
-    let catalog = planner_store::load_catalog_dir(dir)?;
+    let catalog = planner_app::catalog::load(dir)?;
     if as_json {
         let value = match kind {
             None => serde_json::to_value(&catalog),
@@ -34,7 +34,7 @@ pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<Stri
 /// (`checklists/d1-compliance.toml`, read as the app reads it: a family without items is
 /// refused). Any error refuses the whole folder.
 pub fn check(dir: &Path) -> Result<String, PlannerError> {
-    let catalog = planner_store::load_catalog_dir(dir)?;
+    let catalog = planner_app::catalog::load(dir)?;
     let checklist = check_checklist(dir)?;
     let mut out = format!("catalog OK: {}\n", dir.display());
     for f in &catalog.files {
@@ -55,15 +55,12 @@ pub fn check(dir: &Path) -> Result<String, PlannerError> {
 /// The line `catalog check` prints for the folder's checklist template, or the template's
 /// located errors; a folder without one (a test fixture, a user's own catalog) says so.
 fn check_checklist(dir: &Path) -> Result<String, PlannerError> {
-    let path = dir.join(planner_store::files::CHECKLIST_TEMPLATE);
-    if !path.is_file() {
+    let Some((shown, text)) = planner_app::compliance::template_in(dir)? else {
         return Ok(format!(
             "  no checklist template ({}): the compliance screens need one\n",
-            planner_store::files::CHECKLIST_TEMPLATE
+            planner_app::compliance::TEMPLATE_FILE
         ));
-    }
-    let (_, text) = planner_store::files::read_checklist_template(dir)?;
-    let shown = path.display().to_string();
+    };
     let template = planner_core::compliance::checklist::parse_template(&shown, &text).map_err(|e| {
         let mut err = PlannerError::from(e);
         err.message = format!(

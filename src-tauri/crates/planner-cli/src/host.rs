@@ -5,17 +5,8 @@
 use std::path::Path;
 
 use planner_app::DesktopHost;
-use planner_core::error::PlannerError;
-use planner_store::workspace::WorkspaceInfo;
 
 /// The CLI's host over the catalog folder `catalog_dir`.
 pub fn host(catalog_dir: &Path) -> DesktopHost {
     DesktopHost::new(catalog_dir.to_path_buf(), None, None, None)
-}
-
-/// A host with the workspace at `path` open, and its summary.
-pub fn open(catalog_dir: &Path, path: &Path) -> Result<(DesktopHost, WorkspaceInfo), PlannerError> {
-    let host = host(catalog_dir);
-    let info = planner_app::session::open(&host, path)?;
-    Ok((host, info))
 }

@@ -490,7 +490,7 @@ fn memo(catalog: &Path, m: MemoCli) -> Result<String, PlannerError> {
 /// The exit command: one way out priced against staying (`--variant`), or the clause from the
 /// flags, then the curve.
 fn exit(catalog: &Path, e: ExitCli) -> Result<String, PlannerError> {
-    let c = planner_store::load_catalog_dir(catalog)?;
+    let c = planner_app::catalog::load(catalog)?;
     let clause = exit_cmd::ClauseArgs {
         notice_months: e.notice,
         fee: e.fee,
@@ -532,25 +532,26 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
                 date,
                 note,
                 out,
-            } => pack_cmd::pack(&pack_cmd::PackArgs {
-                dir: &dir,
-                sign_with: &sign_with,
-                passphrase_env: passphrase_env.as_deref(),
-                publisher: &publisher,
-                date: date.as_deref(),
-                note: note.as_deref(),
-                out: &out,
-            }),
+            } => pack_cmd::pack(
+                catalog,
+                &pack_cmd::PackArgs {
+                    dir: &dir,
+                    sign_with: &sign_with,
+                    passphrase_env: passphrase_env.as_deref(),
+                    publisher: &publisher,
+                    date: date.as_deref(),
+                    note: note.as_deref(),
+                    out: &out,
+                },
+            ),
             CatalogCommand::Verify { file, trust } => pack_cmd::verify(&file, &trust),
             CatalogCommand::Diff { old, new, trust, json } => pack_cmd::diff_cmd(&old, &new, &trust, json),
-            CatalogCommand::Apply { file, workspace, trust } => pack_cmd::apply(&file, &workspace, &trust),
+            CatalogCommand::Apply { file, workspace, trust } => pack_cmd::apply(catalog, &file, &workspace, &trust),
         },
         Command::Evaluate { file, json, horizon } => {
-            planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))
+            planner_app::catalog::load(catalog).and_then(|c| evaluate::evaluate(&c, &file, json, horizon))
         }
-        Command::Compare { file } => {
-            planner_store::load_catalog_dir(catalog).and_then(|c| evaluate::compare(&c, &file))
-        }
+        Command::Compare { file } => planner_app::catalog::load(catalog).and_then(|c| evaluate::compare(&c, &file)),
         Command::Risk {
             file,
             draws,
@@ -575,7 +576,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             }
             WorkspaceCommand::Show { file } => workspace_cmd::show(catalog, &file),
             WorkspaceCommand::Export { file, out } => workspace_cmd::export(catalog, &file, out.as_deref()),
-            WorkspaceCommand::Check { file } => workspace_cmd::check(&file),
+            WorkspaceCommand::Check { file } => workspace_cmd::check(catalog, &file),
             WorkspaceCommand::Lock { file } => workspace_cmd::lock(catalog, &file),
             WorkspaceCommand::Unlock { file } => workspace_cmd::unlock(catalog, &file),
             WorkspaceCommand::Sample { recipe, out } => sample_cmd::sample(catalog, &recipe, &out),
@@ -588,16 +589,23 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
             passphrase_env,
             reason,
             workspace,
-        } => memo_cmd::sign(&pdf, &with, passphrase_env.as_deref(), &reason, workspace.as_deref()),
+        } => memo_cmd::sign(
+            catalog,
+            &pdf,
+            &with,
+            passphrase_env.as_deref(),
+            &reason,
+            workspace.as_deref(),
+        ),
         Command::Verify { file, json } => return memo_cmd::verify(&file, json),
         Command::Exit(e) => exit(catalog, e),
         Command::Audit { command } => match command {
             AuditCommand::Verify { file, json } => return audit_cmd::verify(catalog, &file, json),
-            AuditCommand::Log { file } => audit_cmd::log(&file),
+            AuditCommand::Log { file } => audit_cmd::log(catalog, &file),
         },
         Command::Scorecard { file, json } => scorecard_cmd::scorecard(catalog, &file, json),
         Command::Plan { file, scenario, json } => {
-            planner_store::load_catalog_dir(catalog).and_then(|c| plan_cmd::plan(&c, &file, scenario.as_deref(), json))
+            planner_app::catalog::load(catalog).and_then(|c| plan_cmd::plan(&c, &file, scenario.as_deref(), json))
         }
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {
@@ -611,7 +619,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
                 email,
                 out,
                 passphrase_env,
-            } => memo_cmd::identity_new(&name, &org, email.as_deref(), &out, passphrase_env.as_deref()),
+            } => memo_cmd::identity_new(catalog, &name, &org, email.as_deref(), &out, passphrase_env.as_deref()),
         },
     }?;
     Ok((text, true))

@@ -4,14 +4,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use planner_app::memo::PdfCheck;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::{MemoDraft, Paper};
-use planner_publish::PdfCheck;
-use planner_publish::identities::new_identity;
-use planner_publish::{FolderCatalog, Signer, publish_from_file, sign_file};
-use planner_sign::Identity;
-use planner_store::Workspace;
-use planner_store::workspace::now_ms;
 
 /// What the memo command was asked, beyond the file.
 #[derive(Debug, Clone, Default)]
@@ -46,24 +41,6 @@ fn passphrase(var: Option<&str>) -> Result<String, PlannerError> {
     })
 }
 
-/// Opens a PKCS#12 file with the passphrase from `var`.
-fn identity_file(path: &Path, var: Option<&str>) -> Result<Identity, PlannerError> {
-    let pass = passphrase(var)?;
-    let bytes = std::fs::read(path).map_err(|e| {
-        PlannerError::new(
-            ErrorCode::Io,
-            format!("{}: cannot read the identity: {e}", path.display()),
-        )
-    })?;
-    Identity::from_pkcs12(&bytes, &pass)
-        .map_err(|e| PlannerError::new(ErrorCode::InvalidInput, format!("{}: {e}", path.display())))
-}
-
-pub(crate) fn is_workspace(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e == planner_store::workspace::EXTENSION)
-}
-
 /// The draft: the workspace's own (or an empty one for a scenario file), with what the command
 /// line gives replacing its fields.
 fn draft(base: MemoDraft, a: &MemoArgs) -> MemoDraft {
@@ -82,37 +59,24 @@ fn draft(base: MemoDraft, a: &MemoArgs) -> MemoDraft {
 /// and the memo is recorded in it) or a scenario file (JSON, the draft comes from the options).
 pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, PlannerError> {
     let identity = match &a.sign_with {
-        Some(p) => Some(identity_file(p, a.passphrase_env.as_deref())?),
+        Some(p) => Some(planner_app::identities::open_file(
+            p,
+            &passphrase(a.passphrase_env.as_deref())?,
+        )?),
         None => None,
     };
     let reason = a.reason.clone().unwrap_or_else(|| "Author".to_owned());
-    let signer = identity.as_ref().map(|identity| Signer {
-        identity,
-        reason: &reason,
-    });
-    let published = if is_workspace(file) {
-        let (host, _) = crate::host::open(catalog_dir, file)?;
+    let signer = identity
+        .as_ref()
+        .map(|identity| planner_app::memo::signer(identity, &reason));
+    let published = if planner_app::session::is_workspace(file) {
+        let host = crate::host::host(catalog_dir);
+        planner_app::session::open(&host, file)?;
         let d = draft(planner_app::memo::draft(&host)?, a);
         planner_app::memo::publish_draft(&host, &d, &a.out, signer.as_ref())?
     } else {
-        let catalog = planner_store::load_catalog_dir(catalog_dir)?;
-        let parsed = planner_store::files::read_scenario_file(file)?;
-        let name = file
-            .file_name()
-            .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let dir = catalog_dir.display().to_string();
-        publish_from_file(
-            &FolderCatalog {
-                catalog: &catalog,
-                dir: &dir,
-            },
-            &parsed,
-            &name,
-            &draft(MemoDraft::default(), a),
-            &a.out,
-            now_ms(),
-            signer.as_ref(),
-        )?
+        let host = crate::host::host(catalog_dir);
+        planner_app::memo::publish_file(&host, file, &draft(MemoDraft::default(), a), &a.out, signer.as_ref())?
     };
     let r = &published.record;
     let mut out = format!(
@@ -127,7 +91,7 @@ pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, Pla
     if let Some(s) = &r.signer {
         let _ = writeln!(out, "signed by {s} ({})", r.reason.as_deref().unwrap_or(""));
     }
-    if is_workspace(file) {
+    if planner_app::session::is_workspace(file) {
         let _ = writeln!(out, "recorded in {}", file.display());
     }
     Ok(out)
@@ -135,23 +99,19 @@ pub fn memo(catalog_dir: &Path, file: &Path, a: &MemoArgs) -> Result<String, Pla
 
 /// `planner sign PDF --with identity.p12 --passphrase-env VAR [--reason R] [--workspace W]`.
 pub fn sign(
+    catalog_dir: &Path,
     pdf: &Path,
     with: &Path,
     var: Option<&str>,
     reason: &str,
     workspace: Option<&Path>,
 ) -> Result<String, PlannerError> {
-    let identity = identity_file(with, var)?;
-    let mut ws = workspace.map(Workspace::open).transpose()?;
-    let record = sign_file(
-        pdf,
-        &Signer {
-            identity: &identity,
-            reason,
-        },
-        now_ms(),
-        ws.as_mut(),
-    )?;
+    let identity = planner_app::identities::open_file(with, &passphrase(var)?)?;
+    let host = crate::host::host(catalog_dir);
+    if let Some(w) = workspace {
+        planner_app::session::open(&host, w)?;
+    }
+    let record = planner_app::memo::sign_pdf_as(&host, pdf, &planner_app::memo::signer(&identity, reason))?;
     Ok(format!(
         "signed {} as {} ({} signature{} now)\nsha256: {}\n",
         pdf.display(),
@@ -165,7 +125,7 @@ pub fn sign(
 /// The report of `planner verify`, as text. Values read from the file (names, reasons, field
 /// names, problems) are cut at 200 characters.
 pub fn verification_text(check: &PdfCheck) -> String {
-    use planner_sign::shorten as cut;
+    let cut = |text: &str| planner_core::problem::clip(text).into_owned();
     let path = &check.path;
     let v = &check.verification;
     let mut out = format!("{path}: {} signature(s), {} bytes\n", v.signatures.len(), v.file_len);
@@ -279,6 +239,7 @@ pub fn verify(path: &Path, json: bool) -> Result<(String, bool), PlannerError> {
 
 /// `planner identity new --name N --org O --out F.p12 --passphrase-env VAR`.
 pub fn identity_new(
+    catalog_dir: &Path,
     name: &str,
     org: &str,
     email: Option<&str>,
@@ -286,14 +247,7 @@ pub fn identity_new(
     var: Option<&str>,
 ) -> Result<String, PlannerError> {
     let pass = passphrase(var)?;
-    if out.exists() {
-        return Err(PlannerError::new(
-            ErrorCode::Io,
-            format!("{} already exists; choose another name.", out.display()),
-        ));
-    }
-    let (identity, p12) = new_identity(name, org, email, &pass, now_ms())?;
-    planner_store::files::write_atomic(out, &p12)?;
+    let identity = planner_app::identities::create_file(&crate::host::host(catalog_dir), name, org, email, &pass, out)?;
     let c = identity.certificate();
     Ok(format!(
         "wrote {} (P-256 key and self-signed certificate, encrypted with the passphrase)\nsubject: {}, {}\nsha-256: {}\nvalid: {} to {}\n",

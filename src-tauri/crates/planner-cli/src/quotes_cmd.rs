@@ -6,9 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::engine::input::scenario_file::LayerSpec;
-use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::{ErrorCode, PlannerError};
-use planner_store::Workspace;
 use serde::Serialize;
 
 /// One quote and the layer it becomes.
@@ -23,25 +21,14 @@ struct Checked {
 /// Checks `file` against a workspace's catalog snapshot, currency and exchange rates, or else
 /// against the catalog folder with the settings of a new workspace (USD, no rates).
 pub fn check(catalog_dir: &Path, file: &Path, workspace: Option<&Path>, json: bool) -> Result<String, PlannerError> {
-    let (catalog, settings, against) = match workspace {
-        Some(w) => {
-            let ws = Workspace::open(w)?;
-            (
-                ws.catalog().clone(),
-                ws.settings().clone(),
-                format!("the workspace {}", w.display()),
-            )
-        }
-        None => (
-            planner_store::load_catalog_dir(catalog_dir)?,
-            WorkspaceSettings::new("Quote check", planner_store::workspace::next_month()),
-            format!(
-                "the catalog in {} and a USD workspace without exchange rates",
-                catalog_dir.display()
-            ),
+    let against = match workspace {
+        Some(w) => format!("the workspace {}", w.display()),
+        None => format!(
+            "the catalog in {} and a USD workspace without exchange rates",
+            catalog_dir.display()
         ),
     };
-    let read = planner_store::quotes::read_quotes_in(file, &catalog, &settings)?;
+    let (read, settings) = planner_app::vendors::read_quotes_against(&crate::host::host(catalog_dir), file, workspace)?;
     let (quotes, sheet) = (read.quotes, read.sheet);
     let checked = quotes
         .into_iter()

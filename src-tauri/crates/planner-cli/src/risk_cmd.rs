@@ -13,7 +13,6 @@ use planner_core::error::{ErrorCode, PlannerError};
 use rust_decimal::Decimal;
 
 use crate::evaluate::{money, read};
-use crate::memo_cmd::is_workspace;
 
 /// The decision total's P10 / P50 / P90 and mean per scenario and the chance each is cheaper than
 /// `baseline`, from `draws` draws seeded with `seed`; with `json` the whole outcome. `file` is a
@@ -49,9 +48,8 @@ fn outcome(
         })
     };
     let name = file.display().to_string();
-    Ok(if is_workspace(file) {
-        let ws = planner_store::Workspace::open_read_only(file)?;
-        let (plan, catalog, view) = ws.compare_file()?;
+    Ok(if planner_app::session::is_workspace(file) {
+        let (plan, catalog, view) = planner_app::compare::selection_in_file(file)?;
         if plan.scenarios.is_empty() {
             return Err(PlannerError::new(
                 ErrorCode::InvalidInput,
@@ -61,10 +59,10 @@ fn outcome(
             ));
         }
         let baseline = baseline.or(view.baseline.as_deref());
-        let out = analyse(catalog, &plan, baseline)?;
+        let out = analyse(&catalog, &plan, baseline)?;
         (plan, out)
     } else {
-        let catalog: Catalog = planner_store::load_catalog_dir(catalog_dir)?;
+        let catalog: Catalog = planner_app::catalog::load(catalog_dir)?;
         let parsed = read(file)?;
         let out = analyse(&catalog, &parsed, baseline)?;
         (parsed, out)

@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 
 use planner_app::DesktopHost;
 use planner_app::{compare, compliance, scenarios, session, vendors};
+use planner_core::compliance::checklist::AnswerInput;
 use planner_core::compliance::checklist::{ItemStatus, Subject};
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::workspace::content::ViewState;
 use planner_core::error::{ErrorCode, PlannerError};
 use planner_core::memo::MemoDraft;
 use planner_core::rfp::scorecard::PerAxis;
-use planner_store::workspace::{AnswerInput, Edit, EditRequest};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
@@ -266,9 +267,8 @@ fn checklist(host: &DesktopHost, recipe: &ChecklistRecipe, dir: &Path) -> Result
 /// The comparison as the compare screen computes it: at least two scenarios with figures and
 /// none kept out by a problem; returns the ids compared.
 fn check_comparison(host: &DesktopHost) -> Result<String, PlannerError> {
-    let screen = compare::screen(host, planner_report::charts::Theme::Light)?;
-    let problems: Vec<String> = screen
-        .comparison
+    let comparison = compare::comparison(host)?;
+    let problems: Vec<String> = comparison
         .problems
         .iter()
         .map(|p| format!("{:?} {}: {}", p.subject, p.field, p.message))
@@ -279,8 +279,7 @@ fn check_comparison(host: &DesktopHost) -> Result<String, PlannerError> {
             format!("the comparison keeps scenarios out: {}", problems.join("; ")),
         ));
     }
-    let ids: Vec<String> = screen
-        .comparison
+    let ids: Vec<String> = comparison
         .view
         .map(|v| v.scenarios.into_iter().map(|s| s.id).collect())
         .unwrap_or_default();

@@ -29,7 +29,8 @@ fn axes(a: &PerAxis) -> String {
 
 /// The scorecard of the workspace at `path`, as text or JSON.
 pub fn scorecard(catalog_dir: &Path, path: &Path, json: bool) -> Result<String, PlannerError> {
-    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
     let view = planner_app::vendors::scorecard(&host)?;
     if json {
         return serde_json::to_string_pretty(&view)

@@ -5,22 +5,17 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use planner_core::engine::input::scenario_file;
-use planner_core::engine::workspace::content::WorkspaceSettings;
 use planner_core::error::PlannerError;
-use planner_store::Workspace;
 
 /// Creates `out` with the shipped catalog's snapshot; with `from`, takes its settings, workloads
 /// and scenarios and compares its first (up to 8) scenarios.
 pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Path>) -> Result<String, PlannerError> {
     let mut text = format!("created {}\n", out.display());
+    let host = crate::host::host(catalog_dir);
     let Some(from) = from else {
-        let files = planner_store::read_catalog_dir(catalog_dir)?;
-        let title = title.unwrap_or("Untitled workspace");
-        let settings = WorkspaceSettings::new(title, planner_store::workspace::next_month());
-        Workspace::create(out, &settings, &files)?;
+        planner_app::session::create(&host, out, title.unwrap_or("Untitled workspace"))?;
         return Ok(text);
     };
-    let host = crate::host::host(catalog_dir);
     let imported = planner_app::session::create_from(&host, out, title, from)?;
     let _ = writeln!(
         text,
@@ -34,7 +29,8 @@ pub fn new(catalog_dir: &Path, out: &Path, title: Option<&str>, from: Option<&Pa
 
 /// What a workspace holds, as text.
 pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
-    let (host, info) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    let info = planner_app::session::open(&host, path)?;
     let s = &info.settings;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n{}", s.title, path.display());
@@ -106,7 +102,8 @@ pub fn show(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
 
 /// The workspace as a scenario file (JSON).
 pub fn export(catalog_dir: &Path, path: &Path, out: Option<&Path>) -> Result<String, PlannerError> {
-    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
     match out {
         Some(out) => {
             planner_app::scenarios::export_file(&host, out, None)?;
@@ -118,7 +115,8 @@ pub fn export(catalog_dir: &Path, path: &Path, out: Option<&Path>) -> Result<Str
 
 /// A compacted copy of a workspace at `out`, which must not exist.
 pub fn save_as(catalog_dir: &Path, path: &Path, out: &Path) -> Result<String, PlannerError> {
-    let (host, _) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
     let copy = planner_app::session::save_as(&host, out)?;
     let note = match &copy.read_only {
         Some(why) => format!(" (the copy is read-only too: {why})"),
@@ -130,7 +128,8 @@ pub fn save_as(catalog_dir: &Path, path: &Path, out: &Path) -> Result<String, Pl
 /// Locks the compared set of the workspace at `path` as the workshop baseline (the app's Lock
 /// baseline), and says what was locked.
 pub fn lock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
-    let (host, info) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    let info = planner_app::session::open(&host, path)?;
     if let Some(held) = &info.lock {
         return Err(PlannerError::invalid(
             "lock",
@@ -165,7 +164,8 @@ pub fn lock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
 
 /// Unlocks the baseline of the workspace at `path` (the app's Unlock baseline).
 pub fn unlock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
-    let (host, info) = crate::host::open(catalog_dir, path)?;
+    let host = crate::host::host(catalog_dir);
+    let info = planner_app::session::open(&host, path)?;
     let Some(lock) = info.lock else {
         return Ok(format!("{} has no locked baseline; nothing changed\n", path.display()));
     };
@@ -177,8 +177,9 @@ pub fn unlock(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
 }
 
 /// SQLite's integrity check of a workspace.
-pub fn check(path: &Path) -> Result<String, PlannerError> {
-    let ws = Workspace::open(path)?;
-    ws.integrity_check()?;
+pub fn check(catalog_dir: &Path, path: &Path) -> Result<String, PlannerError> {
+    let host = crate::host::host(catalog_dir);
+    planner_app::session::open(&host, path)?;
+    planner_app::session::check_integrity(&host)?;
     Ok(format!("{}: ok\n", path.display()))
 }

@@ -533,8 +533,9 @@ fn exit_prints_the_engines_cost_of_leaving_at_every_month() {
 
 #[test]
 fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
+    use planner_core::compliance::checklist::AnswerInput;
     use planner_core::compliance::checklist::{ItemStatus, Subject};
-    use planner_store::workspace::{AnswerInput, EvidenceFile};
+    use planner_store::workspace::EvidenceFile;
 
     let dir = tempfile::tempdir().unwrap();
     let ws_path = dir.path().join("client.cpw");
@@ -574,7 +575,7 @@ fn audit_verify_names_the_first_checklist_entry_changed_in_the_file() {
                 name: format!("evidence-{i}.txt"),
                 bytes: format!("evidence {i}").into_bytes(),
             }];
-            ws.answer_item_at(
+            ws.answer_item(
                 &template,
                 &(name.clone(), text.clone()),
                 &subject,
@@ -635,8 +636,8 @@ fn edit_scorecard(
     edit(&mut draft);
     planner_app::scenarios::apply_edit(
         host,
-        &planner_store::workspace::EditRequest {
-            edit: planner_store::workspace::Edit::Scorecard { scorecard: draft },
+        &planner_core::edit::EditRequest {
+            edit: planner_core::edit::Edit::Scorecard { scorecard: draft },
             label: "Vendor figures".to_owned(),
             coalesce: None,
         },

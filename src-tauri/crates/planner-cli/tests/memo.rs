@@ -836,7 +836,7 @@ fn a_memo_from_a_workspace_on_a_signed_pack_says_its_signature_verified() {
     let opened = check_pack(&parts, std::slice::from_ref(&key), "p").unwrap();
     {
         let mut ws = planner_store::Workspace::open(&path).unwrap();
-        ws.apply_pack(&opened).unwrap();
+        ws.apply_pack(&opened, NOW).unwrap();
     }
     make_memo(dir, "client.cpw");
     let flat = memo_text(dir, "memo.pdf");
@@ -859,3 +859,7 @@ fn a_memo_from_a_workspace_on_a_signed_pack_says_its_signature_verified() {
     std::fs::create_dir_all(&artifacts).unwrap();
     std::fs::copy(dir.join("memo.pdf"), artifacts.join("memo-signed-pack.pdf")).unwrap();
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -34,6 +34,7 @@
 pub mod calendar;
 pub mod catalog;
 pub mod compliance;
+pub mod edit;
 pub mod engine;
 pub mod error;
 pub mod exit_clause;

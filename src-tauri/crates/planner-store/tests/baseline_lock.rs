@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file;
 use planner_core::engine::workspace::content::{BaselineLock, ViewState};
 use planner_core::error::ErrorCode;
-use planner_store::workspace::{Edit, EditRequest, Workspace};
+use planner_store::workspace::Workspace;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
@@ -22,8 +23,8 @@ fn new_workspace(dir: &Path) -> Workspace {
     let text = std::fs::read_to_string(repo().join("catalogs/samples/enterprise-hybrid.json")).unwrap();
     let file = scenario_file::parse(&text).unwrap();
     let (settings, _, _) = planner_core::engine::workspace::content::from_scenario_file(file.clone());
-    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &catalog_files()).unwrap();
-    ws.import(&file, "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings, &catalog_files(), NOW).unwrap();
+    ws.import(&file, "enterprise-hybrid.json", NOW).unwrap();
     ws.set_view(&ViewState {
         selected: vec!["hybrid".to_owned(), "all-cloud".to_owned()],
         baseline: None,
@@ -79,11 +80,14 @@ fn a_lock_survives_reopening_and_refusals_leave_the_file_as_it_was() {
         // A step on a locked scenario, undone before the lock, for redo to meet.
         let mut s = ws.scenario("all-cloud").unwrap();
         s.staff_fte += rust_decimal::Decimal::ONE;
-        ws.apply(&EditRequest {
-            edit: Edit::PutScenario { scenario: s },
-            label: "Edit all-cloud: staff".to_owned(),
-            coalesce: None,
-        })
+        ws.apply(
+            &EditRequest {
+                edit: Edit::PutScenario { scenario: s },
+                label: "Edit all-cloud: staff".to_owned(),
+                coalesce: None,
+            },
+            NOW,
+        )
         .unwrap();
         ws.undo().unwrap().unwrap();
         ws.set_lock(&lock()).unwrap();
@@ -100,7 +104,7 @@ fn a_lock_survives_reopening_and_refusals_leave_the_file_as_it_was() {
         err.message,
         "“Reserved H100 for the base, on-demand for bursts” is in the locked baseline (locked 2026-11-26 10:41 UTC): unlock it on the Compare tab (Unlock baseline) to redo “Edit all-cloud: staff”. Nothing was changed."
     );
-    let err = ws.update_catalog(&catalog_files()).unwrap_err();
+    let err = ws.update_catalog(&catalog_files(), NOW).unwrap_err();
     assert_eq!(err.code, ErrorCode::Locked);
     assert!(
         err.message.starts_with(
@@ -128,3 +132,7 @@ fn a_read_only_workspace_cannot_be_locked() {
     assert_eq!(ws.set_lock(&lock()).unwrap_err().code, ErrorCode::WorkspaceReadOnly);
     assert_eq!(ws.lock().unwrap(), None);
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -28,8 +28,8 @@ fn sample() -> ScenarioFile {
 fn made(dir: &Path) -> PathBuf {
     let path = dir.join("client.cpw");
     let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
-    let (ws, _) = Workspace::create_with(&path, &settings, &catalog_files(), |ws| {
-        ws.import(&sample(), "sample.json")
+    let (ws, _) = Workspace::create_with(&path, &settings, &catalog_files(), NOW, |ws| {
+        ws.import(&sample(), "sample.json", NOW)
     })
     .unwrap();
     drop(ws);
@@ -132,13 +132,13 @@ fn a_failed_build_leaves_no_file_and_a_retry_works() {
     let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
     let mut bad = sample();
     bad.workloads[0].id = "not an id!".to_owned();
-    let err = Workspace::create_with(&path, &settings, &catalog_files(), |ws| {
+    let err = Workspace::create_with(&path, &settings, &catalog_files(), NOW, |ws| {
         // The build writes only to a temporary file beside the target: the target never exists
         // half made, whenever the process dies.
         assert!(!path.exists());
         assert_ne!(ws.path(), path);
         assert_eq!(ws.path().parent(), path.parent());
-        ws.import(&bad, "bad.json")
+        ws.import(&bad, "bad.json", NOW)
     })
     .unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput, "{err:?}");
@@ -149,8 +149,8 @@ fn a_failed_build_leaves_no_file_and_a_retry_works() {
         "no temporary file is left"
     );
 
-    let (ws, imported) = Workspace::create_with(&path, &settings, &catalog_files(), |ws| {
-        ws.import(&sample(), "sample.json")
+    let (ws, imported) = Workspace::create_with(&path, &settings, &catalog_files(), NOW, |ws| {
+        ws.import(&sample(), "sample.json", NOW)
     })
     .unwrap();
     assert_eq!(imported.scenarios as usize, sample().scenarios.len());
@@ -170,7 +170,7 @@ fn a_file_that_appears_meanwhile_is_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("client.cpw");
     let settings = planner_core::engine::workspace::content::from_scenario_file(sample()).0;
-    let err = Workspace::create_with(&path, &settings, &catalog_files(), |_| {
+    let err = Workspace::create_with(&path, &settings, &catalog_files(), NOW, |_| {
         std::fs::write(&path, b"someone else's file").map_err(|e| PlannerError::new(ErrorCode::Io, e.to_string()))
     })
     .unwrap_err();
@@ -182,3 +182,7 @@ fn a_file_that_appears_meanwhile_is_not_replaced() {
         "no temporary file is left"
     );
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file::{self, ScenarioFile};
 use planner_core::engine::workspace::content::{ViewState, WorkspaceSettings};
 use planner_core::error::ErrorCode;
-use planner_store::workspace::{Edit, EditRequest, Workspace};
+use planner_store::workspace::Workspace;
 use rust_decimal::Decimal;
 
 fn repo() -> PathBuf {
@@ -30,15 +31,15 @@ fn settings() -> WorkspaceSettings {
 }
 
 fn new_workspace(dir: &Path) -> Workspace {
-    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings(), &catalog_files()).unwrap();
-    ws.import(&sample(), "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings(), &catalog_files(), NOW).unwrap();
+    ws.import(&sample(), "enterprise-hybrid.json", NOW).unwrap();
     ws
 }
 
 fn put_scenario(ws: &mut Workspace, id: &str, staff: &str, at: i64, coalesce: Option<&str>) {
     let mut s = ws.scenario(id).unwrap();
     s.staff_fte = staff.parse().unwrap();
-    ws.apply_at(
+    ws.apply(
         &EditRequest {
             edit: Edit::PutScenario { scenario: s },
             label: format!("Edit {id}: staff"),
@@ -60,7 +61,16 @@ fn total_cash(ws: &mut Workspace, ids: &[&str]) -> Vec<Decimal> {
         horizon_months: None,
     })
     .unwrap();
-    let (cmp, _, _) = ws.compare().unwrap();
+    // The selection read back and evaluated by the core, as the app's compare does.
+    let view = ws.view().unwrap();
+    let chosen: Vec<_> = view.selected.iter().map(|id| ws.scenario(id).unwrap()).collect();
+    let (cmp, _) = planner_core::engine::workspace::content::compare_selection(
+        ws.catalog(),
+        ws.settings(),
+        ws.workloads(),
+        &chosen,
+        &view,
+    );
     assert!(cmp.problems.is_empty(), "{:?}", cmp.problems);
     cmp.view.unwrap().scenarios.iter().map(|s| s.total_cash).collect()
 }
@@ -177,8 +187,8 @@ fn the_snapshot_keeps_the_numbers_until_the_catalog_is_updated() {
     let dir = tempfile::tempdir().unwrap();
     // A workspace made in September, when (in this test) AWS p5 cost 9.00 per GPU-hour.
     let path = dir.path().join("old.cpw");
-    let mut ws = Workspace::create(&path, &settings(), &catalog_with_aws_rate("9.00", "2026.9.0")).unwrap();
-    ws.import(&sample(), "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&path, &settings(), &catalog_with_aws_rate("9.00", "2026.9.0"), NOW).unwrap();
+    ws.import(&sample(), "enterprise-hybrid.json", NOW).unwrap();
     let september = total_cash(&mut ws, &["hybrid", "all-cloud"]);
     let shipped = planner_core::catalog::load(&catalog_files()).unwrap();
     let status = ws.catalog_status(Some(&shipped));
@@ -186,7 +196,7 @@ fn the_snapshot_keeps_the_numbers_until_the_catalog_is_updated() {
     assert_eq!(status.shipped_version.as_deref(), Some("2026.11.0"));
     assert!(status.newer_available);
     // Updating is deliberate: the numbers change only now, to what the shipped catalog gives.
-    let applied = ws.update_catalog(&catalog_files()).unwrap();
+    let applied = ws.update_catalog(&catalog_files(), NOW).unwrap();
     assert_eq!(applied.label, "Update catalog 2026.9.0 → 2026.11.0");
     assert!(!ws.catalog_status(Some(&shipped)).newer_available);
     let november = total_cash(&mut ws, &["hybrid", "all-cloud"]);
@@ -307,7 +317,7 @@ fn save_as_copies_everything_and_leaves_the_original() {
 fn import_renames_taken_ids_and_refuses_another_currency_whole() {
     let dir = tempfile::tempdir().unwrap();
     let mut ws = new_workspace(dir.path());
-    let again = ws.import(&sample(), "enterprise-hybrid.json").unwrap();
+    let again = ws.import(&sample(), "enterprise-hybrid.json", NOW).unwrap();
     assert_eq!(again.scenarios, 2);
     assert!(
         again.renamed.contains(&"scenario hybrid → hybrid-2".to_owned()),
@@ -325,7 +335,7 @@ fn import_renames_taken_ids_and_refuses_another_currency_whole() {
     assert_eq!(ids, ["hybrid", "all-cloud", "hybrid-2", "all-cloud-2"]);
     let mut eur = sample();
     eur.currency = "EUR".into();
-    let err = ws.import(&eur, "eur.json").unwrap_err();
+    let err = ws.import(&eur, "eur.json", NOW).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(
         err.message.contains("EUR") && err.message.contains("USD"),
@@ -347,29 +357,38 @@ fn bad_edits_are_refused_and_change_nothing() {
     let mut s = ws.scenario("hybrid").unwrap();
     s.id = "has space".into();
     let err = ws
-        .apply(&EditRequest {
-            edit: Edit::PutScenario { scenario: s },
-            label: "x".into(),
-            coalesce: None,
-        })
+        .apply(
+            &EditRequest {
+                edit: Edit::PutScenario { scenario: s },
+                label: "x".into(),
+                coalesce: None,
+            },
+            NOW,
+        )
         .unwrap_err();
     assert_eq!(err.details[0].field.as_deref(), Some("scenario.id"));
     let mut st = ws.settings().clone();
     st.currency = "usd".into();
     let err = ws
-        .apply(&EditRequest {
-            edit: Edit::Settings { settings: st },
-            label: "x".into(),
-            coalesce: None,
-        })
+        .apply(
+            &EditRequest {
+                edit: Edit::Settings { settings: st },
+                label: "x".into(),
+                coalesce: None,
+            },
+            NOW,
+        )
         .unwrap_err();
     assert_eq!(err.details[0].field.as_deref(), Some("settings.currency"));
     let err = ws
-        .apply(&EditRequest {
-            edit: Edit::DeleteScenario { id: "nope".into() },
-            label: "x".into(),
-            coalesce: None,
-        })
+        .apply(
+            &EditRequest {
+                edit: Edit::DeleteScenario { id: "nope".into() },
+                label: "x".into(),
+                coalesce: None,
+            },
+            NOW,
+        )
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
     assert_eq!(
@@ -379,7 +398,7 @@ fn bad_edits_are_refused_and_change_nothing() {
 }
 
 fn memo_edit(ws: &mut Workspace, draft: &planner_core::memo::MemoDraft, at: i64) {
-    ws.apply_at(
+    ws.apply(
         &EditRequest {
             edit: Edit::Memo { memo: draft.clone() },
             label: "Edit memo: decision".to_owned(),
@@ -500,3 +519,7 @@ fn a_schema_1_workspace_is_migrated_and_keeps_its_content() {
         .unwrap();
     assert_eq!(tables, 6);
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -2032,7 +2032,7 @@ export type Flip = {
 	change: PerAxis,
 };
 
-/**  How old a figure may be before it is marked stale, in months. */
+/**  How old a figure may be before it is marked stale, in months (1 to [`MAX_FRESHNESS_MONTHS`]). */
 export type Freshness = {
 	/**
 	 *  Cloud prices (the offers catalog): 6 months by default, since rental prices moved by half

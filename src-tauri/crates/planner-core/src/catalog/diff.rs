@@ -320,7 +320,10 @@ fn compare(old: &BTreeMap<String, Leaf>, new: &BTreeMap<String, Leaf>) -> (Vec<F
     (figures, texts)
 }
 
-/// How old a figure may be before it is marked stale, in months.
+/// The oldest a figure may be allowed to grow before it is marked stale, in months.
+pub const MAX_FRESHNESS_MONTHS: u32 = 120;
+
+/// How old a figure may be before it is marked stale, in months (1 to [`MAX_FRESHNESS_MONTHS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Freshness {

@@ -643,6 +643,17 @@ fn read_destinations(ctx: &mut Ctx<'_>, table: &DeTable<'_>) -> Vec<RestrictedDe
 
 // ----- answers, sign-off, clearance ------------------------------------------------------------
 
+/// A reviewer's answer on one item, as entered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AnswerInput {
+    pub item: String,
+    pub status: ItemStatus,
+    #[serde(default)]
+    pub note: String,
+    pub reviewer: String,
+}
+
 /// The state of one item for one subject.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

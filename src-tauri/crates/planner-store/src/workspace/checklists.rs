@@ -20,14 +20,14 @@
 
 use planner_core::compliance::audit::sha256_hex;
 use planner_core::compliance::audit::{self, AuditEntry, BreakReason};
-use planner_core::compliance::checklist::ChecklistChange;
 use planner_core::compliance::checklist::{
     self, Answer, Checklist, ChecklistTemplate, Evidence, ItemStatus, SignOffSignature, Subject,
 };
+use planner_core::compliance::checklist::{AnswerInput, ChecklistChange};
 use planner_core::error::{ErrorCode, PlannerError};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::Workspace;
 
@@ -47,17 +47,6 @@ const TEMPLATE_TEXT_KEY: &str = "checklist_template";
 pub struct EvidenceFile {
     pub name: String,
     pub bytes: Vec<u8>,
-}
-
-/// A reviewer's answer on one item, as entered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct AnswerInput {
-    pub item: String,
-    pub status: ItemStatus,
-    #[serde(default)]
-    pub note: String,
-    pub reviewer: String,
 }
 
 /// The first entry verify finds wrong, described for a person.
@@ -502,20 +491,8 @@ impl Workspace {
         Ok(Decimal::from(good) / Decimal::from(applicable.len()))
     }
 
-    /// Records an answer with its evidence files, stamped now.
+    /// Records an answer with its evidence files, stamped `at_ms` (Unix ms, the host's clock).
     pub fn answer_item(
-        &mut self,
-        template: &ChecklistTemplate,
-        template_file: &(String, String),
-        subject: &Subject,
-        input: &AnswerInput,
-        files: &[EvidenceFile],
-    ) -> Result<AuditEntry, PlannerError> {
-        self.answer_item_at(template, template_file, subject, input, files, self.now())
-    }
-
-    /// [`Workspace::answer_item`] at a given time (Unix ms).
-    pub fn answer_item_at(
         &mut self,
         template: &ChecklistTemplate,
         template_file: &(String, String),

@@ -32,43 +32,27 @@ mod types;
 mod vendors;
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use planner_core::catalog::{self, Catalog};
-use planner_core::engine::costing::evaluate::Evaluation;
-use planner_core::engine::input::ids::free_id;
+use planner_core::edit::{Edit, EditRequest};
+use planner_core::engine::input::ids::{check_id, free_id};
 use planner_core::engine::input::scenario_file::{ScenarioFile, ScenarioSpec, WorkloadSpec};
-use planner_core::engine::workspace::content::{self as core_ws, Comparison, ViewState, WorkspaceSettings};
+use planner_core::engine::workspace::content::{self as core_ws, ViewState, WorkspaceSettings};
 use planner_core::error::{ErrorCode, ErrorDetail, PlannerError};
 use planner_core::memo::{MemoDraft, MemoRecord};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
-pub use checklists::{AnswerInput, ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};
+pub use checklists::{ChecklistRecord, EVIDENCE_LIMIT, EvidenceFile, LogCheck, LogProblem, log_time};
 pub use history::JOURNAL_LIMIT;
-pub use packs::{CatalogOrigin, PackPreview, ScenarioImpact, ScenarioOn, origin_of};
+pub use packs::{CatalogOrigin, origin_of};
 pub use schema::SCHEMA_VERSION;
 pub use signoff::verify_signoff_signature;
-pub use types::{
-    Applied, CatalogStatus, Changed, Edit, EditRequest, History, Imported, QuotesImported, ScenarioSummary,
-    WorkspaceInfo,
-};
+pub use types::{Applied, CatalogStatus, Changed, History, Imported, QuotesImported, ScenarioSummary, WorkspaceInfo};
 
 use history::{Change, Positioned, Snapshot, Table};
 
 /// The file extension offered for workspaces.
 pub const EXTENSION: &str = "cpw";
-
-/// Milliseconds since the Unix epoch, from the system clock (0 if the clock is before 1970).
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// The calendar month after the current one (UTC): where a new workspace's horizon starts.
-pub fn next_month() -> planner_core::calendar::YearMonth {
-    next_month_after(now_ms())
-}
 
 /// The calendar month after the one of `now_ms` (UTC).
 pub fn next_month_after(now_ms: i64) -> planner_core::calendar::YearMonth {
@@ -256,45 +240,6 @@ fn invalid(field: &str, message: &str) -> PlannerError {
     PlannerError::invalid(field, message)
 }
 
-/// Ids name items in files and error paths: the core's rule ([`planner_core::engine::input::ids::id_problem`]).
-pub fn check_id(field: &str, id: &str) -> Result<(), PlannerError> {
-    match planner_core::engine::input::ids::id_problem(id) {
-        Some(message) => Err(invalid(field, &message)),
-        None => Ok(()),
-    }
-}
-
-fn check_settings(s: &WorkspaceSettings) -> Result<(), PlannerError> {
-    if s.title.trim().is_empty() {
-        return Err(invalid("settings.title", "give the workspace a title"));
-    }
-    if s.currency.len() != 3 || !s.currency.chars().all(|c| c.is_ascii_uppercase()) {
-        return Err(invalid(
-            "settings.currency",
-            "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
-        ));
-    }
-    let most = planner_core::problem::MAX_HORIZON_MONTHS;
-    if !(1..=most).contains(&s.horizon_months) {
-        return Err(invalid(
-            "settings.horizon_months",
-            &format!("the horizon is 1 to {most} months"),
-        ));
-    }
-    for (field, months) in [
-        ("settings.freshness.cloud_months", s.freshness.cloud_months),
-        ("settings.freshness.other_months", s.freshness.other_months),
-    ] {
-        if !(1..=120).contains(&months) {
-            return Err(invalid(
-                field,
-                "a figure may be 1 to 120 months old before it is marked stale",
-            ));
-        }
-    }
-    Ok(())
-}
-
 pub use planner_core::catalog::pack::{compare_versions, version_of as catalog_version};
 
 /// Strips the folder from catalog file names, so the snapshot reads the same on any machine.
@@ -327,8 +272,6 @@ pub struct Workspace {
     view_in_memory: Option<ViewState>,
     /// The last risk analysis of a workspace open read-only (kept until it is closed).
     risk_in_memory: Option<String>,
-    /// The clock the host set ([`Workspace::set_clock`]); `None`: the system clock.
-    clock: Option<i64>,
     /// The private copy a read-only file with an unmerged write log is read from (declared
     /// after `conn`, so the connection closes before the copy is removed).
     scratch: Option<tempfile::TempDir>,
@@ -445,25 +388,15 @@ impl Workspace {
     }
 
     /// Creates a workspace at `path` (which must not exist) with `settings` and a snapshot of
-    /// the catalog `files` (name, TOML text), which must load without errors.
+    /// the catalog `files` (name, TOML text), which must load without errors, taken at `at_ms`
+    /// (Unix ms, the host's clock).
     pub fn create(
         path: &Path,
         settings: &WorkspaceSettings,
         catalog_files: &[(String, String)],
+        at_ms: i64,
     ) -> Result<Workspace, PlannerError> {
-        Self::create_with(path, settings, catalog_files, |_| Ok(())).map(|(ws, ())| ws)
-    }
-
-    /// [`Workspace::create`] at the time `now_ms` (when the catalog snapshot is taken).
-    pub fn create_at(
-        path: &Path,
-        settings: &WorkspaceSettings,
-        catalog_files: &[(String, String)],
-        now_ms: i64,
-    ) -> Result<Workspace, PlannerError> {
-        let mut ws = Self::create_with_at(path, settings, catalog_files, now_ms, |_| Ok(())).map(|(ws, ())| ws)?;
-        ws.set_clock(now_ms);
-        Ok(ws)
+        Self::create_with(path, settings, catalog_files, at_ms, |_| Ok(())).map(|(ws, ())| ws)
     }
 
     /// Creates a workspace at `path` as [`Workspace::create`] does, and lets `fill` add to it
@@ -475,20 +408,10 @@ impl Workspace {
         path: &Path,
         settings: &WorkspaceSettings,
         catalog_files: &[(String, String)],
-        fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
-    ) -> Result<(Workspace, T), PlannerError> {
-        Self::create_with_at(path, settings, catalog_files, now_ms(), fill)
-    }
-
-    /// [`Workspace::create_with`] at the time `now_ms`.
-    pub fn create_with_at<T>(
-        path: &Path,
-        settings: &WorkspaceSettings,
-        catalog_files: &[(String, String)],
         now_ms: i64,
         fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
     ) -> Result<(Workspace, T), PlannerError> {
-        check_settings(settings)?;
+        settings.check()?;
         if path.exists() {
             return Err(PlannerError::new(
                 ErrorCode::Io,
@@ -575,7 +498,6 @@ impl Workspace {
         fill: impl FnOnce(&mut Workspace) -> Result<T, PlannerError>,
     ) -> Result<T, PlannerError> {
         let mut ws = Self::create_inner(temp, settings, files, catalog, now_ms)?;
-        ws.clock = Some(now_ms);
         let value = fill(&mut ws)?;
         let conn = ws.conn;
         // Leaving write-ahead logging checkpoints the log into the file and removes it; `open`
@@ -725,7 +647,6 @@ impl Workspace {
             read_only: None,
             view_in_memory: None,
             risk_in_memory: None,
-            clock: None,
             scratch: None,
             conn,
             path: path.to_path_buf(),
@@ -800,6 +721,13 @@ impl Workspace {
                     format!("there is no scenario `{id}` in {}", self.path.display()),
                 )
             })
+    }
+
+    /// One scenario, whole, or `None` when there is no scenario `id`.
+    pub fn find_scenario(&self, id: &str) -> Result<Option<ScenarioSpec>, PlannerError> {
+        Ok(history::read_scenario(&self.conn, id)
+            .map_err(|e| db_error_about(&self.path, &e, "a scenario row"))?
+            .map(|p| p.item))
     }
 
     /// Every scenario, whole, in list order.
@@ -883,23 +811,6 @@ impl Workspace {
         Ok(())
     }
 
-    /// The scenarios `view` selects, in its order.
-    fn selected(&self, view: &ViewState) -> Result<Vec<ScenarioSpec>, PlannerError> {
-        view.selected.iter().map(|id| self.scenario(id)).collect()
-    }
-
-    /// The compare selection as a scenario file (the view's scenarios, in its order, over its
-    /// horizon), and the catalog snapshot it computes with.
-    pub fn compare_file(&self) -> Result<(ScenarioFile, &Catalog, ViewState), PlannerError> {
-        let view = self.view()?;
-        let selected = self.selected(&view)?;
-        let mut file = core_ws::to_scenario_file(&self.settings, &self.workloads, &selected);
-        if let Some(h) = view.horizon_months {
-            file.horizon_months = h;
-        }
-        Ok((file, &self.catalog, view))
-    }
-
     /// The version of the catalog snapshot the workspace computes with.
     pub fn snapshot_version(&self) -> &str {
         &self.snapshot_version
@@ -974,7 +885,7 @@ impl Workspace {
     fn changes_for(&self, edit: &Edit) -> Result<Vec<Change>, PlannerError> {
         Ok(match edit {
             Edit::Settings { settings } => {
-                check_settings(settings)?;
+                settings.check()?;
                 vec![Change::Settings {
                     before: self.settings.clone(),
                     after: settings.clone(),
@@ -1022,24 +933,9 @@ impl Workspace {
         })
     }
 
-    /// Sets the clock this workspace stamps its changes with (history steps, catalog snapshots,
-    /// checklist answers): the host's, read when a use case starts. Without it, the system clock.
-    pub fn set_clock(&mut self, now_ms: i64) {
-        self.clock = Some(now_ms);
-    }
-
-    /// Now, by the clock set with [`Workspace::set_clock`], or the system clock.
-    pub fn now(&self) -> i64 {
-        self.clock.unwrap_or_else(now_ms)
-    }
-
-    /// Applies and saves an edit as one undo step.
-    pub fn apply(&mut self, request: &EditRequest) -> Result<Applied, PlannerError> {
-        self.apply_at(request, self.now())
-    }
-
-    /// [`Workspace::apply`] at a given time (for tests of coalescing).
-    pub fn apply_at(&mut self, request: &EditRequest, at_ms: i64) -> Result<Applied, PlannerError> {
+    /// Applies and saves an edit as one undo step, stamped `at_ms` (Unix ms, the host's clock:
+    /// the store reads no clock of its own).
+    pub fn apply(&mut self, request: &EditRequest, at_ms: i64) -> Result<Applied, PlannerError> {
         let changes = self.changes_for(&request.edit)?;
         self.commit(&request.label, request.coalesce.as_deref(), changes, at_ms)
     }
@@ -1171,24 +1067,25 @@ impl Workspace {
             .collect()
     }
 
-    /// Replaces the catalog snapshot with `files` (the catalog the app ships), as an undo step.
-    pub fn update_catalog(&mut self, files: &[(String, String)]) -> Result<Applied, PlannerError> {
+    /// Replaces the catalog snapshot with `files` (the catalog the app ships), as an undo step
+    /// taken at `at_ms`.
+    pub fn update_catalog(&mut self, files: &[(String, String)], at_ms: i64) -> Result<Applied, PlannerError> {
         let files = snapshot_files(files);
         let fresh = catalog::load(&files).map_err(PlannerError::from)?;
         let before = history::read_snapshot(&self.conn).map_err(|e| self.err(&e))?;
         let after = Snapshot {
             version: catalog_version(&fresh),
-            taken_ms: self.now(),
+            taken_ms: at_ms,
             files,
             origin: None,
         };
         let label = format!("Update catalog {} → {}", before.version, after.version);
-        self.commit(&label, None, vec![Change::Catalog { before, after }], self.now())
+        self.commit(&label, None, vec![Change::Catalog { before, after }], at_ms)
     }
 
     /// Adds the workloads and scenarios of a scenario file as one undo step. Ids already taken
-    /// get a suffix (`-2`, `-3`, ...). The file's currency must be the workspace's.
-    pub fn import(&mut self, file: &ScenarioFile, source: &str) -> Result<Imported, PlannerError> {
+    /// get a suffix (`-2`, `-3`, ...). The file's currency must be the workspace's. Stamped `at_ms`.
+    pub fn import(&mut self, file: &ScenarioFile, source: &str, at_ms: i64) -> Result<Imported, PlannerError> {
         if file.currency != self.settings.currency {
             return Err(invalid(
                 "currency",
@@ -1243,7 +1140,7 @@ impl Workspace {
         drop(exists);
         let (workloads, scenarios) = (file.workloads.len(), file.scenarios.len());
         let label = format!("Import {source}");
-        let applied = self.commit(&label, None, changes, self.now())?;
+        let applied = self.commit(&label, None, changes, at_ms)?;
         Ok(Imported {
             applied,
             workloads: u32::try_from(workloads).unwrap_or(u32::MAX),
@@ -1261,62 +1158,9 @@ impl Workspace {
         Ok(core_ws::to_scenario_file(&self.settings, &self.workloads, &scenarios))
     }
 
-    /// Evaluates the compare view's selection.
-    pub fn compare(&self) -> Result<(Comparison, Option<Evaluation>, ViewState), PlannerError> {
-        let view = self.view()?;
-        let selected = self.selected(&view)?;
-        let (comparison, evaluation) =
-            core_ws::compare_selection(&self.catalog, &self.settings, &self.workloads, &selected, &view);
-        Ok((comparison, evaluation, view))
-    }
-
     /// The memo draft (the empty draft until someone writes one).
     pub fn memo_draft(&self) -> Result<MemoDraft, PlannerError> {
         history::read_memo_draft(&self.conn).map_err(|e| self.err(&e))
-    }
-
-    /// The scenarios a memo of `draft` compares: the draft's own list, or else the compare
-    /// screen's selection.
-    pub fn memo_scenarios(&self, draft: &MemoDraft) -> Result<Vec<String>, PlannerError> {
-        Ok(if draft.scenarios.is_empty() {
-            self.view()?.selected
-        } else {
-            draft.scenarios.clone()
-        })
-    }
-
-    /// Evaluates what a memo of `draft` shows: its scenarios over the compare screen's horizon,
-    /// with the differences taken against the recommended scenario (else the compare screen's
-    /// baseline, else the first); while the baseline is locked and the memo compares the locked
-    /// baseline, against it. Returns the comparison, the evaluation and the scenario files (for
-    /// the exit terms each one states).
-    pub fn memo_comparison(
-        &self,
-        draft: &MemoDraft,
-    ) -> Result<(Comparison, Option<Evaluation>, Vec<ScenarioSpec>), PlannerError> {
-        let ids = self.memo_scenarios(draft)?;
-        let view = self.view()?;
-        let scenarios = ids.iter().map(|id| self.scenario(id)).collect::<Result<Vec<_>, _>>()?;
-        let locked = self.lock()?.map(|l| l.baseline).filter(|b| ids.contains(b));
-        let memo_view = ViewState {
-            baseline: locked.or_else(|| draft.recommended.clone()).or(view.baseline),
-            selected: ids,
-            horizon_months: view.horizon_months,
-        };
-        let (comparison, evaluation) =
-            core_ws::compare_selection(&self.catalog, &self.settings, &self.workloads, &scenarios, &memo_view);
-        Ok((comparison, evaluation, scenarios))
-    }
-
-    /// The scenarios a memo of `draft` compares as a scenario file, over the compare screen's
-    /// horizon (what its risk analysis draws), and the catalog snapshot it computes with.
-    pub fn memo_file(&self, draft: &MemoDraft) -> Result<(ScenarioFile, &Catalog), PlannerError> {
-        let ids = self.memo_scenarios(draft)?;
-        let mut file = self.export(Some(&ids))?;
-        if let Some(h) = self.view()?.horizon_months {
-            file.horizon_months = h;
-        }
-        Ok((file, &self.catalog))
     }
 
     /// Adds a record of a memo written or signed. Records are facts, not edits: undo does not

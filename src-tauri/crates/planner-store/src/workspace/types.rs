@@ -101,52 +101,6 @@ pub struct WorkspaceInfo {
     pub lock: Option<BaselineLock>,
 }
 
-/// One change a person makes.
-// An edit lives for one command call; boxing its variants would save nothing worth the noise.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Edit {
-    Settings {
-        settings: WorkspaceSettings,
-    },
-    /// Adds the workload, or replaces the one with its id.
-    PutWorkload {
-        workload: WorkloadSpec,
-    },
-    DeleteWorkload {
-        id: String,
-    },
-    /// Adds the scenario, or replaces the one with its id.
-    PutScenario {
-        scenario: ScenarioSpec,
-    },
-    DeleteScenario {
-        id: String,
-    },
-    /// Replaces the memo draft (decision, rationale, author, scenarios, paper).
-    Memo {
-        memo: MemoDraft,
-    },
-    /// Replaces the vendor scorecard (weights, vendors and their figures).
-    Scorecard {
-        scorecard: ScorecardDraft,
-    },
-}
-
-/// An edit with what the undo menu calls it. Edits with the same `coalesce` key that follow each
-/// other within two seconds merge into one undo step (typing in a field is one step, not one per
-/// key).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct EditRequest {
-    pub edit: Edit,
-    pub label: String,
-    #[serde(default)]
-    pub coalesce: Option<String>,
-}
-
 /// An item as it is after an edit, undo or redo (`None`: it no longer exists).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -57,6 +57,14 @@ pub fn id_problem(id: &str) -> Option<String> {
         .map(|c| format!("`{c}` cannot be part of an id; use letters, digits, `-`, `_` or `.`"))
 }
 
+/// [`id_problem`] as an error naming `field`, for a store or a use case that refuses the id.
+pub fn check_id(field: &str, id: &str) -> Result<(), crate::error::PlannerError> {
+    match id_problem(id) {
+        Some(message) => Err(crate::error::PlannerError::invalid(field, message)),
+        None => Ok(()),
+    }
+}
+
 /// `id` itself when it is not taken, else `id-2`, `id-3`, ... whichever is free first.
 pub fn free_id(id: &str, mut taken: impl FnMut(&str) -> bool) -> String {
     if !taken(id) {

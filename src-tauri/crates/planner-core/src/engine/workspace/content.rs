@@ -62,6 +62,42 @@ impl WorkspaceSettings {
             freshness: crate::catalog::diff::Freshness::default(),
         }
     }
+
+    /// The settings' own rules: a title, an ISO 4217 currency, a horizon of 1 to
+    /// [`MAX_HORIZON_MONTHS`](crate::problem::MAX_HORIZON_MONTHS) months and freshness
+    /// thresholds of 1 to [`MAX_FRESHNESS_MONTHS`](crate::catalog::diff::MAX_FRESHNESS_MONTHS).
+    pub fn check(&self) -> Result<(), crate::error::PlannerError> {
+        use crate::error::PlannerError;
+        if self.title.trim().is_empty() {
+            return Err(PlannerError::invalid("settings.title", "give the workspace a title"));
+        }
+        if self.currency.len() != 3 || !self.currency.chars().all(|c| c.is_ascii_uppercase()) {
+            return Err(PlannerError::invalid(
+                "settings.currency",
+                "write an ISO 4217 code of three capital letters, e.g. USD or EUR",
+            ));
+        }
+        let most = crate::problem::MAX_HORIZON_MONTHS;
+        if !(1..=most).contains(&self.horizon_months) {
+            return Err(PlannerError::invalid(
+                "settings.horizon_months",
+                format!("the horizon is 1 to {most} months"),
+            ));
+        }
+        let oldest = crate::catalog::diff::MAX_FRESHNESS_MONTHS;
+        for (field, months) in [
+            ("settings.freshness.cloud_months", self.freshness.cloud_months),
+            ("settings.freshness.other_months", self.freshness.other_months),
+        ] {
+            if !(1..=oldest).contains(&months) {
+                return Err(PlannerError::invalid(
+                    field,
+                    format!("a figure may be 1 to {oldest} months old before it is marked stale"),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The compared set locked in a workshop (issue #17): while it exists, nothing that would move

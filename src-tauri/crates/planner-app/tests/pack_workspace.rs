@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use planner_core::catalog::provenance::AsOf;
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file::{self, Override, ScenarioFile};
 use planner_core::engine::workspace::content::{ViewState, WorkspaceSettings};
 use planner_core::error::ErrorCode;
 use planner_sign::{PackKey, generate_pack_key, read_pack_key};
 use planner_store::pack::{PackParts, build_pack, check_pack, open_pack, pack_bytes, read_pack_bytes};
-use planner_store::workspace::{Edit, EditRequest, Workspace};
+use planner_store::workspace::Workspace;
 use rust_decimal::{Decimal, dec};
 
 fn repo() -> PathBuf {
@@ -47,8 +48,8 @@ fn settings() -> WorkspaceSettings {
 
 fn workspace_on(dir: &Path, catalog_dir: &str) -> Workspace {
     let files = planner_store::read_catalog_dir(&repo().join(catalog_dir)).unwrap();
-    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings(), &files).unwrap();
-    ws.import(&sample(), "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("client.cpw"), &settings(), &files, NOW).unwrap();
+    ws.import(&sample(), "enterprise-hybrid.json", NOW).unwrap();
     ws
 }
 
@@ -59,7 +60,7 @@ fn totals(ws: &mut Workspace) -> Vec<(Decimal, Decimal)> {
         horizon_months: None,
     })
     .unwrap();
-    let (cmp, _, _) = ws.compare().unwrap();
+    let (cmp, _, _) = planner_app::compare::evaluate_selection(ws).unwrap();
     assert!(cmp.problems.is_empty(), "{:?}", cmp.problems);
     cmp.view
         .unwrap()
@@ -183,7 +184,7 @@ fn applying_a_pack_gives_the_totals_of_a_workspace_made_on_it_and_undo_restores_
     let mut ws = workspace_on(dir.path(), "catalogs");
     let before = totals(&mut ws);
     let pack = check_pack(&pack_of("tests/fixtures/catalog-next", &secret), &[key], "p").unwrap();
-    let preview = ws.pack_preview(&pack).unwrap();
+    let preview = planner_app::packs::preview(&ws, &pack).unwrap();
     assert_eq!(preview.refusal, None);
     assert_eq!(
         (preview.diff.added, preview.diff.removed, preview.diff.changed),
@@ -192,7 +193,7 @@ fn applying_a_pack_gives_the_totals_of_a_workspace_made_on_it_and_undo_restores_
     // The preview's old and new totals are the workspace's before and after.
     let hybrid = preview.scenarios.iter().find(|s| s.id == "hybrid").unwrap();
     assert_eq!((hybrid.old.total.unwrap(), hybrid.old.npv.unwrap()), before[0]);
-    let applied = ws.apply_pack(&pack).unwrap();
+    let applied = ws.apply_pack(&pack, NOW).unwrap();
     assert_eq!(
         applied.label,
         "Apply catalog pack 2026.12.0 from Test Publisher (was 2026.11.0)"
@@ -238,7 +239,7 @@ fn an_older_pack_is_refused_and_nothing_changes() {
     let before = totals(&mut ws);
     let history = ws.history().unwrap();
     let old = check_pack(&pack_of("catalogs", &secret), &[key], "old.cpack").unwrap();
-    let preview = ws.pack_preview(&old).unwrap();
+    let preview = planner_app::packs::preview(&ws, &old).unwrap();
     assert!(
         preview
             .refusal
@@ -246,7 +247,7 @@ fn an_older_pack_is_refused_and_nothing_changes() {
             .unwrap_or_default()
             .contains("older than the 2026.12.0 in use")
     );
-    let err = ws.apply_pack(&old).unwrap_err();
+    let err = ws.apply_pack(&old, NOW).unwrap_err();
     assert_eq!(err.code, ErrorCode::PackRefused);
     assert!(err.message.contains("roll prices back"), "{}", err.message);
     assert_eq!(totals(&mut ws), before);
@@ -266,15 +267,18 @@ fn an_overridden_figure_survives_and_the_diff_says_so() {
         currency: None,
         reason: "RFP quote AWS Q-7 (valid until 2027-03-31)".into(),
     });
-    ws.apply(&EditRequest {
-        edit: Edit::PutScenario { scenario: s },
-        label: "quote".into(),
-        coalesce: None,
-    })
+    ws.apply(
+        &EditRequest {
+            edit: Edit::PutScenario { scenario: s },
+            label: "quote".into(),
+            coalesce: None,
+        },
+        NOW,
+    )
     .unwrap();
     let before = totals(&mut ws);
     let pack = check_pack(&pack_of("tests/fixtures/catalog-next", &secret), &[key], "p").unwrap();
-    let preview = ws.pack_preview(&pack).unwrap();
+    let preview = planner_app::packs::preview(&ws, &pack).unwrap();
     let h100 = preview.diff.entries.iter().find(|e| e.id == "aws-p5-h100").unwrap();
     let kept = &h100.figures[0].kept;
     assert!(
@@ -294,7 +298,7 @@ fn an_overridden_figure_survives_and_the_diff_says_so() {
         2,
         "the hybrid scenario's layers take the catalog's rates: {kept:?}"
     );
-    ws.apply_pack(&pack).unwrap();
+    ws.apply_pack(&pack, NOW).unwrap();
     let after = totals(&mut ws);
     assert_eq!(after[1], before[1], "all-cloud keeps its quoted and overridden rates");
     assert_ne!(after[0], before[0], "hybrid takes the new on-demand rate");
@@ -311,3 +315,7 @@ fn an_overridden_figure_survives_and_the_diff_says_so() {
         Some(dec!(5.10))
     );
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;

@@ -8,11 +8,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use planner_core::edit::{Edit, EditRequest};
 use planner_core::engine::input::scenario_file::{self, FxRate, LayerKind, ScenarioFile};
 use planner_core::engine::workspace::content::ViewState;
 use planner_core::rfp::scorecard::PerAxis;
 use planner_core::rfp::vendors::{ScorecardDraft, VendorEntry};
-use planner_store::workspace::{Changed, Edit, EditRequest, Workspace};
+use planner_store::workspace::{Changed, Workspace};
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
@@ -35,13 +36,13 @@ fn new_workspace(dir: &Path) -> Workspace {
         "ECB reference rate 2026-11-20",
     ));
     let files = planner_store::read_catalog_dir(&repo().join("catalogs")).unwrap();
-    let mut ws = Workspace::create(&dir.join("rfp.cpw"), &settings, &files).unwrap();
-    ws.import(&sample(), "enterprise-hybrid.json").unwrap();
+    let mut ws = Workspace::create(&dir.join("rfp.cpw"), &settings, &files, NOW).unwrap();
+    ws.import(&sample(), "enterprise-hybrid.json", NOW).unwrap();
     ws
 }
 
 fn edit(ws: &mut Workspace, card: &ScorecardDraft, field: &str, at: i64) -> planner_store::workspace::Applied {
-    ws.apply_at(
+    ws.apply(
         &EditRequest {
             edit: Edit::Scorecard {
                 scorecard: card.clone(),
@@ -55,7 +56,7 @@ fn edit(ws: &mut Workspace, card: &ScorecardDraft, field: &str, at: i64) -> plan
 }
 
 fn good_quotes(ws: &Workspace) -> Vec<planner_core::rfp::quote::Quote> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quotes/good.csv");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../planner-store/tests/fixtures/quotes/good.csv");
     planner_store::read_quotes(&path, ws.catalog(), ws.settings()).unwrap()
 }
 
@@ -120,7 +121,7 @@ fn importing_quotes_adds_a_scenario_per_vendor_and_the_vendors_in_one_step() {
     let mut ws = new_workspace(dir.path());
     let quotes = good_quotes(&ws);
     let before = ws.scenario_summaries().unwrap().len();
-    let done = ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
+    let done = ws.import_quotes(&quotes, "hybrid", "good.csv", NOW).unwrap();
     assert_eq!(done.quotes, 4);
     assert_eq!(done.vendors, ["Nimbus GPU", "Spotty Compute", "Rackwell Systems"]);
     assert_eq!(
@@ -191,7 +192,7 @@ fn importing_quotes_adds_a_scenario_per_vendor_and_the_vendors_in_one_step() {
     assert_eq!(ws.scorecard().unwrap(), card);
 
     // A second import of the same vendors makes new scenarios and updates the vendors in place.
-    let again = ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
+    let again = ws.import_quotes(&quotes, "hybrid", "good.csv", NOW).unwrap();
     assert_eq!(again.scenarios[0], "hybrid-nimbus-gpu-2");
     let card = ws.scorecard().unwrap();
     assert_eq!(card.vendors.len(), 3);
@@ -207,13 +208,15 @@ fn a_quote_that_cannot_become_a_layer_imports_nothing() {
     quotes[3].currency = "JPY".into();
     let scenarios = ws.scenario_summaries().unwrap();
     let label = ws.history().unwrap().undo_label;
-    let err = ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap_err();
+    let err = ws.import_quotes(&quotes, "hybrid", "good.csv", NOW).unwrap_err();
     assert!(err.message.contains("JPY"), "{}", err.message);
     assert_eq!(ws.scenario_summaries().unwrap(), scenarios);
     assert!(ws.scorecard().unwrap().vendors.is_empty());
     assert_eq!(ws.history().unwrap().undo_label, label);
     // An unknown base scenario is refused too.
-    let err = ws.import_quotes(&good_quotes(&ws), "nope", "good.csv").unwrap_err();
+    let err = ws
+        .import_quotes(&good_quotes(&ws), "nope", "good.csv", NOW)
+        .unwrap_err();
     assert_eq!(err.code, planner_core::error::ErrorCode::NotFound);
 }
 
@@ -254,7 +257,7 @@ fn the_scorecard_ranks_on_the_engine_total_and_states_its_stability() {
     };
     edit(&mut ws, &card, "vendors", 1_000);
     let compliance = BTreeMap::from([("Alpha".to_owned(), dec!(1)), ("Beta".to_owned(), dec!(1))]);
-    let view = ws.scorecard_view(&compliance).unwrap();
+    let view = planner_app::vendors::scorecard_view(&ws, &compliance).unwrap();
 
     // The cost is the total the compare screen shows for the scenario over its horizon.
     ws.set_view(&ViewState {
@@ -263,8 +266,8 @@ fn the_scorecard_ranks_on_the_engine_total_and_states_its_stability() {
         horizon_months: Some(24),
     })
     .unwrap();
-    let view24 = ws.scorecard_view(&compliance).unwrap();
-    let (cmp, _, _) = ws.compare().unwrap();
+    let view24 = planner_app::vendors::scorecard_view(&ws, &compliance).unwrap();
+    let (cmp, _, _) = planner_app::compare::evaluate_selection(&ws).unwrap();
     let compare_total = cmp.view.unwrap().scenarios[0].total_cash;
     assert_eq!(view24.horizon_months, 24);
     assert_eq!(view24.vendors[0].tco, Some(compare_total));
@@ -294,8 +297,8 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
     let dir = tempfile::tempdir().unwrap();
     let mut ws = new_workspace(dir.path());
     let quotes = good_quotes(&ws);
-    ws.import_quotes(&quotes, "hybrid", "good.csv").unwrap();
-    let view = ws.scorecard_view(&BTreeMap::new()).unwrap();
+    ws.import_quotes(&quotes, "hybrid", "good.csv", NOW).unwrap();
+    let view = planner_app::vendors::scorecard_view(&ws, &BTreeMap::new()).unwrap();
     assert!(view.scorecard.is_none(), "no vendor has a measured MFU yet");
     let fields: Vec<&str> = view.vendors[0].problems.iter().map(|p| p.field.as_str()).collect();
     // Expert hours are a quote column since issue 19: quotes that state none promise none (0),
@@ -312,7 +315,7 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
     card.vendors[0].annual_failure_rate = Some(dec!(0.03));
     card.vendors[0].expert_hours_per_month = Some(dec!(10));
     edit(&mut ws, &card, "vendors[0]", 1_000);
-    let view = ws.scorecard_view(&BTreeMap::new()).unwrap();
+    let view = planner_app::vendors::scorecard_view(&ws, &BTreeMap::new()).unwrap();
     let sc = view.scorecard.unwrap();
     assert_eq!(sc.ranking.len(), 1);
     assert_eq!(sc.ranking[0].name, "Nimbus GPU");
@@ -324,8 +327,8 @@ fn a_vendor_with_missing_figures_is_listed_with_them_and_not_ranked() {
 
 #[test]
 fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none() {
+    use planner_core::compliance::checklist::AnswerInput;
     use planner_core::compliance::checklist::{ItemStatus, Subject, SubjectKind};
-    use planner_store::workspace::AnswerInput;
     let dir = tempfile::tempdir().unwrap();
     let mut ws = new_workspace(dir.path());
     let file = (
@@ -342,7 +345,10 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         ],
     };
     edit(&mut ws, &card, "vendors", 1_000);
-    assert!(ws.vendor_compliance(&t).unwrap().is_empty(), "nobody reviewed yet");
+    assert!(
+        planner_app::vendors::vendor_compliance(&ws, &t).unwrap().is_empty(),
+        "nobody reviewed yet"
+    );
 
     // Alpha: every blocking item passed, one other item failed, signed off: cleared.
     let answer = |item: &str, status| AnswerInput {
@@ -359,7 +365,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         .map(|i| i.id.clone())
         .collect();
     for (i, item) in blocking.iter().enumerate() {
-        ws.answer_item_at(
+        ws.answer_item(
             &t,
             &file,
             &alpha,
@@ -375,7 +381,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         .unwrap()
         .id
         .clone();
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &file,
         &alpha,
@@ -388,7 +394,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         .unwrap();
     // Beta: one answer, not signed off: reviewed, not cleared.
     let beta = Subject::Vendor("Beta".to_owned());
-    ws.answer_item_at(
+    ws.answer_item(
         &t,
         &file,
         &beta,
@@ -399,7 +405,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
     .unwrap();
 
     let applicable = Decimal::from(t.items_for(SubjectKind::Vendor).count());
-    let compliance = ws.vendor_compliance(&t).unwrap();
+    let compliance = planner_app::vendors::vendor_compliance(&ws, &t).unwrap();
     assert_eq!(
         compliance,
         BTreeMap::from([
@@ -407,7 +413,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
             ("Beta".to_owned(), Decimal::ZERO),
         ])
     );
-    let view = ws.scorecard_view(&compliance).unwrap();
+    let view = planner_app::vendors::scorecard_view(&ws, &compliance).unwrap();
     let shown: Vec<Option<Decimal>> = view.vendors.iter().map(|v| v.compliance).collect();
     assert_eq!(shown, [compliance.get("Alpha").copied(), Some(Decimal::ZERO), None]);
     // On the compliance axis Alpha is best (1), Beta and Gamma (not reviewed, 0) worst.
@@ -421,3 +427,7 @@ fn compliance_comes_from_the_vendors_checklist_and_an_unreviewed_vendor_has_none
         axis.contains(&("Alpha", dec!(1))) && axis.contains(&("Beta", dec!(0))) && axis.contains(&("Gamma", dec!(0)))
     );
 }
+
+/// The clock the workspace stamps its changes with in these tests (2026-11-01 00:00 UTC): the
+/// store reads no clock of its own.
+const NOW: i64 = 1_793_491_200_000;
