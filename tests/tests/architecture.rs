@@ -6,7 +6,10 @@
 //!   no module imports one that imports it back: the graph of `crate::a::b` / `crate::{..}` /
 //!   `super::x` references between the children of each module has no cycle;
 //! - the planning engine's rooms (`planner-core/src/engine/<room>/`) import only the rooms a
-//!   table here allows ([`ENGINE_ROOMS`]), the same table each room's `mod.rs` states.
+//!   table here allows ([`ENGINE_ROOMS`]), the same table each room's `mod.rs` states;
+//! - the command line reaches the store, signing, publishing and charts only through the
+//!   application layer ([`FRONT_END_REACHES`]);
+//! - the store is a repository: it reads no clock and computes no figure ([`STORE_MAY_NOT`]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -84,6 +87,122 @@ fn packages_depend_only_on_packages_below_them() {
         }
     }
     assert!(wrong.is_empty(), "package order broken:\n{}", wrong.join("\n"));
+}
+
+/// The workspace packages the command line may depend on (its own code, not its tests): the
+/// application layer and the domain. The store, signing, publishing and charts are reached
+/// through the use cases, so the CLI and the window run the same code (issue #43).
+const FRONT_END_REACHES: &[&str] = &["planner-app", "planner-core"];
+
+/// The workspace packages among `deps` (name, kind as `cargo metadata` gives it: `None` for a
+/// normal dependency) that a front end may not depend on.
+fn front_end_breaches<'a>(deps: &[(&'a str, Option<&str>)], workspace: &BTreeSet<&str>) -> Vec<&'a str> {
+    deps.iter()
+        .filter(|(name, kind)| kind.is_none() && workspace.contains(name) && !FRONT_END_REACHES.contains(name))
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+#[test]
+fn the_command_line_depends_on_the_application_layer_and_the_core_alone() {
+    let packages = packages();
+    let workspace: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let cli = packages
+        .iter()
+        .find(|p| p["name"] == "planner-cli")
+        .expect("planner-cli");
+    let deps: Vec<(&str, Option<&str>)> = cli["dependencies"]
+        .as_array()
+        .expect("dependencies")
+        .iter()
+        .map(|d| (d["name"].as_str().expect("name"), d["kind"].as_str()))
+        .collect();
+    assert!(
+        deps.iter().any(|(n, k)| *n == "planner-app" && k.is_none()),
+        "the scan read the CLI's dependencies: {deps:?}"
+    );
+    let wrong = front_end_breaches(&deps, &workspace);
+    assert!(
+        wrong.is_empty(),
+        "planner-cli depends on {wrong:?}: it may reach only {FRONT_END_REACHES:?}; add the use case to planner-app instead"
+    );
+}
+
+#[test]
+fn the_front_end_check_sees_a_breach_and_lets_tests_use_anything() {
+    let workspace: BTreeSet<&str> = ["planner-app", "planner-core", "planner-store", "planner-sign"].into();
+    let deps = [
+        ("planner-app", None),
+        ("planner-core", None),
+        ("planner-store", None),
+        ("planner-sign", Some("dev")),
+        ("serde", None),
+    ];
+    assert_eq!(front_end_breaches(&deps, &workspace), ["planner-store"]);
+}
+
+/// What the store's code may not name: the clock (the host's clock reaches it as an argument)
+/// and the engine's computations (the use cases that evaluate live in `planner-app`).
+const STORE_MAY_NOT: &[(&str, &str)] = &[
+    ("SystemTime", "reads the clock"),
+    ("Instant::now", "reads the clock"),
+    ("UNIX_EPOCH", "reads the clock"),
+    ("engine::costing", "evaluates scenarios"),
+    ("engine::decide", "compares scenarios"),
+    ("engine::risk", "runs risk analyses"),
+    ("engine::exit", "prices exits"),
+    ("engine::editing", "edits plans"),
+    ("compare_selection", "compares scenarios"),
+    ("scenario_detail", "evaluates scenarios"),
+    ("scorecard_view", "prices the scorecard"),
+    ("evaluate(", "evaluates scenarios"),
+];
+
+/// Where `text` (a store source file, comments dropped) breaks [`STORE_MAY_NOT`].
+fn store_breaches(text: &str) -> Vec<(&'static str, &'static str)> {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    STORE_MAY_NOT
+        .iter()
+        .copied()
+        .filter(|(token, _)| code.contains(token))
+        .collect()
+}
+
+#[test]
+fn the_store_reads_no_clock_and_computes_no_figure() {
+    let src = workspace_root().join("src-tauri/crates/planner-store/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(
+        files.len() > 10,
+        "the scan found the store's sources ({} files)",
+        files.len()
+    );
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Rust source file");
+        for (token, what) in store_breaches(without_tests(&text)) {
+            found.push(format!("{}: `{token}` {what}", f.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the store keeps and reads the workspace; the host's clock comes as an argument and the use cases live in planner-app:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_store_check_sees_a_clock_and_a_comparison() {
+    let clock = "pub fn now() -> i64 { std::time::SystemTime::now().elapsed().map_or(0, |d| d.as_millis() as i64) }";
+    assert_eq!(store_breaches(clock), [("SystemTime", "reads the clock")]);
+    let compare = "use planner_core::engine::workspace::content::compare_selection;\nfn f() { compare_selection(a, b, c, d, e); }";
+    assert_eq!(store_breaches(compare), [("compare_selection", "compares scenarios")]);
+    assert!(store_breaches("// SystemTime is the host's\nfn f() {}").is_empty());
 }
 
 /// The workspace's packages as `cargo metadata --no-deps` lists them.
