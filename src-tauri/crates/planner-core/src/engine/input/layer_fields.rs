@@ -2,10 +2,12 @@
 //! the kinds of layer it applies to (the editor's form of each kind, and what switching a layer's
 //! kind keeps), whether the resolver refuses it on other kinds, and, for a field no hand-made
 //! widget shows, how the editor shows it. The row also drives the field's bound (the limit that
-//! `limits` checks each of its numbers against). Adding a field to a layer is a field of
-//! [`LayerSpec`] and a row here; the editor's form, the refusal of a field on a kind it does not
-//! apply to, the editor's widget and the field's bound follow from the row. (Modules above this
-//! one are named here without links: a link is an import, and they import this table.)
+//! `limits` checks each of its numbers against), and whether it is money (and so whether its
+//! override may carry a currency: `fx::is_money_override`). Adding a field to a layer is a field
+//! of [`LayerSpec`] and a row here; the editor's form, the refusal of a field on a kind it does
+//! not apply to, the editor's widget, the field's bound and whether its override takes a currency
+//! follow from the row. (Modules above this one are named here without links: a link is an
+//! import, and they import this table.)
 
 use rust_decimal::Decimal;
 use rust_decimal::dec;
@@ -74,6 +76,8 @@ pub struct LayerField {
     /// name wherever else in a file it appears). A text or structured field keeps the money
     /// ceiling, as any field without a bound of its own, which its text or inner keys make moot.
     pub(crate) bound: Bound,
+    /// Whether the field is an amount of money, and whether its override may carry a currency.
+    pub money: Money,
     /// Whether a layer states the field, for the resolver's refusal of it on a kind it does not
     /// apply to ("`x` does not apply to a layer of kind `y`"). `None` when the field applies to
     /// every kind, or when a rule of its own judges it on other kinds (installation on a rented
@@ -82,6 +86,19 @@ pub struct LayerField {
     pub stated: Option<fn(&LayerSpec) -> bool>,
     /// How the editor shows the field, for a field no hand-made widget shows; `None` when one does.
     pub form: Option<FieldForm>,
+}
+
+/// Whether a layer field is money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Money {
+    /// Not an amount of money: a count, a share, a throughput or a power (an override of one
+    /// refuses a currency), text, or a structure whose inner keys are judged by their own rules.
+    No,
+    /// An amount in the file's currency, written as a plain number (a one-off or running cost).
+    Amount,
+    /// An amount in place of a catalog price: an [`crate::engine::input::scenario_file::Override`],
+    /// which may carry a currency of its own that the file's `fx` converts.
+    Override,
 }
 
 /// How the editor shows a field: the same widget for every field of its input kind.
@@ -122,6 +139,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "accelerator",
         kinds: ALL,
         bound: AMOUNT,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -129,6 +147,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "offer",
         kinds: CLOUD,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.offer.is_some()),
         form: None,
     },
@@ -136,6 +155,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "system",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.system.is_some()),
         form: None,
     },
@@ -143,6 +163,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "gpus",
         kinds: ALL,
         bound: GPUS,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -150,6 +171,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "gpus_per_server",
         kinds: OWNED,
         bound: bound(dec!(1024), "GPUs per server"),
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -157,6 +179,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_gpu",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_gpu.is_some()),
         form: None,
     },
@@ -164,6 +187,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "platform_cost_per_gpu",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::Amount,
         stated: None,
         form: None,
     },
@@ -171,6 +195,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "installation",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::Amount,
         stated: None,
         form: None,
     },
@@ -178,6 +203,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_gpu_hour",
         kinds: HOURLY,
         bound: PRICE_PER_UNIT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_gpu_hour.is_some()),
         form: None,
     },
@@ -185,6 +211,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_million_tokens",
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_million_tokens.is_some()),
         form: None,
     },
@@ -192,6 +219,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_million_input_tokens",
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_million_input_tokens.is_some()),
         form: None,
     },
@@ -199,6 +227,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_million_output_tokens",
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_million_output_tokens.is_some()),
         form: None,
     },
@@ -206,6 +235,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "price_per_million_cached_tokens",
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
+        money: Money::Override,
         stated: Some(|l| l.price_per_million_cached_tokens.is_some()),
         form: None,
     },
@@ -213,6 +243,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "term",
         kinds: RESERVED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.term.is_some()),
         form: None,
     },
@@ -220,6 +251,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "peak_tflops",
         kinds: ALL,
         bound: floor(dec!(10000000), MIN_PEAK_TFLOPS, "TFLOPS"),
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -227,6 +259,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "mfu",
         kinds: ALL,
         bound: floor(Decimal::ONE, MIN_MFU, "MFU"),
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -234,6 +267,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "availability",
         kinds: ALL,
         bound: SHARE,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -241,6 +275,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "start_month",
         kinds: ALL,
         bound: MONTHS,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -248,6 +283,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "lead_time_months",
         kinds: OWNED,
         bound: MONTHS,
+        money: Money::No,
         stated: Some(|l| l.lead_time_months > 0),
         form: None,
     },
@@ -255,6 +291,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "lead_time_reason",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.lead_time_reason.is_some()),
         form: None,
     },
@@ -262,6 +299,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "lead_time_source",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.lead_time_source.is_some()),
         form: None,
     },
@@ -269,6 +307,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "financing",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| l.financing.is_some()),
         form: None,
     },
@@ -276,6 +315,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "payment_milestones",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: Some(|l| !l.payment_milestones.is_empty()),
         form: None,
     },
@@ -283,6 +323,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "depreciation_life_months",
         kinds: OWNED,
         bound: MONTHS,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -290,6 +331,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "salvage_share",
         kinds: OWNED,
         bound: SHARE,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -297,6 +339,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "residual_share",
         kinds: OWNED,
         bound: SHARE,
+        money: Money::No,
         stated: Some(|l| l.residual_share.is_some()),
         form: None,
     },
@@ -304,6 +347,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "residual_reason",
         kinds: OWNED,
         bound: AMOUNT,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -311,6 +355,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "support_rate_per_year",
         kinds: OWNED,
         bound: SHARE,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -318,6 +363,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "non_server_maintenance_rate_per_year",
         kinds: OWNED,
         bound: SHARE,
+        money: Money::No,
         stated: Some(|l| l.non_server_maintenance_rate_per_year.is_some()),
         form: None,
     },
@@ -325,6 +371,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "running_cost_per_gpu_hour",
         kinds: GPU_HOURS,
         bound: PRICE_PER_UNIT,
+        money: Money::Amount,
         stated: Some(|l| l.running_cost_per_gpu_hour.is_some()),
         // Owned hardware shows it among its running costs; a rented layer here.
         form: Some(FieldForm {
@@ -342,6 +389,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "running_cost_per_month",
         kinds: RENTED,
         bound: AMOUNT,
+        money: Money::Amount,
         stated: Some(|l| l.running_cost_per_month.is_some()),
         form: Some(FieldForm {
             name: "running_cost_per_month",
@@ -358,6 +406,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "power_kw_per_gpu",
         kinds: OWNED,
         bound: floor(dec!(1000), dec!(0.001), "kW per GPU"),
+        money: Money::No,
         stated: Some(|l| l.power_kw_per_gpu.is_some()),
         form: None,
     },
@@ -365,6 +414,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "idle_power_share",
         kinds: OWNED,
         bound: SHARE,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -372,6 +422,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "interruptions_per_hour",
         kinds: SPOT,
         bound: floor(dec!(1000), dec!(0.000001), "interruptions per hour"),
+        money: Money::No,
         stated: Some(|l| l.interruptions_per_hour.is_some()),
         form: None,
     },
@@ -379,6 +430,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "checkpoint_write_minutes",
         kinds: SPOT,
         bound: MINUTES,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -386,6 +438,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "restart_minutes",
         kinds: SPOT,
         bound: MINUTES,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -393,6 +446,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "serves",
         kinds: ALL,
         bound: AMOUNT,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -400,6 +454,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "exit",
         kinds: ALL,
         bound: AMOUNT,
+        money: Money::No,
         stated: None,
         form: None,
     },
@@ -407,6 +462,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         name: "exit_clause",
         kinds: COMMITTED,
         bound: AMOUNT,
+        money: Money::No,
         stated: None,
         form: None,
     },
