@@ -2,11 +2,13 @@
 //! the kinds of layer it applies to (the editor's form of each kind, and what switching a layer's
 //! kind keeps), whether the resolver refuses it on other kinds, and, for a field no hand-made
 //! widget shows, how the editor shows it. The row also drives the field's bound (the limit that
-//! `limits` checks each of its numbers against), and whether it is money (and so whether its
-//! override may carry a currency: `fx::is_money_override`). Adding a field to a layer is a field
-//! of [`LayerSpec`] and a row here; the editor's form, the refusal of a field on a kind it does
-//! not apply to, the editor's widget, the field's bound and whether its override takes a currency
-//! follow from the row. (Modules above this one are named here without links: a link is an
+//! `limits` checks each of its numbers against), whether it is money (and so whether its override
+//! may carry a currency: `fx::is_money_override`), and the column of the RFP quote template that
+//! feeds it, if any (what `rfp::quote::Quote::to_layer_spec` copies into it, on the kinds the field
+//! applies to). Adding a field to a layer is a field of [`LayerSpec`] and a row here; the editor's
+//! form, the refusal of a field on a kind it does not apply to, the editor's widget, the field's
+//! bound and whether its override takes a currency follow from the row, and tests hold the quote
+//! import to the row's column. (Modules above this one are named here without links: a link is an
 //! import, and they import this table.)
 
 use rust_decimal::Decimal;
@@ -78,6 +80,10 @@ pub struct LayerField {
     pub(crate) bound: Bound,
     /// Whether the field is an amount of money, and whether its override may carry a currency.
     pub money: Money,
+    /// The column of the RFP quote template that feeds the field, if one does (a quote fills
+    /// the field on the kinds of layer it applies to). A layer's exit clause is made from several
+    /// columns (the exit terms) and names none.
+    pub quote: Option<&'static str>,
     /// Whether a layer states the field, for the resolver's refusal of it on a kind it does not
     /// apply to ("`x` does not apply to a layer of kind `y`"). `None` when the field applies to
     /// every kind, or when a rule of its own judges it on other kinds (installation on a rented
@@ -140,6 +146,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: AMOUNT,
         money: Money::No,
+        quote: Some("accelerator"),
         stated: None,
         form: None,
     },
@@ -148,6 +155,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: CLOUD,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.offer.is_some()),
         form: None,
     },
@@ -156,6 +164,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.system.is_some()),
         form: None,
     },
@@ -164,6 +173,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: GPUS,
         money: Money::No,
+        quote: Some("gpus"),
         stated: None,
         form: None,
     },
@@ -172,6 +182,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: bound(dec!(1024), "GPUs per server"),
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -180,6 +191,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::Override,
+        quote: Some("hardware_price_per_gpu"),
         stated: Some(|l| l.price_per_gpu.is_some()),
         form: None,
     },
@@ -188,6 +200,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::Amount,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -196,6 +209,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::Amount,
+        quote: Some("installation"),
         stated: None,
         form: None,
     },
@@ -204,6 +218,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: HOURLY,
         bound: PRICE_PER_UNIT,
         money: Money::Override,
+        quote: Some("price_per_gpu_hour"),
         stated: Some(|l| l.price_per_gpu_hour.is_some()),
         form: None,
     },
@@ -212,6 +227,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
         money: Money::Override,
+        quote: None,
         stated: Some(|l| l.price_per_million_tokens.is_some()),
         form: None,
     },
@@ -220,6 +236,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
         money: Money::Override,
+        quote: None,
         stated: Some(|l| l.price_per_million_input_tokens.is_some()),
         form: None,
     },
@@ -228,6 +245,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
         money: Money::Override,
+        quote: None,
         stated: Some(|l| l.price_per_million_output_tokens.is_some()),
         form: None,
     },
@@ -236,6 +254,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: TOKEN,
         bound: PRICE_PER_UNIT,
         money: Money::Override,
+        quote: None,
         stated: Some(|l| l.price_per_million_cached_tokens.is_some()),
         form: None,
     },
@@ -244,6 +263,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: RESERVED,
         bound: AMOUNT,
         money: Money::No,
+        quote: Some("commitment_months"),
         stated: Some(|l| l.term.is_some()),
         form: None,
     },
@@ -252,6 +272,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: floor(dec!(10000000), MIN_PEAK_TFLOPS, "TFLOPS"),
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -260,6 +281,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: floor(Decimal::ONE, MIN_MFU, "MFU"),
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -268,6 +290,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: SHARE,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -276,6 +299,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: MONTHS,
         money: Money::No,
+        quote: Some("lead_time_months"),
         stated: None,
         form: None,
     },
@@ -284,6 +308,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: MONTHS,
         money: Money::No,
+        quote: Some("lead_time_months"),
         stated: Some(|l| l.lead_time_months > 0),
         form: None,
     },
@@ -292,6 +317,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.lead_time_reason.is_some()),
         form: None,
     },
@@ -300,6 +326,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.lead_time_source.is_some()),
         form: None,
     },
@@ -308,6 +335,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.financing.is_some()),
         form: None,
     },
@@ -316,6 +344,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: Some(|l| !l.payment_milestones.is_empty()),
         form: None,
     },
@@ -324,6 +353,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: MONTHS,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -332,6 +362,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: SHARE,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -340,6 +371,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: SHARE,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.residual_share.is_some()),
         form: None,
     },
@@ -348,6 +380,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -356,6 +389,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: SHARE,
         money: Money::No,
+        quote: Some("support_rate_per_year"),
         stated: None,
         form: None,
     },
@@ -364,6 +398,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: SHARE,
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.non_server_maintenance_rate_per_year.is_some()),
         form: None,
     },
@@ -372,6 +407,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: GPU_HOURS,
         bound: PRICE_PER_UNIT,
         money: Money::Amount,
+        quote: None,
         stated: Some(|l| l.running_cost_per_gpu_hour.is_some()),
         // Owned hardware shows it among its running costs; a rented layer here.
         form: Some(FieldForm {
@@ -390,6 +426,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: RENTED,
         bound: AMOUNT,
         money: Money::Amount,
+        quote: None,
         stated: Some(|l| l.running_cost_per_month.is_some()),
         form: Some(FieldForm {
             name: "running_cost_per_month",
@@ -407,6 +444,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: floor(dec!(1000), dec!(0.001), "kW per GPU"),
         money: Money::No,
+        quote: None,
         stated: Some(|l| l.power_kw_per_gpu.is_some()),
         form: None,
     },
@@ -415,6 +453,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: OWNED,
         bound: SHARE,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -423,6 +462,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: SPOT,
         bound: floor(dec!(1000), dec!(0.000001), "interruptions per hour"),
         money: Money::No,
+        quote: Some("interruptions_per_hour"),
         stated: Some(|l| l.interruptions_per_hour.is_some()),
         form: None,
     },
@@ -431,6 +471,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: SPOT,
         bound: MINUTES,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -439,6 +480,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: SPOT,
         bound: MINUTES,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -447,6 +489,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -455,6 +498,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
@@ -463,6 +507,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: COMMITTED,
         bound: AMOUNT,
         money: Money::No,
+        quote: None,
         stated: None,
         form: None,
     },
