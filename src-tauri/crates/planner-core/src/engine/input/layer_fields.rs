@@ -299,6 +299,8 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: ALL,
         bound: MONTHS,
         money: Money::No,
+        // A rented layer starts after the quoted lead time (owned hardware starts at once and is
+        // delivered after its lead time).
         quote: Some("lead_time_months"),
         stated: None,
         form: None,
@@ -507,6 +509,7 @@ pub const LAYER_FIELDS: [LayerField; 39] = [
         kinds: COMMITTED,
         bound: AMOUNT,
         money: Money::No,
+        // A reservation's clause is made from the quote's exit columns (`Quote::exit_clause`).
         quote: None,
         stated: None,
         form: None,
