@@ -7,6 +7,10 @@
 mod common;
 
 use planner_core::engine::blocks::finance::present;
+use planner_core::engine::input::fx::{
+    OTHER_MONEY_OVERRIDES, OTHER_NON_MONEY_OVERRIDES, is_money_override, money_overrides,
+};
+use planner_core::engine::input::layer_fields::{LAYER_FIELDS, LayerField, Money};
 use planner_core::engine::input::scenario_file::parse;
 use planner_core::engine::model::assumption::Origin;
 use planner_core::engine::model::ledger::Category;
@@ -301,10 +305,9 @@ fn new_files_write_the_market_form() {
     assert_eq!(parse(&json).unwrap(), f);
 }
 
-/// Every override in the format is classed as money (may carry a currency) or not, so a new
-/// override field cannot silently take a currency it should refuse.
-#[test]
-fn every_override_field_is_classed_as_money_or_not() {
+/// Every override field of the format, by name: the properties whose schema is an
+/// [`planner_core::engine::input::scenario_file::Override`].
+fn override_fields() -> Vec<String> {
     let schema: serde_json::Value =
         serde_json::from_str(&planner_core::engine::input::scenario_file::schema_json()).unwrap();
     let mut found = Vec::new();
@@ -325,13 +328,141 @@ fn every_override_field_is_classed_as_money_or_not() {
         }
     }
     walk(&schema, &mut found);
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// What is wrong with how `rows` (rows of the table of layer fields) and fx's lists class the
+/// override fields `overrides` as money or not: empty when each is classed once and rightly.
+fn classing_problems(rows: &[LayerField], overrides: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in overrides {
+        match rows.iter().find(|f| f.name == name) {
+            Some(f) if f.money == Money::Amount => out.push(format!(
+                "override `{name}` is `Money::Amount`: an override is money in place of a catalog price (`Money::Override`) or not money (`Money::No`)"
+            )),
+            Some(_) => {}
+            None => {
+                let money = OTHER_MONEY_OVERRIDES.contains(&name.as_str());
+                let not_money = OTHER_NON_MONEY_OVERRIDES.contains(&name.as_str());
+                if money == not_money {
+                    out.push(format!(
+                        "override `{name}` is not a layer field and is in neither or both lists of planner_core::engine::input::fx"
+                    ));
+                }
+            }
+        }
+    }
+    for f in rows {
+        if f.money == Money::Override && !overrides.iter().any(|o| o == f.name) {
+            out.push(format!(
+                "`{}` is `Money::Override` but no override, so it carries no currency (`Money::Amount`?)",
+                f.name
+            ));
+        }
+    }
+    // The lists outside layers name no layer field, whose row alone judges it.
+    for name in OTHER_MONEY_OVERRIDES.iter().chain(&OTHER_NON_MONEY_OVERRIDES) {
+        if rows.iter().any(|f| f.name == *name) {
+            out.push(format!("`{name}` is a layer field: its row says whether it is money"));
+        }
+    }
+    out
+}
+
+/// Every override in the format is classed as money (may carry a currency) or not, so a new
+/// override field cannot silently take a currency it should refuse: a layer field by its row of
+/// the table of layer fields, any other by being in exactly one of fx's two lists.
+#[test]
+fn every_override_field_is_classed_as_money_or_not() {
+    let found = override_fields();
     assert!(found.len() >= 10, "{found:?}");
-    for name in found {
-        let money = planner_core::engine::input::fx::MONEY_OVERRIDES.contains(&name.as_str());
-        let not_money = planner_core::engine::input::fx::NON_MONEY_OVERRIDES.contains(&name.as_str());
-        assert!(
-            money != not_money,
-            "override `{name}` is in neither or both lists of planner_core::engine::input::fx"
-        );
+    let problems = classing_problems(&LAYER_FIELDS, &found);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// A row classed wrongly is caught: a plain amount marked as an override, an override marked as
+/// a plain amount, and an override outside layers left out of both lists.
+#[test]
+fn a_wrongly_classed_override_is_caught() {
+    let found = override_fields();
+    let mut rows = LAYER_FIELDS.to_vec();
+    for row in &mut rows {
+        match row.name {
+            "installation" => row.money = Money::Override,
+            "price_per_gpu_hour" => row.money = Money::Amount,
+            _ => {}
+        }
+    }
+    let mut with_new = found.clone();
+    with_new.push("water_per_m3".to_owned());
+    let problems = classing_problems(&rows, &with_new);
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert!(
+        problems[0].contains("`price_per_gpu_hour` is `Money::Amount`"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1].contains("`water_per_m3` is not a layer field"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[2].contains("`installation` is `Money::Override` but no override"),
+        "{problems:#?}"
+    );
+}
+
+/// The money overrides, derived from the table of layer fields and fx's list of the others
+/// (issue #43), are the lists fx kept by hand before: the same fields, in the same order, and
+/// every other override refuses a currency as before.
+#[test]
+fn the_derived_money_overrides_are_the_lists_of_before() {
+    const MONEY_BEFORE: [&str; 9] = [
+        "price_per_gpu",
+        "price_per_gpu_hour",
+        "price_per_million_tokens",
+        "price_per_million_input_tokens",
+        "price_per_million_output_tokens",
+        "price_per_million_cached_tokens",
+        "tariff_per_kwh",
+        "colocation_per_kw_month",
+        "per_port_cost",
+    ];
+    const NON_MONEY_BEFORE: [&str; 7] = [
+        "peak_tflops",
+        "power_kw_per_gpu",
+        "grid_gco2_per_kwh",
+        "pue",
+        "demand_scale",
+        "monthly_growth",
+        "discount_rate",
+    ];
+    assert_eq!(money_overrides().collect::<Vec<_>>(), MONEY_BEFORE);
+    let (money, not_money): (Vec<String>, Vec<String>) =
+        override_fields().into_iter().partition(|name| is_money_override(name));
+    let sorted = |list: &[&str]| {
+        let mut v: Vec<String> = list.iter().map(|s| (*s).to_owned()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(money, sorted(&MONEY_BEFORE));
+    assert_eq!(not_money, sorted(&NON_MONEY_BEFORE));
+    // By the last segment of a path, as validate asks; a layer field that is money but no
+    // override (a running cost) is not judged money here, as before.
+    assert!(is_money_override(
+        "scenarios[0].layers[2].price_per_million_cached_tokens"
+    ));
+    assert!(is_money_override("scenarios[0].facility.tariff_per_kwh"));
+    assert!(!is_money_override("scenarios[0].layers[0].peak_tflops"));
+    for name in [
+        "installation",
+        "platform_cost_per_gpu",
+        "running_cost_per_gpu_hour",
+        "running_cost_per_month",
+        "gpus",
+        "",
+    ] {
+        assert!(!is_money_override(name), "{name}");
     }
 }

@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::catalog::provenance::AsOf;
+use crate::engine::input::layer_fields;
 use crate::engine::input::scenario_file::empty_layer;
 use crate::engine::input::scenario_file::{CommitTerm, LayerKind, LayerSpec, Override};
 use crate::engine::workspace::content::WorkspaceSettings;
@@ -671,11 +672,16 @@ impl Quote {
     /// refuses already): a layer without the quoted price would silently fall back to the
     /// catalog's list price, and a clause without its fee would price leaving as free.
     pub fn to_layer_spec(&self, id: &str, settings: &WorkspaceSettings) -> Result<LayerSpec, PlannerError> {
-        let (price_field, price) = if self.offer_kind == QuoteKind::Owned {
-            ("hardware_price_per_gpu", self.hardware_price_per_gpu)
+        let kind = self.offer_kind.layer_kind();
+        // A quoted figure fills its layer field on the kinds of layer that field applies to (its
+        // row of the table of layer fields, whose `quote` names the column that feeds it).
+        let fills = |field: &str| layer_fields::applies(field, kind);
+        let (priced, price) = if fills("price_per_gpu") {
+            ("price_per_gpu", self.hardware_price_per_gpu)
         } else {
             ("price_per_gpu_hour", self.price_per_gpu_hour)
         };
+        let price_field = layer_fields::field(priced).and_then(|f| f.quote).unwrap_or(priced);
         if price.is_none() {
             return Err(PlannerError::invalid(
                 price_field,
@@ -711,43 +717,53 @@ impl Quote {
             })
         };
         let lead = self.lead_time_months.unwrap_or(0);
-        let owned = self.offer_kind == QuoteKind::Owned;
-        let reserved = self.offer_kind == QuoteKind::Reserved;
-        let exit_clause = if reserved { self.exit_clause(rate)? } else { None };
+        // An exit clause only for a reservation: of the other kinds a clause applies to, owned
+        // hardware states no exit terms (`Quote::problems` refuses them).
+        let exit_clause = if self.offer_kind == QuoteKind::Reserved {
+            self.exit_clause(rate)?
+        } else {
+            None
+        };
         // Every field a quote does not state is the empty layer's (see `scenario_file::empty_layer`).
         Ok(LayerSpec {
             accelerator: Some(self.accelerator.clone()),
             gpus: self.gpus,
-            price_per_gpu: if owned {
+            price_per_gpu: if fills("price_per_gpu") {
                 quoted(self.hardware_price_per_gpu)
             } else {
                 None
             },
-            installation: if owned {
+            installation: if fills("installation") {
                 self.installation.unwrap_or_default() * rate
             } else {
                 Decimal::ZERO
             },
-            price_per_gpu_hour: if owned { None } else { quoted(self.price_per_gpu_hour) },
-            term: if reserved {
+            price_per_gpu_hour: if fills("price_per_gpu_hour") {
+                quoted(self.price_per_gpu_hour)
+            } else {
+                None
+            },
+            term: if fills("term") {
                 self.commitment_months.map(CommitTerm::of_months)
             } else {
                 None
             },
-            start_month: if owned { 0 } else { lead },
-            lead_time_months: if owned { lead } else { 0 },
-            support_rate_per_year: if owned {
+            // The lead time delays owned hardware's delivery, and a rental's start (every kind
+            // has a start month: owned hardware starts at once and is delivered late).
+            start_month: if fills("lead_time_months") { 0 } else { lead },
+            lead_time_months: if fills("lead_time_months") { lead } else { 0 },
+            support_rate_per_year: if fills("support_rate_per_year") {
                 self.support_rate_per_year.unwrap_or_default()
             } else {
                 Decimal::ZERO
             },
-            interruptions_per_hour: if self.offer_kind == QuoteKind::Spot {
+            interruptions_per_hour: if fills("interruptions_per_hour") {
                 self.interruptions_per_hour
             } else {
                 None
             },
             exit_clause,
-            ..empty_layer(id, self.offer_kind.layer_kind())
+            ..empty_layer(id, kind)
         })
     }
 
@@ -1354,6 +1370,8 @@ fn quote_of(
 mod tests {
     use super::*;
     use crate::calendar::YearMonth;
+    use crate::engine::input::bounds::{GPUS, MONTHS, SHARE};
+    use crate::engine::input::layer_fields::{LAYER_FIELDS, LayerField, Money};
 
     fn settings() -> WorkspaceSettings {
         WorkspaceSettings::new("RFP", YearMonth::new(2027, 1).unwrap_or_else(|| unreachable!()))
@@ -1545,5 +1563,232 @@ mod tests {
                 .any(|d| d.message.contains("`vend…") || d.message.contains('…')),
             "{e:?}"
         );
+    }
+
+    /// The type of column that can feed the layer field `f`: money from a money column, text
+    /// from text, a share from a share; a count of GPUs or months, or a commitment (whose
+    /// length a quote gives in months), from a whole number; any other number from a number.
+    fn column_type_for(f: &LayerField) -> ColumnType {
+        if f.money != Money::No {
+            ColumnType::Money
+        } else if crate::engine::input::limits::is_text_field(f.name) {
+            ColumnType::Text
+        } else if f.bound == SHARE {
+            ColumnType::Share
+        } else if f.bound == GPUS || f.bound == MONTHS || f.name == "term" {
+            ColumnType::Count
+        } else {
+            ColumnType::Number
+        }
+    }
+
+    /// What is wrong with the quote columns `rows` name: a column the template does not have, or
+    /// one whose type cannot feed the field. Empty when every named column is right.
+    fn quote_column_problems(rows: &[LayerField]) -> Vec<String> {
+        let mut out = Vec::new();
+        for f in rows {
+            let Some(name) = f.quote else { continue };
+            match COLUMNS.iter().find(|c| c.name == name) {
+                None => out.push(format!(
+                    "`{}` is fed by the quote column `{name}`, which the template does not have",
+                    f.name
+                )),
+                Some(c) if c.ty != column_type_for(f) => out.push(format!(
+                    "`{}` is fed by the quote column `{name}` of type {:?}, where a column of type {:?} belongs",
+                    f.name,
+                    c.ty,
+                    column_type_for(f)
+                )),
+                Some(_) => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_quote_column_of_the_table_is_a_template_column_of_its_type() {
+        let problems = quote_column_problems(&LAYER_FIELDS);
+        assert!(problems.is_empty(), "{problems:#?}");
+        let named = LAYER_FIELDS.iter().filter(|f| f.quote.is_some()).count();
+        assert_eq!(named, 10);
+    }
+
+    #[test]
+    fn a_wrong_quote_column_is_caught() {
+        let mut rows = LAYER_FIELDS;
+        for row in &mut rows {
+            match row.name {
+                // A column the template does not have.
+                "price_per_gpu" => row.quote = Some("hardware_price"),
+                // A money column feeding a count.
+                "gpus" => row.quote = Some("installation"),
+                // A plain number feeding a share.
+                "support_rate_per_year" => row.quote = Some("interruptions_per_hour"),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            quote_column_problems(&rows),
+            [
+                "`gpus` is fed by the quote column `installation` of type Money, where a column of type Count belongs",
+                "`price_per_gpu` is fed by the quote column `hardware_price`, which the template does not have",
+                "`support_rate_per_year` is fed by the quote column `interruptions_per_hour` of type Number, where a column of type Share belongs",
+            ]
+        );
+    }
+
+    /// A quote of kind `kind` with every column stated (the exit egress left to `egress_per_tb`).
+    fn full_quote(kind: QuoteKind) -> Quote {
+        Quote {
+            vendor: "Acme".into(),
+            quote_id: "Q1".into(),
+            offer_kind: kind,
+            accelerator: "h100".into(),
+            gpus: Some(8),
+            currency: "USD".into(),
+            price_per_gpu_hour: Some(dec!(3.10)),
+            hardware_price_per_gpu: Some(dec!(30000)),
+            installation: Some(dec!(5000)),
+            support_rate_per_year: Some(dec!(0.1)),
+            lead_time_months: Some(2),
+            commitment_months: Some(12),
+            interruptions_per_hour: Some(dec!(0.2)),
+            egress_per_tb: Some(dec!(50)),
+            exit_notice_months: Some(3),
+            exit_fee: Some(TerminationFee::Fixed(dec!(1000))),
+            exit_egress_per_tb: None,
+            exit_data_tb: Some(dec!(10)),
+            exit_offboarding: Some(dec!(500)),
+            sla_uptime: Some(dec!(0.999)),
+            sla_refund_share: Some(dec!(0.1)),
+            response_hours: Some(dec!(4)),
+            expert_hours_per_month: Some(dec!(8)),
+            valid_until: AsOf::ymd(2027, 6, 30).unwrap_or_else(|| unreachable!()),
+            notes: Some("n".into()),
+            source: QuoteSource {
+                file: "q.csv".into(),
+                row: 2,
+            },
+        }
+    }
+
+    /// Changes the quote's value in `column`; false for a column whose value the layer does not
+    /// take (the vendor, quote id and validity name the quote in every price's reason, the
+    /// currency converts, the kind chooses the layer's kind, the notes stay with the quote).
+    fn change(q: &mut Quote, column: &str) -> bool {
+        match column {
+            "accelerator" => q.accelerator = "b200".into(),
+            "gpus" => q.gpus = Some(9),
+            "price_per_gpu_hour" => q.price_per_gpu_hour = Some(dec!(4.20)),
+            "hardware_price_per_gpu" => q.hardware_price_per_gpu = Some(dec!(31000)),
+            "installation" => q.installation = Some(dec!(6000)),
+            "support_rate_per_year" => q.support_rate_per_year = Some(dec!(0.2)),
+            "lead_time_months" => q.lead_time_months = Some(5),
+            "commitment_months" => q.commitment_months = Some(36),
+            "interruptions_per_hour" => q.interruptions_per_hour = Some(dec!(0.3)),
+            "egress_per_tb" => q.egress_per_tb = Some(dec!(60)),
+            "exit_notice_months" => q.exit_notice_months = Some(4),
+            "exit_fee" => q.exit_fee = Some(TerminationFee::Fixed(dec!(2000))),
+            "exit_egress_per_tb" => q.exit_egress_per_tb = Some(dec!(70)),
+            "exit_data_tb" => q.exit_data_tb = Some(dec!(20)),
+            "exit_offboarding" => q.exit_offboarding = Some(dec!(600)),
+            "sla_uptime" => q.sla_uptime = Some(dec!(0.99)),
+            "sla_refund_share" => q.sla_refund_share = Some(dec!(0.2)),
+            "response_hours" => q.response_hours = Some(dec!(8)),
+            "expert_hours_per_month" => q.expert_hours_per_month = Some(dec!(16)),
+            "vendor" | "quote_id" | "offer_kind" | "currency" | "valid_until" | "notes" => return false,
+            other => unreachable!("column `{other}` has no change in this test: give it one"),
+        }
+        true
+    }
+
+    /// A quote without the price of its kind makes no layer, and the error names the column the
+    /// price comes from (the priced field's row names it).
+    #[test]
+    fn an_unpriced_quote_names_its_price_column() {
+        for (kind, column) in [
+            (QuoteKind::Owned, "hardware_price_per_gpu"),
+            (QuoteKind::Reserved, "price_per_gpu_hour"),
+            (QuoteKind::OnDemand, "price_per_gpu_hour"),
+            (QuoteKind::Spot, "price_per_gpu_hour"),
+        ] {
+            let q = Quote {
+                hardware_price_per_gpu: None,
+                price_per_gpu_hour: None,
+                ..full_quote(kind)
+            };
+            let e = q
+                .to_layer_spec("l", &settings())
+                .err()
+                .unwrap_or_else(|| unreachable!());
+            assert!(
+                e.message.starts_with(&format!("{column}: quote Acme Q1 ")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(&format!("gives no `{column}`")), "{}", e.message);
+        }
+    }
+
+    /// Every column whose value `to_layer_spec` copies into a layer field is the one that field's
+    /// row names as its `quote` (the exit clause, made from the exit terms, aside), and every
+    /// column a row names feeds that field for some kind of quote.
+    #[test]
+    fn every_column_a_quote_copies_into_a_layer_field_is_named_by_its_row() {
+        let layer = |q: &Quote| {
+            let l = q
+                .to_layer_spec("l", &settings())
+                .unwrap_or_else(|e| unreachable!("{e}"));
+            serde_json::to_value(l).unwrap_or_else(|e| unreachable!("{e}"))
+        };
+        let mut fed = std::collections::BTreeSet::new();
+        for kind in QuoteKind::ALL {
+            let base = full_quote(kind);
+            let before = layer(&base);
+            for c in &COLUMNS {
+                let mut q = base.clone();
+                if !change(&mut q, c.name) {
+                    continue;
+                }
+                let after = layer(&q);
+                let (Some(b), Some(a)) = (before.as_object(), after.as_object()) else {
+                    unreachable!("a layer is an object")
+                };
+                for (key, value) in a {
+                    if b.get(key) == Some(value) {
+                        continue;
+                    }
+                    if key == "exit_clause" {
+                        assert!(
+                            EXIT_COLUMNS.contains(&c.name) || c.name == "egress_per_tb",
+                            "{} changes the exit clause of a {} quote",
+                            c.name,
+                            kind.as_str()
+                        );
+                    } else {
+                        let row = layer_fields::field(key).unwrap_or_else(|| unreachable!("{key}"));
+                        assert_eq!(
+                            row.quote,
+                            Some(c.name),
+                            "`{key}` of a {} quote is fed by the column `{}`, which its row does not name",
+                            kind.as_str(),
+                            c.name
+                        );
+                    }
+                    fed.insert((key.clone(), c.name));
+                }
+            }
+        }
+        for f in &LAYER_FIELDS {
+            if let Some(c) = f.quote {
+                assert!(
+                    fed.contains(&(f.name.to_owned(), c)),
+                    "`{}` names the quote column `{c}`, which feeds it for no kind of quote",
+                    f.name
+                );
+            }
+        }
+        // The exit clause is fed too, by its own columns.
+        assert!(fed.iter().any(|(k, _)| k == "exit_clause"), "{fed:?}");
     }
 }

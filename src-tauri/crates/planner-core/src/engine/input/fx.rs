@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use rust_decimal::dec;
 
+use crate::engine::input::layer_fields::{LAYER_FIELDS, Money};
 use crate::engine::input::scenario_file::FxRate;
 use crate::problem::Problem;
 
@@ -57,25 +58,15 @@ pub const REFERENCE_PER_EUR: [(&str, Decimal); 19] = [
 /// A rate is plausible between the reference divided by this factor and the reference times it.
 pub const BAND_FACTOR: Decimal = dec!(1.5);
 
-/// The fields of a scenario file whose [`crate::engine::input::scenario_file::Override`] is money, and so may
-/// carry a `currency`. Any other override (throughput, power, PUE, carbon intensity) refuses one.
-pub const MONEY_OVERRIDES: [&str; 9] = [
-    "price_per_gpu",
-    "price_per_gpu_hour",
-    "price_per_million_tokens",
-    "price_per_million_input_tokens",
-    "price_per_million_output_tokens",
-    "price_per_million_cached_tokens",
-    "tariff_per_kwh",
-    "colocation_per_kw_month",
-    "per_port_cost",
-];
+/// The fields outside a supply layer whose [`crate::engine::input::scenario_file::Override`] is
+/// money, and so may carry a `currency` (a layer field's row of
+/// [`crate::engine::input::layer_fields::LAYER_FIELDS`] says whether it is: [`Money::Override`]).
+/// Any other override (throughput, power, PUE, carbon intensity) refuses one.
+pub const OTHER_MONEY_OVERRIDES: [&str; 3] = ["tariff_per_kwh", "colocation_per_kw_month", "per_port_cost"];
 
-/// The overrides that are not money (listed so that a test can check every override is one or
-/// the other).
-pub const NON_MONEY_OVERRIDES: [&str; 7] = [
-    "peak_tflops",
-    "power_kw_per_gpu",
+/// The overrides outside a supply layer that are not money (listed so that a test can check
+/// every override is one or the other).
+pub const OTHER_NON_MONEY_OVERRIDES: [&str; 5] = [
     "grid_gco2_per_kwh",
     "pue",
     "demand_scale",
@@ -83,10 +74,20 @@ pub const NON_MONEY_OVERRIDES: [&str; 7] = [
     "discount_rate",
 ];
 
+/// The fields whose override is money: the layer fields whose row says so, in the table's
+/// order, then [`OTHER_MONEY_OVERRIDES`].
+pub fn money_overrides() -> impl Iterator<Item = &'static str> {
+    LAYER_FIELDS
+        .iter()
+        .filter(|f| f.money == Money::Override)
+        .map(|f| f.name)
+        .chain(OTHER_MONEY_OVERRIDES)
+}
+
 /// Whether the override at `path` (its last segment names the field) is an amount of money.
 pub fn is_money_override(path: &str) -> bool {
     let field = path.rsplit('.').next().unwrap_or(path);
-    MONEY_OVERRIDES.contains(&field)
+    money_overrides().any(|m| m == field)
 }
 
 fn reference_per_eur(code: &str) -> Option<Decimal> {

@@ -5,8 +5,10 @@
 //! far from that limit. Each number is checked against the bound of its field, named by the last
 //! key of its JSON path (an override's `value` by its field): a ceiling, and for figures the
 //! engine divides by, a floor below which a positive value is refused (zero keeps its meaning).
-//! A field this table does not name is held to the money ceiling, so a field added later is
-//! bounded too.
+//! A layer field's bound is in its row of [`layer_fields::LAYER_FIELDS`] (the same bound for its
+//! name wherever else it appears); every other field's is named here. A field neither names is
+//! held to the money ceiling, so a field added later is bounded too. The limits themselves and
+//! the bounds several fields share are in [`crate::engine::input::bounds`].
 //!
 //! The worst products, with every bound at its end (documented in README.md, "Limits"):
 //! - a month of rented compute: 10^7 GPUs × 744 h × 10^6 per GPU-hour ≈ 7.4 × 10^15, and
@@ -31,34 +33,15 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::engine::input::bounds::{AMOUNT, Bound, MONTHS, PRICE_PER_UNIT, SHARE, bound, floor};
+use crate::engine::input::layer_fields;
 use crate::engine::input::scenario_file::ScenarioFile;
 use crate::problem::Problem;
 
-/// The most money a single figure of a file may be (a price, a fee, a yearly cost).
-pub const MAX_MONEY: Decimal = dec!(1000000000000);
-/// The most a price per hour, per kWh, per kW-month or per million tokens may be.
-pub const MAX_RATE_PRICE: Decimal = dec!(1000000);
-/// The most GPUs a layer may count.
-pub const MAX_GPUS: Decimal = dec!(10000000);
-/// The largest model, in billions of parameters.
-pub const MAX_PARAMETERS_BILLION: Decimal = dec!(1000000);
-/// The smallest model, in billions of parameters (one million parameters).
-pub const MIN_PARAMETERS_BILLION: Decimal = dec!(0.001);
-/// The most tokens a month a workload may ask for (before growth).
-pub const MAX_TOKENS_PER_MONTH: Decimal = dec!(1000000000000000000);
-/// The most GPU-hours a day a workload may ask for (before growth).
-pub const MAX_GPU_HOURS_PER_DAY: Decimal = dec!(1000000000);
-/// The most useful PFLOP-hours a workload may ask for in any month, growth included (3.6 × 10^30
-/// FLOP, some 10^5 times the largest training runs of 2025).
-pub const MAX_MONTHLY_DEMAND_PFLOP_H: Decimal = dec!(1000000000000);
-/// The most months any month count or month number may be (100 years).
-pub const MAX_MONTHS: u32 = 1200;
-/// The longest loan, in months.
-pub const MAX_LOAN_MONTHS: u32 = 360;
-/// The lowest MFU accepted (1%): work is moved between cards by dividing by it.
-pub const MIN_MFU: Decimal = dec!(0.01);
-/// The lowest dense throughput an override may give, in TFLOPS.
-pub const MIN_PEAK_TFLOPS: Decimal = dec!(1);
+pub use crate::engine::input::bounds::{
+    MAX_GPU_HOURS_PER_DAY, MAX_GPUS, MAX_LOAN_MONTHS, MAX_MONEY, MAX_MONTHLY_DEMAND_PFLOP_H, MAX_MONTHS,
+    MAX_PARAMETERS_BILLION, MAX_RATE_PRICE, MAX_TOKENS_PER_MONTH, MIN_MFU, MIN_PARAMETERS_BILLION, MIN_PEAK_TFLOPS,
+};
 
 /// Fields that hold text (ids, names, codes, reasons): a text that reads as a number is not one.
 const TEXT_KEYS: [&str; 30] = [
@@ -94,46 +77,21 @@ const TEXT_KEYS: [&str; 30] = [
     "data_classification",
 ];
 
-/// The bound of one field.
-#[derive(Debug, Clone, Copy)]
-struct Bound {
-    max: Decimal,
-    /// A positive value below this is refused (zero is left to the field's own rules).
-    min_positive: Option<Decimal>,
-    /// What the bound is, for the message.
-    what: &'static str,
-}
-
-const fn bound(max: Decimal, what: &'static str) -> Bound {
-    Bound {
-        max,
-        min_positive: None,
-        what,
-    }
-}
-
-const fn floor(max: Decimal, min: Decimal, what: &'static str) -> Bound {
-    Bound {
-        max,
-        min_positive: Some(min),
-        what,
-    }
-}
-
-/// The bound of the field named `key` (the last key of its path).
+/// The bound of the field named `key` (the last key of its path): a layer field's is in its row
+/// of the table of layer fields, any other's in [`other_bound`].
 fn bound_of(key: &str) -> Bound {
+    match layer_fields::field(key) {
+        Some(f) => f.bound,
+        None => other_bound(key),
+    }
+}
+
+/// The bound of a field that is not a layer field (workloads, settings, facilities, catalog
+/// figures, loans, exchange rates), named by its key.
+fn other_bound(key: &str) -> Bound {
     match key {
-        "price_per_gpu_hour"
-        | "running_cost_per_gpu_hour"
-        | "price_per_million_tokens"
-        | "price_per_million_input_tokens"
-        | "price_per_million_output_tokens"
-        | "price_per_million_cached_tokens"
-        | "tariff_per_kwh"
-        | "colocation_per_kw_month" => bound(MAX_RATE_PRICE, "a price per unit"),
-        "gpus" => bound(MAX_GPUS, "GPUs"),
+        "tariff_per_kwh" | "colocation_per_kw_month" => PRICE_PER_UNIT,
         "demand_scale" => bound(dec!(100), "a scale of demand"),
-        "gpus_per_server" => bound(dec!(1024), "GPUs per server"),
         "parameters_billion" => floor(MAX_PARAMETERS_BILLION, MIN_PARAMETERS_BILLION, "billion parameters"),
         "tokens_per_month" => bound(MAX_TOKENS_PER_MONTH, "tokens a month"),
         "gpu_hours_per_day" => bound(MAX_GPU_HOURS_PER_DAY, "GPU-hours a day"),
@@ -143,44 +101,25 @@ fn bound_of(key: &str) -> Bound {
         "batch" => bound(dec!(1000000), "sequences in a batch"),
         "staff_fte" => bound(dec!(1000000), "full-time equivalents"),
         "egress_tb_per_month" | "data_tb" => bound(dec!(1000000000), "terabytes"),
-        "mfu" => floor(Decimal::ONE, MIN_MFU, "MFU"),
-        "peak_tflops" => floor(dec!(10000000), MIN_PEAK_TFLOPS, "TFLOPS"),
-        "power_kw_per_gpu" => floor(dec!(1000), dec!(0.001), "kW per GPU"),
         "kw_per_rack_limit" => floor(dec!(100000), dec!(0.1), "kW per rack"),
         "pue" => bound(dec!(10), "PUE"),
         "grid_gco2_per_kwh" => bound(dec!(100000), "gCO2 per kWh"),
-        "interruptions_per_hour" => floor(dec!(1000), dec!(0.000001), "interruptions per hour"),
-        "checkpoint_write_minutes" | "restart_minutes" => bound(dec!(100000), "minutes"),
         "rate" => floor(dec!(1000000), dec!(0.000001), "an exchange rate"),
         "term_months" => bound(Decimal::from(MAX_LOAN_MONTHS), "months"),
         "format_version" => bound(dec!(1000000), "a format version"),
-        "horizon_months"
-        | "start_month"
-        | "lead_time_months"
-        | "active_from_month"
-        | "active_months"
-        | "depreciation_life_months"
-        | "month"
-        | "notice_months" => bound(Decimal::from(MAX_MONTHS), "months"),
-        // Shares, rates and growth have their own checks (0 to 1, -1 to 1) in `validate`.
-        "availability"
-        | "monthly_growth"
+        "horizon_months" | "active_from_month" | "active_months" | "month" | "notice_months" => MONTHS,
+        "monthly_growth"
         | "discount_rate"
         | "annual_rate"
         | "down_payment"
         | "share"
-        | "salvage_share"
-        | "residual_share"
-        | "support_rate_per_year"
-        | "non_server_maintenance_rate_per_year"
-        | "idle_power_share"
         | "egress_share_of_cloud_spend"
         // A token mix's shares (`token_mix.input`, `.output`, `.cached`).
         | "input"
         | "output"
-        | "cached" => bound(dec!(1000), "a share"),
+        | "cached" => SHARE,
         // Money: prices, fees and costs, and any field not named above.
-        _ => bound(MAX_MONEY, "an amount"),
+        _ => AMOUNT,
     }
 }
 
@@ -737,5 +676,247 @@ fn number(d: Decimal, steps: &[Step], key: &str, out: &mut Vec<Problem>) {
                 b.what
             ),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::engine::input::layer_fields::{LAYER_FIELDS, LayerField};
+
+    /// `bound_of` as it was before the table of layer fields held their bounds (issue #43), word
+    /// for word: (the most, the least positive, what it is).
+    fn bound_before(key: &str) -> (Decimal, Option<Decimal>, &'static str) {
+        let bound = |max, what| (max, None, what);
+        let floor = |max, min, what| (max, Some(min), what);
+        match key {
+            "price_per_gpu_hour"
+            | "running_cost_per_gpu_hour"
+            | "price_per_million_tokens"
+            | "price_per_million_input_tokens"
+            | "price_per_million_output_tokens"
+            | "price_per_million_cached_tokens"
+            | "tariff_per_kwh"
+            | "colocation_per_kw_month" => bound(MAX_RATE_PRICE, "a price per unit"),
+            "gpus" => bound(MAX_GPUS, "GPUs"),
+            "demand_scale" => bound(dec!(100), "a scale of demand"),
+            "gpus_per_server" => bound(dec!(1024), "GPUs per server"),
+            "parameters_billion" => floor(MAX_PARAMETERS_BILLION, MIN_PARAMETERS_BILLION, "billion parameters"),
+            "tokens_per_month" => bound(MAX_TOKENS_PER_MONTH, "tokens a month"),
+            "gpu_hours_per_day" => bound(MAX_GPU_HOURS_PER_DAY, "GPU-hours a day"),
+            "layers" | "kv_heads" => bound(dec!(100000), "a model dimension"),
+            "head_dim" => bound(dec!(100000), "a head dimension"),
+            "context_tokens" => bound(dec!(100000000), "tokens of context"),
+            "batch" => bound(dec!(1000000), "sequences in a batch"),
+            "staff_fte" => bound(dec!(1000000), "full-time equivalents"),
+            "egress_tb_per_month" | "data_tb" => bound(dec!(1000000000), "terabytes"),
+            "mfu" => floor(Decimal::ONE, MIN_MFU, "MFU"),
+            "peak_tflops" => floor(dec!(10000000), MIN_PEAK_TFLOPS, "TFLOPS"),
+            "power_kw_per_gpu" => floor(dec!(1000), dec!(0.001), "kW per GPU"),
+            "kw_per_rack_limit" => floor(dec!(100000), dec!(0.1), "kW per rack"),
+            "pue" => bound(dec!(10), "PUE"),
+            "grid_gco2_per_kwh" => bound(dec!(100000), "gCO2 per kWh"),
+            "interruptions_per_hour" => floor(dec!(1000), dec!(0.000001), "interruptions per hour"),
+            "checkpoint_write_minutes" | "restart_minutes" => bound(dec!(100000), "minutes"),
+            "rate" => floor(dec!(1000000), dec!(0.000001), "an exchange rate"),
+            "term_months" => bound(Decimal::from(MAX_LOAN_MONTHS), "months"),
+            "format_version" => bound(dec!(1000000), "a format version"),
+            "horizon_months"
+            | "start_month"
+            | "lead_time_months"
+            | "active_from_month"
+            | "active_months"
+            | "depreciation_life_months"
+            | "month"
+            | "notice_months" => bound(Decimal::from(MAX_MONTHS), "months"),
+            "availability"
+            | "monthly_growth"
+            | "discount_rate"
+            | "annual_rate"
+            | "down_payment"
+            | "share"
+            | "salvage_share"
+            | "residual_share"
+            | "support_rate_per_year"
+            | "non_server_maintenance_rate_per_year"
+            | "idle_power_share"
+            | "egress_share_of_cloud_spend"
+            | "input"
+            | "output"
+            | "cached" => bound(dec!(1000), "a share"),
+            _ => bound(MAX_MONEY, "an amount"),
+        }
+    }
+
+    /// Every key the match of before named, whether a layer field's or another's.
+    const KEYS_BEFORE: [&str; 63] = [
+        "price_per_gpu_hour",
+        "running_cost_per_gpu_hour",
+        "price_per_million_tokens",
+        "price_per_million_input_tokens",
+        "price_per_million_output_tokens",
+        "price_per_million_cached_tokens",
+        "tariff_per_kwh",
+        "colocation_per_kw_month",
+        "gpus",
+        "demand_scale",
+        "gpus_per_server",
+        "parameters_billion",
+        "tokens_per_month",
+        "gpu_hours_per_day",
+        "layers",
+        "kv_heads",
+        "head_dim",
+        "context_tokens",
+        "batch",
+        "staff_fte",
+        "egress_tb_per_month",
+        "data_tb",
+        "mfu",
+        "peak_tflops",
+        "power_kw_per_gpu",
+        "kw_per_rack_limit",
+        "pue",
+        "grid_gco2_per_kwh",
+        "interruptions_per_hour",
+        "checkpoint_write_minutes",
+        "restart_minutes",
+        "rate",
+        "term_months",
+        "format_version",
+        "horizon_months",
+        "start_month",
+        "lead_time_months",
+        "active_from_month",
+        "active_months",
+        "depreciation_life_months",
+        "month",
+        "notice_months",
+        "availability",
+        "monthly_growth",
+        "discount_rate",
+        "annual_rate",
+        "down_payment",
+        "share",
+        "salvage_share",
+        "residual_share",
+        "support_rate_per_year",
+        "non_server_maintenance_rate_per_year",
+        "idle_power_share",
+        "egress_share_of_cloud_spend",
+        "input",
+        "output",
+        "cached",
+        // Keys the match left to its default (money), among them layer fields.
+        "price_per_gpu",
+        "installation",
+        "running_cost_per_month",
+        "value",
+        "no_such_field",
+        "",
+    ];
+
+    /// Every property name the scenario file's schema has, at any depth.
+    fn schema_keys() -> Vec<String> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    if let Some(serde_json::Value::Object(props)) = map.get("properties") {
+                        out.extend(props.keys().cloned());
+                    }
+                    map.values().for_each(|c| walk(c, out));
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|c| walk(c, out)),
+                _ => {}
+            }
+        }
+        let schema: serde_json::Value =
+            serde_json::from_str(&crate::engine::input::scenario_file::schema_json()).expect("the schema is JSON");
+        let mut out = Vec::new();
+        walk(&schema, &mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// How each of `rows` differs from the bound its field had before: empty when none does.
+    fn changed_rows(rows: &[LayerField]) -> Vec<String> {
+        rows.iter()
+            .filter_map(|f| {
+                let (max, min, what) = bound_before(f.name);
+                let b = f.bound;
+                (b.max != max || b.min_positive != min || b.what != what)
+                    .then(|| format!("`{}`: {b:?}, before ({max}, {min:?}, {what})", f.name))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_layer_field_is_bounded_by_its_row() {
+        for f in &LAYER_FIELDS {
+            assert_eq!(bound_of(f.name), f.bound, "{}", f.name);
+            // No arm of the other fields' list names a layer field: the row alone decides.
+            assert_eq!(other_bound(f.name), AMOUNT, "{} has an arm in other_bound", f.name);
+        }
+    }
+
+    #[test]
+    fn every_key_has_the_bound_it_had_before() {
+        let schema = schema_keys();
+        assert!(schema.len() > 100, "{schema:?}");
+        let keys = KEYS_BEFORE
+            .iter()
+            .copied()
+            .chain(LAYER_FIELDS.iter().map(|f| f.name))
+            .chain(schema.iter().map(String::as_str));
+        for key in keys {
+            let b = bound_of(key);
+            assert_eq!((b.max, b.min_positive, b.what), bound_before(key), "{key}");
+            assert_eq!(range_of(key), (b.max, b.min_positive), "{key}");
+        }
+        assert!(
+            changed_rows(&LAYER_FIELDS).is_empty(),
+            "{:#?}",
+            changed_rows(&LAYER_FIELDS)
+        );
+    }
+
+    #[test]
+    fn a_row_with_another_bound_is_caught() {
+        let mut rows = LAYER_FIELDS;
+        for row in &mut rows {
+            match row.name {
+                // The right ceiling, with a floor it never had.
+                "gpus" => row.bound = floor(MAX_GPUS, Decimal::ONE, "GPUs"),
+                // Another name for the same ceiling.
+                "availability" => row.bound = bound(dec!(1000), "an availability"),
+                // The money ceiling in place of a price's.
+                "price_per_gpu_hour" => row.bound = AMOUNT,
+                _ => {}
+            }
+        }
+        let changed = changed_rows(&rows);
+        assert_eq!(changed.len(), 3, "{changed:#?}");
+        for (c, name) in changed.iter().zip(["gpus", "price_per_gpu_hour", "availability"]) {
+            assert!(c.starts_with(&format!("`{name}`")), "{changed:#?}");
+        }
+    }
+
+    #[test]
+    fn a_number_past_a_layer_fields_bound_reads_as_before() {
+        let mut out = Vec::new();
+        let steps = [Step::Key("gpus".into())];
+        number(dec!(10000001), &steps, "gpus", &mut out);
+        number(dec!(0.005), &steps, "mfu", &mut out);
+        number(dec!(5), &steps, "start_month", &mut out);
+        let messages: Vec<&str> = out.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "10000001 is beyond what the planner evaluates here (10000000 at most, GPUs); see Limits in the README",
+                "0.005 is too small to evaluate (0.01 at least, MFU); see Limits in the README",
+            ]
+        );
     }
 }

@@ -1,9 +1,12 @@
 //! Input: the scenario file as it is written (the versioned JSON format, its layer kinds and
-//! empty layers), the table of layer fields, the id rule, the exchange rates and the bounds of its numbers. Nothing here
-//! knows a catalog or a resolved plan.
+//! empty layers), the table of layer fields (with each field's bound, money and quote column), the
+//! id rule, the exchange rates, and the bounds of its numbers (`bounds`, the limits they are built
+//! from; `limits`, the check of a file against them). Nothing here knows a catalog or a resolved
+//! plan.
 //!
 //! May import: nothing else in the engine.
 
+pub mod bounds;
 pub mod fx;
 pub mod ids;
 pub mod layer_fields;
