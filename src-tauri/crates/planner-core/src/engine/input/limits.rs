@@ -33,15 +33,13 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::engine::input::bounds::{AMOUNT, Bound, MONTHS, PRICE_PER_UNIT, SHARE, bound, floor};
+use crate::engine::input::bounds::{
+    AMOUNT, Bound, MAX_GPU_HOURS_PER_DAY, MAX_LOAN_MONTHS, MAX_PARAMETERS_BILLION, MAX_TOKENS_PER_MONTH,
+    MIN_PARAMETERS_BILLION, MONTHS, PRICE_PER_UNIT, SHARE, bound, floor,
+};
 use crate::engine::input::layer_fields;
 use crate::engine::input::scenario_file::ScenarioFile;
 use crate::problem::Problem;
-
-pub use crate::engine::input::bounds::{
-    MAX_GPU_HOURS_PER_DAY, MAX_GPUS, MAX_LOAN_MONTHS, MAX_MONEY, MAX_MONTHLY_DEMAND_PFLOP_H, MAX_MONTHS,
-    MAX_PARAMETERS_BILLION, MAX_RATE_PRICE, MAX_TOKENS_PER_MONTH, MIN_MFU, MIN_PARAMETERS_BILLION, MIN_PEAK_TFLOPS,
-};
 
 /// Fields that hold text (ids, names, codes, reasons): a text that reads as a number is not one.
 const TEXT_KEYS: [&str; 30] = [
@@ -683,6 +681,7 @@ fn number(d: Decimal, steps: &[Step], key: &str, out: &mut Vec<Problem>) {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use crate::engine::input::bounds::{MAX_GPUS, MAX_MONEY, MAX_MONTHS, MAX_RATE_PRICE, MIN_MFU, MIN_PEAK_TFLOPS};
     use crate::engine::input::layer_fields::{LAYER_FIELDS, LayerField};
 
     /// `bound_of` as it was before the table of layer fields held their bounds (issue #43), word

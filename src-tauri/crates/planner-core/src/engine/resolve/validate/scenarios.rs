@@ -139,7 +139,7 @@ impl<'c> Resolver<'c> {
                     format!(
                         "workload `{}`, scaled and grown as this scenario says, asks for more than {} useful PFLOP-hours in a month, beyond what the planner evaluates; lower the scale or the growth",
                         spec.id,
-                        crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H.normalize()
+                        crate::engine::input::bounds::MAX_MONTHLY_DEMAND_PFLOP_H.normalize()
                     ),
                 );
             }

@@ -197,7 +197,7 @@ impl<'c> Resolver<'c> {
 
     /// Whether demand `base` (per day when `per_day`) of workload `w`, grown at `growth` a month
     /// over its months in the horizon, stays within
-    /// [`crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
+    /// [`crate::engine::input::bounds::MAX_MONTHLY_DEMAND_PFLOP_H`] in every month; with those months and
     /// the growth factor over them.
     pub(super) fn demand_fits(
         &self,
@@ -206,7 +206,7 @@ impl<'c> Resolver<'c> {
         per_day: bool,
         growth: Decimal,
     ) -> (u32, Option<Decimal>, bool) {
-        let max = crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::input::bounds::MAX_MONTHLY_DEMAND_PFLOP_H;
         let months = self.horizon.saturating_sub(w.active_from_month);
         let months = w.active_months.map_or(months, |n| n.min(months));
         let per_month = if per_day {
@@ -223,14 +223,14 @@ impl<'c> Resolver<'c> {
     }
 
     /// Refuses demand that, grown over the workload's months in the horizon, would ask for more
-    /// than [`crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
+    /// than [`crate::engine::input::bounds::MAX_MONTHLY_DEMAND_PFLOP_H`] in a month, or whose growth factor alone
     /// passes it: the engine compounds the growth month by month and sizes layers from it.
     pub(super) fn demand_in_range(&mut self, p: &str, w: &WorkloadSpec, base: Decimal, per_day: bool) {
         let (months, factor, fits) = self.demand_fits(w, base, per_day, w.monthly_growth);
         if fits {
             return;
         }
-        let max = crate::engine::input::limits::MAX_MONTHLY_DEMAND_PFLOP_H;
+        let max = crate::engine::input::bounds::MAX_MONTHLY_DEMAND_PFLOP_H;
         let field = if w.monthly_growth > Decimal::ZERO && factor.is_none_or(|f| f > Decimal::ONE) {
             "monthly_growth"
         } else if per_day {
