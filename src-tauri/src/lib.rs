@@ -1,7 +1,7 @@
 //! The desktop shell: one window, its host, and the IPC commands.
 //!
 //! Every use case lives in `planner_app`; the commands in [`commands`] are expanded from its one
-//! command list (`planner_app::commands`), the same list its by-name dispatch is expanded from,
+//! command list (`planner_app::commands`), the same list its by-name router is expanded from,
 //! so everything the UI can do a test can do without a window (`planner_app::TestHost`). The TypeScript bindings in `ui/src/lib/ipc/bindings.ts` are
 //! generated from the commands' signatures by tauri-specta (see `bindings_are_current` below).
 //!

@@ -745,7 +745,7 @@ fn list_entries(text: &str) -> Vec<(String, usize)> {
 }
 
 /// Architecture invariant: a command is written once, in `planner_app`'s command list, and the
-/// shell's commands and the app's by-name dispatch are expanded from it. Every call in the list,
+/// shell's commands and the app's by-name router are expanded from it. Every call in the list,
 /// and every command the shell writes by hand (only those that need the window), is at most 10
 /// lines (as `cargo fmt` lays it out): it unpacks the arguments, calls the use case, and returns;
 /// rules live below the shell.
@@ -782,14 +782,14 @@ fn every_command_body_is_at_most_ten_lines() {
     assert!(long.is_empty(), "commands longer than 10 lines:\n{}", long.join("\n"));
     assert_eq!(
         by_hand,
-        planner_app::dispatch::WINDOW_COMMANDS,
+        planner_app::router::WINDOW_COMMANDS,
         "the shell writes by hand only the commands that need the window; add any other to planner_app's command list"
     );
     let listed: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         listed,
-        planner_app::dispatch::COMMANDS,
-        "the scan reads the list the dispatch expands"
+        planner_app::router::COMMANDS,
+        "the scan reads the list the router expands"
     );
 }
 

@@ -1,7 +1,7 @@
 //! The one list of the app's IPC commands. Each entry is a command's name, its doc (which the
 //! UI's bindings carry), its arguments, its answer and the call of the use case that answers it.
 //! [`with_commands!`](crate::with_commands) hands the list to a macro that expands it: the shell
-//! makes a typed Tauri command of each entry (and the bindings from them), the `dispatch` module
+//! makes a typed Tauri command of each entry (and the bindings from them), the `router` module
 //! the table that answers a command by name without a window (the host server of the UI's
 //! recorded answers and the test that replays them). A command is added here, once.
 //!
@@ -9,7 +9,7 @@
 //! [`crate::Host`] the call runs on, each argument arrives as the bindings send it (camelCase in
 //! JSON), and the call returns `Result<Answer, PlannerError>`. Paths are absolute (`$crate::` for
 //! this crate), since the list expands in other crates. Commands that need the window (the
-//! system file dialog) are not here: they are the dispatch module's `WINDOW_COMMANDS`.
+//! system file dialog) are not here: they are the router's `WINDOW_COMMANDS`.
 
 /// Calls `$then!` with every command of the app, in the order of the bindings.
 #[macro_export]

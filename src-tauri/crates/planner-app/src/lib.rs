@@ -20,7 +20,7 @@
 //!
 //! Beside the rooms, [`commands`] is the one list of IPC commands (name, arguments, answer, the
 //! use case's call), expanded by the shell into its typed Tauri commands and here into
-//! [`dispatch`], which answers a command by name (JSON in, JSON out); [`recorded`] replays the UI
+//! [`route`], which answers a command by name (JSON in, JSON out); [`recorded`] replays the UI
 //! tests' recorded calls on a [`TestHost`].
 //!
 //! Architecture invariant: this crate depends on no GUI toolkit; what needs the window (file
@@ -30,16 +30,16 @@ pub mod catalog;
 pub mod commands;
 pub mod compare;
 pub mod compliance;
-pub mod dispatch;
 pub mod host;
 pub mod identities;
 pub mod memo;
 pub mod packs;
 pub mod publishing;
 pub mod recorded;
+pub mod router;
 pub mod scenarios;
 pub mod session;
 pub mod vendors;
 
-pub use dispatch::dispatch;
 pub use host::{DesktopHost, Host, Slots, TestHost};
+pub use router::route;

@@ -1,7 +1,7 @@
 //! Recorded answers: the UI's tests run against answers the real use cases gave.
 //!
 //! A UI test in record mode sends each call to the host server (`src/bin/host_server.rs`),
-//! which answers through a [`Recorder`] and [`crate::dispatch`]; the test writes every call with
+//! which answers through a [`Recorder`] and [`crate::router`]; the test writes every call with
 //! its answer to `ui/tests/recorded/`. In replay mode the UI test gets those answers back in
 //! order, and the test `recorded_answers` replays every file on a fresh [`Recorder`] and fails
 //! when an answer changed, so no rule of the product lives in the UI's test double.
@@ -26,7 +26,7 @@ use planner_core::error::{ErrorCode, PlannerError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Host, TestHost, dispatch, session};
+use crate::{Host, TestHost, router, session};
 
 /// Where the recorder's clock starts: 2026-11-23 09:00:00 UTC.
 pub const CLOCK_START_MS: i64 = 1_795_424_400_000;
@@ -175,7 +175,7 @@ impl Recorder {
             },
             Request::Call { command, args } => {
                 let args = self.real(args.clone());
-                match dispatch::dispatch(&self.host, command, &args) {
+                match router::route(&self.host, command, &args) {
                     Ok(mut value) => {
                         for (_, field) in MEASURED_FIELDS.iter().filter(|(c, _)| c == command) {
                             if let Some(v) = value.pointer_mut(field) {

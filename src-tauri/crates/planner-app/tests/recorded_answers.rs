@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use planner_app::TestHost;
-use planner_app::dispatch::{WINDOW_COMMANDS, dispatch};
 use planner_app::recorded::{Answer, Recording, Request, STORED_ABOVE, first_difference};
+use planner_app::router::{WINDOW_COMMANDS, route};
 use sha2::{Digest, Sha256};
 
 fn repo() -> PathBuf {
@@ -213,18 +213,18 @@ fn the_command_table_knows_every_command_of_the_bindings() {
     let dir = tempfile::tempdir().unwrap();
     let host = TestHost::new(&repo().join("catalogs"), Some(dir.path()), 0);
     for command in &commands {
-        let answer = dispatch(&host, command, &serde_json::json!({}));
+        let answer = route(&host, command, &serde_json::json!({}));
         let unknown = answer
             .as_ref()
             .is_err_and(|e| e.message.contains("is not a command of the app"));
-        assert!(!unknown, "{command} is not in planner_app::dispatch");
+        assert!(!unknown, "{command} is not in planner_app::router");
         if WINDOW_COMMANDS.contains(&command.as_str()) {
             assert!(answer.is_err(), "{command} needs the window");
         }
     }
-    let unknown = dispatch(&host, "no_such_command", &serde_json::json!({})).unwrap_err();
+    let unknown = route(&host, "no_such_command", &serde_json::json!({})).unwrap_err();
     assert_eq!(unknown.message, "no_such_command is not a command of the app.");
     // Arguments are read by their camelCase names, as the bindings send them.
-    let refused = dispatch(&host, "size_workload", &serde_json::json!({ "gpus_per_server": 8 })).unwrap_err();
+    let refused = route(&host, "size_workload", &serde_json::json!({ "gpus_per_server": 8 })).unwrap_err();
     assert!(refused.message.contains("workload"), "{}", refused.message);
 }

@@ -18,8 +18,8 @@ mod evaluate;
 mod exit_cmd;
 mod host;
 mod memo_cmd;
+mod operations_cmd;
 mod pack_cmd;
-mod plan_cmd;
 mod quotes_cmd;
 mod risk_cmd;
 mod sample_cmd;
@@ -605,7 +605,7 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
         },
         Command::Scorecard { file, json } => scorecard_cmd::scorecard(catalog, &file, json),
         Command::Plan { file, scenario, json } => {
-            planner_app::catalog::load(catalog).and_then(|c| plan_cmd::plan(&c, &file, scenario.as_deref(), json))
+            planner_app::catalog::load(catalog).and_then(|c| operations_cmd::plan(&c, &file, scenario.as_deref(), json))
         }
         Command::Quotes { command } => match command {
             QuotesCommand::Check { file, workspace, json } => {

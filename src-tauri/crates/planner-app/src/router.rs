@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::Host;
 
-/// Commands that need the window and so are answered by the caller, never by [`dispatch`]:
+/// Commands that need the window and so are answered by the caller, never by [`route`]:
 /// the system file dialog is the user's input.
 pub const WINDOW_COMMANDS: &[&str] = &["choose_file"];
 
@@ -61,13 +61,13 @@ fn camel(name: &str) -> String {
     out
 }
 
-/// Expands the command list ([`crate::commands`]) into [`dispatch`].
-macro_rules! dispatch_table {
+/// Expands the command list ([`crate::commands`]) into [`route`].
+macro_rules! router_table {
     ($( $(#[$meta:meta])* $name:ident ($host:ident $(, $arg:ident : $ty:ty)*) -> $ans:ty = $body:block; )*) => {
         /// Runs the command `command` with `args` on `host` and returns its answer as JSON, or the
         /// refusal the command gives. An unknown command, or one in [`WINDOW_COMMANDS`], is refused
         /// with `invalid-input` naming it.
-        pub fn dispatch<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value, PlannerError> {
+        pub fn route<H: Host>(host: &H, command: &str, args: &Value) -> Result<Value, PlannerError> {
             let a = Args { command, values: args };
             $(
                 if command == stringify!($name) {
@@ -86,7 +86,7 @@ macro_rules! dispatch_table {
     };
 }
 
-crate::with_commands!(dispatch_table);
+crate::with_commands!(router_table);
 
 fn unknown(command: &str) -> PlannerError {
     let why = if WINDOW_COMMANDS.contains(&command) {

@@ -1,4 +1,5 @@
-//! `planner plan FILE [--scenario S] [--json]`: what each scenario's plan does, beside what it
+//! `planner plan FILE [--scenario S] [--json]` (the verb users know): the operations of each
+//! scenario, that is what its plan does, beside what it
 //! costs: who serves which workload each month, when owned hardware is delivered and what bridges
 //! the months before, what spot capacity loses to interruptions, and the GPUs the work needs
 //! (the engine's `operations`, read from the month loop that books the ledger).
