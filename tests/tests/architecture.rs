@@ -196,6 +196,60 @@ fn the_store_reads_no_clock_and_computes_no_figure() {
     );
 }
 
+/// Where the wall clock may be read: the desktop host's `now_ms` and nowhere else, so every
+/// time a use case stamps comes from the [`Host`] (a test host's clock stands still).
+const CLOCK_READERS: &[&str] = &["src-tauri/crates/planner-app/src/host.rs"];
+
+/// The files under `dirs` (relative to the workspace root, tests and benches left out) that read
+/// the wall clock, other than [`CLOCK_READERS`].
+fn clock_readers(root: &Path, dirs: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    for d in dirs {
+        rust_files(&root.join(d), &mut files);
+    }
+    files
+        .iter()
+        .filter(|f| {
+            let rel = f.strip_prefix(root).unwrap_or(f).to_string_lossy().replace('\\', "/");
+            !CLOCK_READERS.contains(&rel.as_str()) && !rel.contains("/tests/") && !rel.contains("/benches/")
+        })
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).expect("a Rust source file");
+            let code = without_tests(&text);
+            code.lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .any(|l| l.contains("SystemTime") || l.contains("UNIX_EPOCH"))
+        })
+        .map(|f| f.display().to_string())
+        .collect()
+}
+
+#[test]
+fn only_the_host_reads_the_clock() {
+    let root = workspace_root();
+    let found = clock_readers(&root, &["src-tauri/crates", "src-tauri/src"]);
+    assert!(
+        found.is_empty(),
+        "these read the wall clock; take the time from the Host (`host.now_ms()`) instead:\n{}",
+        found.join("\n")
+    );
+    // The scan sees the one reader it allows.
+    let host = std::fs::read_to_string(root.join(CLOCK_READERS[0])).expect("host.rs");
+    assert!(host.contains("SystemTime::now()"), "the desktop host reads the clock");
+}
+
+#[test]
+fn the_clock_scan_sees_a_reader() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let src = dir.path().join("crate/src");
+    std::fs::create_dir_all(&src).expect("a folder");
+    std::fs::write(src.join("stamp.rs"), "pub fn now() -> u64 { std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) }\n").expect("a file");
+    std::fs::write(src.join("quiet.rs"), "// SystemTime is the host's\npub fn f() {}\n").expect("a file");
+    let found = clock_readers(dir.path(), &["crate"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with("stamp.rs"), "{found:?}");
+}
+
 #[test]
 fn the_store_check_sees_a_clock_and_a_comparison() {
     let clock = "pub fn now() -> i64 { std::time::SystemTime::now().elapsed().map_or(0, |d| d.as_millis() as i64) }";
