@@ -160,12 +160,17 @@ const STORE_MAY_NOT: &[(&str, &str)] = &[
 
 /// Where `text` (a store source file, comments dropped) breaks [`STORE_MAY_NOT`].
 fn store_breaches(text: &str) -> Vec<(&'static str, &'static str)> {
+    tokens_in(text, STORE_MAY_NOT)
+}
+
+/// The entries of `table` (token, what it means) whose token `text` holds outside comments.
+fn tokens_in(text: &str, table: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {
     let code: String = text
         .lines()
         .map(|l| l.split("//").next().unwrap_or(""))
         .collect::<Vec<_>>()
         .join("\n");
-    STORE_MAY_NOT
+    table
         .iter()
         .copied()
         .filter(|(token, _)| code.contains(token))
@@ -970,16 +975,7 @@ const CORE_DEPENDENCIES: &[&str] = &[
 
 /// Where `text` (a source file without its unit tests and comments) reaches the world.
 fn reaches_the_world(text: &str) -> Vec<(&'static str, &'static str)> {
-    let code: String = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    WORLD
-        .iter()
-        .copied()
-        .filter(|(token, _)| code.contains(token))
-        .collect()
+    tokens_in(text, WORLD)
 }
 
 #[test]

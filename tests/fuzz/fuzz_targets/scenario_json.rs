@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planner_core::engine::decide::compare::{compare_all, resale_share_of_difference};
-use planner_core::engine::costing::evaluate::evaluate;
 use planner_core::engine::blocks::finance::present;
+use planner_core::engine::costing::evaluate::evaluate;
+use planner_core::engine::decide::compare::{compare_all, resale_share_of_difference};
 use planner_core::engine::input::scenario_file;
 use planner_core::engine::resolve::validate::{to_error, validate};
 use planner_fuzz::catalog;

@@ -29,8 +29,23 @@ fuzz_target!(|data: &[u8]| {
     // audit verify (which checks every signed sign-off's signature) and audit log
     let _ = ws.verify_checklist_log();
     let _ = ws.checklist_log();
-    // What the app shows: the comparison, and the checklists against the kept template.
-    let _ = ws.compare();
+    // What the app shows: the comparison (the view and its scenarios read back, compared by the
+    // core as planner-app's compare does), and the checklists against the kept template.
+    if let Ok(view) = ws.view()
+        && let Ok(chosen) = view
+            .selected
+            .iter()
+            .map(|id| ws.scenario(id))
+            .collect::<Result<Vec<_>, _>>()
+    {
+        let _ = planner_core::engine::workspace::content::compare_selection(
+            ws.catalog(),
+            ws.settings(),
+            ws.workloads(),
+            &chosen,
+            &view,
+        );
+    }
     let shipped = (CHECKLIST.0.to_owned(), CHECKLIST.1.to_owned());
     if let Ok(t) = ws.checklist_template(&shipped)
         && let Ok((lists, _)) = ws.checklist_records()

@@ -534,15 +534,16 @@ fn run(catalog: &Path, command: Command) -> Result<(String, bool), PlannerError>
                 out,
             } => pack_cmd::pack(
                 catalog,
-                &pack_cmd::PackArgs {
+                &planner_app::publishing::PackRequest {
                     dir: &dir,
-                    sign_with: &sign_with,
-                    passphrase_env: passphrase_env.as_deref(),
+                    secret_key: &sign_with,
+                    passphrase: None,
                     publisher: &publisher,
                     date: date.as_deref(),
                     note: note.as_deref(),
                     out: &out,
                 },
+                passphrase_env.as_deref(),
             ),
             CatalogCommand::Verify { file, trust } => pack_cmd::verify(&file, &trust),
             CatalogCommand::Diff { old, new, trust, json } => pack_cmd::diff_cmd(&old, &new, &trust, json),

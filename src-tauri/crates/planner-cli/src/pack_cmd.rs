@@ -43,36 +43,22 @@ pub fn keygen(out: &Path, passphrase_env: Option<&str>) -> Result<String, Planne
     ))
 }
 
-/// The arguments of `catalog pack`.
-#[derive(Debug)]
-pub struct PackArgs<'a> {
-    pub dir: &'a Path,
-    pub sign_with: &'a Path,
-    pub passphrase_env: Option<&'a str>,
-    pub publisher: &'a str,
-    pub date: Option<&'a str>,
-    pub note: Option<&'a str>,
-    pub out: &'a Path,
-}
-
-/// `catalog pack DIR --sign-with KEY --publisher NAME --out FILE`.
-pub fn pack(catalog_dir: &Path, a: &PackArgs<'_>) -> Result<String, PlannerError> {
-    let pass = env_passphrase(a.passphrase_env)?;
-    let written = publishing::pack_folder(
-        &crate::host::host(catalog_dir),
-        &publishing::PackRequest {
-            dir: a.dir,
-            secret_key: a.sign_with,
-            passphrase: pass.as_deref(),
-            publisher: a.publisher,
-            date: a.date,
-            note: a.note,
-            out: a.out,
-        },
-    )?;
+/// `catalog pack DIR --sign-with KEY --publisher NAME --out FILE`: `request` as the command line
+/// gave it, its passphrase read from the environment variable `passphrase_env` names.
+pub fn pack(
+    catalog_dir: &Path,
+    request: &publishing::PackRequest<'_>,
+    passphrase_env: Option<&str>,
+) -> Result<String, PlannerError> {
+    let pass = env_passphrase(passphrase_env)?;
+    let request = publishing::PackRequest {
+        passphrase: pass.as_deref(),
+        ..*request
+    };
+    let written = publishing::pack_folder(&crate::host::host(catalog_dir), &request)?;
     Ok(format!(
         "Wrote {}: catalog {} from {}, {} files, signed.\n",
-        a.out.display(),
+        request.out.display(),
         written.version,
         written.publisher,
         written.files
