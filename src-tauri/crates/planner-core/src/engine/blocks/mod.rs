@@ -1,7 +1,8 @@
 //! Building blocks: plain numbers in, plain numbers out. Finance (discounting, annuities,
-//! depreciation), sizing (memory and GPUs for a model), rack power and cooling, the network
-//! fabric, spot interruptions and the allocation of demand to supply layers month by month.
-//! Each can be called on its own.
+//! depreciation), tax (depreciation schedules by method and convention, and the present value of
+//! their tax shield, for the after-tax view), sizing (memory and GPUs for a model), rack power and
+//! cooling, the network fabric, spot interruptions and the allocation of demand to supply layers
+//! month by month. Each can be called on its own.
 //!
 //! May import: nothing else in the engine.
 
@@ -11,3 +12,4 @@ pub mod network;
 pub mod rack;
 pub mod sizing;
 pub mod spot;
+pub mod tax;
