@@ -1,8 +1,10 @@
 //! Building blocks: plain numbers in, plain numbers out. Finance (discounting, annuities,
 //! depreciation), tax (depreciation schedules by method and convention, and the present value of
 //! their tax shield, for the after-tax view), sizing (memory and GPUs for a model), rack power and
-//! cooling, the network fabric, spot interruptions and the allocation of demand to supply layers
-//! month by month. Each can be called on its own.
+//! cooling, the network fabric, spot interruptions, the allocation of demand to supply layers
+//! month by month, and resale derived from newer generations' price-performance (a card's value at
+//! an age, capped by its remaining rental margin; 0 without a resale market). Each can be called on
+//! its own.
 //!
 //! May import: nothing else in the engine.
 
@@ -10,6 +12,7 @@ pub mod allocation;
 pub mod finance;
 pub mod network;
 pub mod rack;
+pub mod resale;
 pub mod sizing;
 pub mod spot;
 pub mod tax;
