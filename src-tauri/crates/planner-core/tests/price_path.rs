@@ -4,7 +4,8 @@
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::engine::blocks::price_path::{PathError, Period, Point, PricePath};
+use planner_core::engine::blocks::price_path::{Period, Point, PricePath};
+use planner_core::engine::blocks::refused::Refused;
 use rust_decimal::{Decimal, RoundingStrategy, dec};
 
 /// Rounds half-even to `dp` decimals, for comparisons with hand figures.
@@ -48,7 +49,7 @@ fn halving_points() -> PricePath {
     }
 }
 
-fn refusal(path: &PricePath) -> PathError {
+fn refusal(path: &PricePath) -> Refused {
     match path.validate() {
         Err(e) => e,
         Ok(()) => panic!("{path:?} should be refused"),

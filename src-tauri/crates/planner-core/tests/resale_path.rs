@@ -8,7 +8,8 @@
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::engine::blocks::resale::{Decay, DerivedResale, ResaleBasis, ResaleError, derived_resale, share_at};
+use planner_core::engine::blocks::refused::Refused;
+use planner_core::engine::blocks::resale::{Decay, DerivedResale, ResaleBasis, derived_resale, share_at};
 use rust_decimal::{Decimal, RoundingStrategy, dec};
 
 fn doubling(years: Decimal) -> Decay {
@@ -153,9 +154,9 @@ fn a_card_without_a_resale_market_resells_at_zero() {
     assert_eq!(percent(resale.share), dec!(43));
 }
 
-fn refused_field(result: Result<impl std::fmt::Debug, ResaleError>) -> &'static str {
+fn refused_field(result: Result<impl std::fmt::Debug, Refused>) -> String {
     let error = result.unwrap_err();
-    assert!(error.to_string().starts_with(error.field), "{error}");
+    assert!(error.to_string().starts_with(&error.field), "{error}");
     error.field
 }
 

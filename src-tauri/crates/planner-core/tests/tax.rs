@@ -31,11 +31,12 @@
 
 use planner_core::engine::blocks::finance::powi;
 use planner_core::engine::blocks::tax::{
-    Convention, DepreciationMethod, MAX_RECOVERY_YEARS, Quarter, TaxInputError, schedule, tax_shield_pv,
+    Convention, DepreciationMethod, MAX_RECOVERY_YEARS, Quarter, schedule, tax_shield_pv,
 };
 use rust_decimal::{Decimal, RoundingStrategy, dec};
 
 use DepreciationMethod::{DecliningBalance150, DecliningBalance200, MacrsGds, StraightLine};
+use planner_core::engine::blocks::refused::Refused;
 
 /// A share of cost as a percentage rounded half-even to 2 decimals, as the tables print it.
 fn percent(share: Decimal) -> Decimal {
@@ -530,7 +531,7 @@ fn the_shield_is_the_tax_rate_undiscounted_and_earlier_is_worth_more() {
     assert_eq!(tax_shield_pv(&[], tax, dec!(0.08)).unwrap(), Decimal::ZERO);
 }
 
-fn refused<T: std::fmt::Debug>(result: Result<T, TaxInputError>) -> TaxInputError {
+fn refused<T: std::fmt::Debug>(result: Result<T, Refused>) -> Refused {
     match result {
         Ok(value) => panic!("accepted: {value:?}"),
         Err(e) => e,

@@ -6,7 +6,7 @@
 //! an age, capped by its remaining rental margin; 0 without a resale market), and price paths (how
 //! a rental price, a purchase price, a tariff or a salary moves month by month: flat, a yearly
 //! rate, a rate per period or dated points). Each can be called on
-//! its own.
+//! its own. An input a block refuses is a [`refused::Refused`], naming its field.
 //!
 //! May import: nothing else in the engine.
 
@@ -15,6 +15,7 @@ pub mod finance;
 pub mod network;
 pub mod price_path;
 pub mod rack;
+pub mod refused;
 pub mod resale;
 pub mod sizing;
 pub mod spot;

@@ -25,13 +25,12 @@
 //!   (a steep rise kept for decades) saturates at `Decimal::MAX`. On a path `validate` refuses the
 //!   result is defined but meaningless (a rate at or below -100% gives 0 after month 0).
 
-use std::fmt;
-
 use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::blocks::finance;
+use crate::engine::blocks::refused::Refused;
 
 /// The most periods or points a path may have (twenty years of monthly points).
 pub const MAX_STEPS: usize = 240;
@@ -97,33 +96,9 @@ pub struct Point {
     pub multiplier: Decimal,
 }
 
-/// A path [`PricePath::validate`] refuses: the field at fault, as a file would spell it
-/// (`periods[1].from_month`), and what to do about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PathError {
-    /// The field at fault (`per_year`, `periods[1].from_month`, `points[0].multiplier`, ...).
-    pub field: String,
-    /// What is wrong, with the value given, and what is accepted.
-    pub message: String,
-}
-
-impl PathError {
-    fn new(field: String, message: String) -> Self {
-        Self { field, message }
-    }
-}
-
-impl fmt::Display for PathError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for PathError {}
-
 impl PricePath {
     /// Checks the rules of this path; the first breach is reported, naming its field.
-    pub fn validate(&self) -> Result<(), PathError> {
+    pub fn validate(&self) -> Result<(), Refused> {
         match self {
             Self::Flat {} => Ok(()),
             Self::Rate { per_year } => check_rate("per_year".to_owned(), *per_year),
@@ -151,15 +126,15 @@ impl PricePath {
     }
 }
 
-fn check_rate(field: String, per_year: Decimal) -> Result<(), PathError> {
+fn check_rate(field: String, per_year: Decimal) -> Result<(), Refused> {
     if per_year <= -Decimal::ONE {
-        return Err(PathError::new(
+        return Err(Refused::new(
             field,
             format!("{per_year} is a fall of 100% a year or more; write a rate above -1 (-0.25 is 25% cheaper a year)"),
         ));
     }
     if per_year > MAX_RATE_PER_YEAR {
-        return Err(PathError::new(
+        return Err(Refused::new(
             field,
             format!(
                 "{per_year} is above {MAX_RATE_PER_YEAR} (+1000% a year); write a rate of at most {MAX_RATE_PER_YEAR}"
@@ -169,9 +144,9 @@ fn check_rate(field: String, per_year: Decimal) -> Result<(), PathError> {
     Ok(())
 }
 
-fn check_count(field: &str, count: usize) -> Result<(), PathError> {
+fn check_count(field: &str, count: usize) -> Result<(), Refused> {
     if count > MAX_STEPS {
-        return Err(PathError::new(
+        return Err(Refused::new(
             field.to_owned(),
             format!("{count} entries; write at most {MAX_STEPS}"),
         ));
@@ -179,14 +154,14 @@ fn check_count(field: &str, count: usize) -> Result<(), PathError> {
     Ok(())
 }
 
-fn validate_periods(periods: &[Period]) -> Result<(), PathError> {
+fn validate_periods(periods: &[Period]) -> Result<(), Refused> {
     check_count("periods", periods.len())?;
     let mut previous: Option<u32> = None;
     for (i, period) in periods.iter().enumerate() {
         if let Some(before) = previous
             && period.from_month <= before
         {
-            return Err(PathError::new(
+            return Err(Refused::new(
                 format!("periods[{i}].from_month"),
                 format!(
                     "month {} does not come after the previous period's month {before}; list periods by strictly increasing from_month",
@@ -200,14 +175,14 @@ fn validate_periods(periods: &[Period]) -> Result<(), PathError> {
     Ok(())
 }
 
-fn validate_points(points: &[Point]) -> Result<(), PathError> {
+fn validate_points(points: &[Point]) -> Result<(), Refused> {
     check_count("points", points.len())?;
     let mut previous: Option<u32> = None;
     for (i, point) in points.iter().enumerate() {
         if let Some(before) = previous
             && point.month <= before
         {
-            return Err(PathError::new(
+            return Err(Refused::new(
                 format!("points[{i}].month"),
                 format!(
                     "month {} does not come after the previous point's month {before}; list points by strictly increasing month",
@@ -217,7 +192,7 @@ fn validate_points(points: &[Point]) -> Result<(), PathError> {
         }
         previous = Some(point.month);
         if point.multiplier <= Decimal::ZERO || point.multiplier > MAX_MULTIPLIER {
-            return Err(PathError::new(
+            return Err(Refused::new(
                 format!("points[{i}].multiplier"),
                 format!(
                     "{} is outside the accepted range; write a multiplier above 0 and at most {MAX_MULTIPLIER} (1 is the price at month 0)",

@@ -25,13 +25,12 @@
 //! - **Value.** `min(price × share, remaining rental margin when given)`, never below 0.
 //! - **Refused**, naming the argument: `years` ≤ 0, `per_year` outside [0, 1), a negative `price`.
 
-use std::fmt;
-
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::blocks::finance::powi;
+use crate::engine::blocks::refused::Refused;
 
 /// How a card's price falls with age as newer generations make its performance cheaper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -73,54 +72,31 @@ pub struct DerivedResale {
     pub basis: ResaleBasis,
 }
 
-/// An input this block refuses, naming the argument (`years`, `per_year`, `price`, ...).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResaleError {
-    /// The argument at fault, as the function names it.
-    pub field: &'static str,
-    /// What is wrong with it, with the value given.
-    pub message: String,
-}
-
-impl ResaleError {
-    fn new(field: &'static str, message: String) -> Self {
-        Self { field, message }
-    }
-}
-
-impl fmt::Display for ResaleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for ResaleError {}
-
 /// The share of its price a card keeps at `age_months` on the price-performance path (1 at age
 /// 0, falling towards 0). Refused: `years` ≤ 0, `per_year` outside [0, 1).
-pub fn share_at(decay: Decay, age_months: u32) -> Result<Decimal, ResaleError> {
+pub fn share_at(decay: Decay, age_months: u32) -> Result<Decimal, Refused> {
     let t = Decimal::from(age_months);
     let twelve = Decimal::from(12u32);
     match decay {
         Decay::Doubling { years } => {
             if years <= Decimal::ZERO {
-                return Err(ResaleError::new(
+                return Err(Refused::new(
                     "years",
                     format!("the doubling period must be more than 0 years, got {years}"),
                 ));
             }
             let period_months = years
                 .checked_mul(twelve)
-                .ok_or_else(|| ResaleError::new("years", format!("the doubling period {years} is too long")))?;
+                .ok_or_else(|| Refused::new("years", format!("the doubling period {years} is too long")))?;
             // The number of doublings since purchase: the share is 2 to minus that.
-            let doublings = t.checked_div(period_months).ok_or_else(|| {
-                ResaleError::new("years", format!("the doubling period {years} is too short to compute"))
-            })?;
+            let doublings = t
+                .checked_div(period_months)
+                .ok_or_else(|| Refused::new("years", format!("the doubling period {years} is too short to compute")))?;
             Ok(pow_below_one(Decimal::TWO, doublings, true))
         }
         Decay::Decline { per_year } => {
             if per_year < Decimal::ZERO || per_year >= Decimal::ONE {
-                return Err(ResaleError::new(
+                return Err(Refused::new(
                     "per_year",
                     format!("the yearly decline must be at least 0 and below 1, got {per_year}"),
                 ));
@@ -144,9 +120,9 @@ pub fn derived_resale(
     age_months: u32,
     remaining_rental_margin: Option<Decimal>,
     vendor_resells: bool,
-) -> Result<DerivedResale, ResaleError> {
+) -> Result<DerivedResale, Refused> {
     if price < Decimal::ZERO {
-        return Err(ResaleError::new(
+        return Err(Refused::new(
             "price",
             format!("the price must be at least 0, got {price}"),
         ));
@@ -162,7 +138,7 @@ pub fn derived_resale(
     }
     let path_value = price
         .checked_mul(share)
-        .ok_or_else(|| ResaleError::new("price", format!("the price {price} is too large to compute")))?;
+        .ok_or_else(|| Refused::new("price", format!("the price {price} is too large to compute")))?;
     let (value, capped_by_margin) = match remaining_rental_margin {
         Some(margin) if margin < path_value => (margin, true),
         _ => (path_value, false),

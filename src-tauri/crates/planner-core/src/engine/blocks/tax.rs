@@ -26,8 +26,7 @@
 //! - **Tax shield.** Each year's deduction saves `tax rate × share` at the end of that tax year:
 //!   year `y` (from 1) is discounted by `(1 + r)^y` at the annual discount rate `r`.
 
-use std::fmt;
-
+use crate::engine::blocks::refused::Refused;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -103,29 +102,6 @@ impl Convention {
     }
 }
 
-/// An input this block refuses, naming the argument (`recovery_years`, `bonus_share`, ...).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaxInputError {
-    /// The argument at fault, as the function names it.
-    pub field: &'static str,
-    /// What is wrong with it, with the value given.
-    pub message: String,
-}
-
-impl TaxInputError {
-    fn new(field: &'static str, message: String) -> Self {
-        Self { field, message }
-    }
-}
-
-impl fmt::Display for TaxInputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for TaxInputError {}
-
 /// The share of cost deducted in each tax year, year 1 first: `recovery_years` entries without a
 /// convention, one more with one. The shares are unrounded and add up to exactly 1.
 ///
@@ -137,7 +113,7 @@ pub fn schedule(
     convention: Convention,
     recovery_years: u32,
     bonus_share: Decimal,
-) -> Result<Vec<Decimal>, TaxInputError> {
+) -> Result<Vec<Decimal>, Refused> {
     check_recovery(method, convention, recovery_years)?;
     check_share("bonus_share", bonus_share)?;
     let mut shares = spread(method, convention, recovery_years, Decimal::ONE - bonus_share);
@@ -156,7 +132,7 @@ pub fn tax_shield_pv(
     schedule: &[Decimal],
     tax_rate: Decimal,
     annual_discount_rate: Decimal,
-) -> Result<Decimal, TaxInputError> {
+) -> Result<Decimal, Refused> {
     check_share("tax_rate", tax_rate)?;
     check_share("annual_discount_rate", annual_discount_rate)?;
     check_schedule(schedule)?;
@@ -166,7 +142,7 @@ pub fn tax_shield_pv(
     for share in schedule {
         growth = growth
             .checked_mul(step)
-            .ok_or_else(|| TaxInputError::new("schedule", "too many years to discount".to_owned()))?;
+            .ok_or_else(|| Refused::new("schedule", "too many years to discount".to_owned()))?;
         discounted += *share / growth;
     }
     Ok(tax_rate * discounted)
@@ -220,32 +196,28 @@ fn spread(method: DepreciationMethod, convention: Convention, recovery_years: u3
     shares
 }
 
-fn check_recovery(
-    method: DepreciationMethod,
-    convention: Convention,
-    recovery_years: u32,
-) -> Result<(), TaxInputError> {
+fn check_recovery(method: DepreciationMethod, convention: Convention, recovery_years: u32) -> Result<(), Refused> {
     if recovery_years == 0 {
-        return Err(TaxInputError::new(
+        return Err(Refused::new(
             "recovery_years",
             "a recovery period is at least 1 year (got 0)".to_owned(),
         ));
     }
     if recovery_years > MAX_RECOVERY_YEARS {
-        return Err(TaxInputError::new(
+        return Err(Refused::new(
             "recovery_years",
             format!("a recovery period is at most {MAX_RECOVERY_YEARS} years (got {recovery_years})"),
         ));
     }
     if method == DepreciationMethod::MacrsGds {
         if !matches!(recovery_years, 3 | 5 | 7) {
-            return Err(TaxInputError::new(
+            return Err(Refused::new(
                 "recovery_years",
                 format!("MACRS GDS is offered for the 3-, 5- and 7-year property classes (got {recovery_years})"),
             ));
         }
         if convention == Convention::None {
-            return Err(TaxInputError::new(
+            return Err(Refused::new(
                 "convention",
                 "MACRS GDS uses the half-year or a mid-quarter convention, not none".to_owned(),
             ));
@@ -255,9 +227,9 @@ fn check_recovery(
 }
 
 /// A share or a rate as a fraction: from 0 to 1 inclusive ("0.21" = 21%).
-fn check_share(field: &'static str, value: Decimal) -> Result<(), TaxInputError> {
+fn check_share(field: &'static str, value: Decimal) -> Result<(), Refused> {
     if !(Decimal::ZERO..=Decimal::ONE).contains(&value) {
-        return Err(TaxInputError::new(
+        return Err(Refused::new(
             field,
             format!("must be a fraction from 0 to 1 (\"0.21\" = 21%), got {value}"),
         ));
@@ -265,10 +237,10 @@ fn check_share(field: &'static str, value: Decimal) -> Result<(), TaxInputError>
     Ok(())
 }
 
-fn check_schedule(schedule: &[Decimal]) -> Result<(), TaxInputError> {
+fn check_schedule(schedule: &[Decimal]) -> Result<(), Refused> {
     let most = MAX_RECOVERY_YEARS as usize + 1;
     if schedule.len() > most {
-        return Err(TaxInputError::new(
+        return Err(Refused::new(
             "schedule",
             format!("at most {most} tax years (got {})", schedule.len()),
         ));
@@ -276,7 +248,7 @@ fn check_schedule(schedule: &[Decimal]) -> Result<(), TaxInputError> {
     let mut total = Decimal::ZERO;
     for (year, share) in schedule.iter().enumerate() {
         if !(Decimal::ZERO..=Decimal::ONE).contains(share) {
-            return Err(TaxInputError::new(
+            return Err(Refused::new(
                 "schedule",
                 format!("year {}: a share of cost from 0 to 1, got {share}", year + 1),
             ));
@@ -284,7 +256,7 @@ fn check_schedule(schedule: &[Decimal]) -> Result<(), TaxInputError> {
         total += *share;
     }
     if total > Decimal::ONE {
-        return Err(TaxInputError::new(
+        return Err(Refused::new(
             "schedule",
             format!("the shares add up to {total}, more than the whole cost"),
         ));
