@@ -177,23 +177,30 @@ fn tokens_in(text: &str, table: &[(&'static str, &'static str)]) -> Vec<(&'stati
         .collect()
 }
 
-#[test]
-fn the_store_reads_no_clock_and_computes_no_figure() {
-    let src = workspace_root().join("src-tauri/crates/planner-store/src");
+/// Every hit of `breaches` in the sources of the crate `name` (without their unit tests), as
+/// "file: `token` what it means"; the scan must read more than `at_least` files.
+fn scan_crate(name: &str, at_least: usize, breaches: fn(&str) -> Vec<(&'static str, &'static str)>) -> Vec<String> {
+    let src = workspace_root().join("src-tauri/crates").join(name).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     assert!(
-        files.len() > 10,
-        "the scan found the store's sources ({} files)",
+        files.len() > at_least,
+        "the scan found {name}'s sources ({} files)",
         files.len()
     );
     let mut found = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).expect("a Rust source file");
-        for (token, what) in store_breaches(without_tests(&text)) {
-            found.push(format!("{}: `{token}` {what}", f.display()));
+        for (token, what) in breaches(without_tests(&text)) {
+            found.push(format!("{}: `{token}` ({what})", f.display()));
         }
     }
+    found
+}
+
+#[test]
+fn the_store_reads_no_clock_and_computes_no_figure() {
+    let found = scan_crate("planner-store", 10, store_breaches);
     assert!(
         found.is_empty(),
         "the store keeps and reads the workspace; the host's clock comes as an argument and the use cases live in planner-app:\n{}",
@@ -980,21 +987,7 @@ fn reaches_the_world(text: &str) -> Vec<(&'static str, &'static str)> {
 
 #[test]
 fn the_core_reads_no_file_network_environment_or_clock() {
-    let src = workspace_root().join("src-tauri/crates/planner-core/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    assert!(
-        files.len() > 40,
-        "the scan found the core's sources ({} files)",
-        files.len()
-    );
-    let mut found = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).expect("a Rust source file");
-        for (token, what) in reaches_the_world(without_tests(&text)) {
-            found.push(format!("{}: `{token}` reaches {what}", f.display()));
-        }
-    }
+    let found = scan_crate("planner-core", 40, reaches_the_world);
     assert!(
         found.is_empty(),
         "the core must take the world as arguments, not reach for it:\n{}",

@@ -10,7 +10,7 @@ use crate::host::{Host, with_workspace};
 /// The catalog the app ships, freshly read and checked; on any error, every issue with file,
 /// line and field.
 pub fn shipped(host: &impl Host) -> Result<Catalog, PlannerError> {
-    planner_store::load_catalog_dir(host.catalog_dir())
+    load(host.catalog_dir())
 }
 
 /// The catalog in the folder `dir` (a command that names a folder rather than the shipped one),
@@ -37,7 +37,7 @@ pub fn update(host: &impl Host) -> Result<Applied, PlannerError> {
 /// store alone does not know it), so the screen is told whether a newer one is available.
 pub(crate) fn weighed(host: &impl Host, ws: &Workspace, mut applied: Applied) -> Applied {
     if applied.changed.iter().any(|c| matches!(c, Changed::Catalog { .. })) {
-        let shipped = planner_store::load_catalog_dir(host.catalog_dir()).ok();
+        let shipped = shipped(host).ok();
         for change in &mut applied.changed {
             if let Changed::Catalog { status } = change {
                 *status = ws.catalog_status(shipped.as_ref());

@@ -24,7 +24,7 @@ pub struct Session {
 
 /// The workspace's summary, with its catalog weighed against the shipped one.
 fn info(host: &impl Host, ws: &Workspace) -> Result<WorkspaceInfo, PlannerError> {
-    let shipped = planner_store::load_catalog_dir(host.catalog_dir()).ok();
+    let shipped = crate::catalog::shipped(host).ok();
     ws.info(shipped.as_ref())
 }
 
