@@ -293,7 +293,7 @@ for f in sorted(src.glob("*.csv")):
 fn cli_seeds(root: &Path, seeds: &Path) -> Result<(), String> {
     // The same build as `cargo xtask test` and `run` (a no-op after them): building the CLI
     // alone would unify features differently and compile much of the tree again.
-    crate::sh(Command::new("cargo").args(crate::BUILD_ARGS).current_dir(root))?;
+    crate::sh(crate::linted_cargo()?.args(crate::BUILD_ARGS).current_dir(root))?;
     let planner = crate::target_dir(root).join("debug/planner");
     let work = seeds.join("made");
     fresh_dir(&work)?;

@@ -87,19 +87,45 @@ fn main() -> ExitCode {
     }
 }
 
-/// The one build both README commands make: `cargo xtask run` and `cargo xtask test` share it.
-/// Everything `cargo test --workspace` runs (libraries, binaries, tests, examples), so that the
-/// test run compiles nothing again. The benches are not built here: clippy checks them, and
-/// `cargo bench` builds them optimised when they are run.
-pub(crate) const BUILD_ARGS: &[&str] = &[
-    "build",
-    "--workspace",
-    "--lib",
-    "--bins",
-    "--tests",
-    "--examples",
-    "--locked",
-];
+/// The one build every command makes (`run`, `test`, `measure`, `soak`, and `fuzz`'s seeds), so
+/// that one after the other compiles nothing again: every target `cargo clippy --all-targets`
+/// checks (libraries, binaries, tests, benches, examples), linted as it compiles. See
+/// [`linted_cargo`].
+pub(crate) const BUILD_ARGS: &[&str] = &["build", "--workspace", "--all-targets", "--locked"];
+
+/// `cargo` with the workspace's own crates compiled by clippy-driver, warnings denied: the lint
+/// run and the build are one compilation instead of two (issue #43: a fresh `cargo clippy` pass
+/// checked every dependency again, about 8 of a fresh test run's minutes). This is how `cargo
+/// clippy` itself runs clippy (`RUSTC_WORKSPACE_WRAPPER`; its `-- -D warnings` reach the driver as
+/// `CLIPPY_ARGS`), except that the compilation goes on to code generation; clippy-driver is rustc
+/// with more lint passes, so the binaries are rustc's. Dependencies are compiled by plain rustc,
+/// as under `cargo clippy`. Every build and test command of the xtask passes the same two
+/// variables, since cargo compiles a crate again when either changes.
+pub(crate) fn linted_cargo() -> Result<Command, String> {
+    let mut c = Command::new("cargo");
+    lint_as_compiled(&mut c)?;
+    Ok(c)
+}
+
+/// Sets the two variables of [`linted_cargo`] on a command that runs cargo (directly or under
+/// `xvfb-run`).
+fn lint_as_compiled(c: &mut Command) -> Result<(), String> {
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("could not run `rustc --print sysroot`: {e}"))?;
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_owned();
+    let driver = Path::new(&sysroot).join("bin/clippy-driver");
+    if !driver.is_file() {
+        return Err(format!(
+            "{} is missing: install clippy for the pinned toolchain (`rustup component add clippy`; rust-toolchain.toml lists it)",
+            driver.display()
+        ));
+    }
+    c.env("RUSTC_WORKSPACE_WRAPPER", driver)
+        .env("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
+    Ok(())
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -114,7 +140,7 @@ fn run(app_args: &[String]) -> Step {
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
     // The same build as `cargo xtask test` (every package and target, so the same features
     // unify): running the app after the tests, or the tests after the app, compiles nothing again.
-    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    sh(linted_cargo()?.args(BUILD_ARGS).current_dir(&root))?;
     let samples = build_samples(&root)?;
     if env::var_os("DISPLAY").is_none() && env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, or headless as `xvfb-run -a cargo xtask run`".to_owned());
@@ -271,7 +297,7 @@ fn soak(args: &[String]) -> Step {
     let root = root();
     ensure_end_to_end_tools(&root)?;
     sh(Command::new("npm").args(["run", "build"]).current_dir(root.join("ui")))?;
-    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    sh(linted_cargo()?.args(BUILD_ARGS).current_dir(&root))?;
     let app = target_dir(&root).join("debug/compute-planner");
     // `--workspace`, not `-p planner-tests`: the features unify as in the build, so nothing is
     // compiled again.
@@ -284,20 +310,22 @@ fn soak(args: &[String]) -> Step {
         "--test-threads=1",
         "--nocapture",
     ];
-    sh(xvfb_cargo_test(&args, &app)
+    sh(xvfb_cargo_test(&args, &app)?
         .env("PLANNER_KILL_ROUNDS", kills.to_string())
         .current_dir(&root))
 }
 
 /// `cargo test --locked ARGS` under a virtual X server at 1280x800, with the built app named for
 /// the end-to-end tests.
-fn xvfb_cargo_test(args: &[&str], app: &Path) -> Command {
+fn xvfb_cargo_test(args: &[&str], app: &Path) -> Result<Command, String> {
     let mut c = Command::new("xvfb-run");
     c.args(["-a", "-s", "-screen 0 1280x800x24", "cargo", "test", "--locked"])
         .args(args)
         .env("PLANNER_APP_BINARY", app)
         .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
-    c
+    // The build's own variables, or cargo would compile the workspace's crates again.
+    lint_as_compiled(&mut c)?;
+    Ok(c)
 }
 
 fn test() -> Step {
@@ -318,18 +346,7 @@ fn test() -> Step {
     sh(Command::new("cargo")
         .args(["fmt", "--all", "--", "--check"])
         .current_dir(&root))?;
-    sh(Command::new("cargo")
-        .args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ])
-        .current_dir(&root))?;
-    sh(Command::new("cargo").args(BUILD_ARGS).current_dir(&root))?;
+    sh(linted_cargo()?.args(BUILD_ARGS).current_dir(&root))?;
     let samples = build_samples(&root)?;
     let deb = bundle_deb(&root, &samples)?;
 
@@ -342,11 +359,13 @@ fn test() -> Step {
     // The unit and integration tests run as a plain `cargo test` runs them, on every core; the
     // end-to-end tests (`#[ignore]`d, see above) then one at a time, since WebDriver sessions
     // share one display.
-    sh(xvfb_cargo_test(&["--workspace"], &app)
+    sh(xvfb_cargo_test(&["--workspace"], &app)?
         .env("PLANNER_DEB", &deb)
         .current_dir(&root))?;
     let args = ["--workspace", "--", "--ignored", "--test-threads=1"];
-    sh(xvfb_cargo_test(&args, &app).env("PLANNER_DEB", &deb).current_dir(&root))?;
+    sh(xvfb_cargo_test(&args, &app)?
+        .env("PLANNER_DEB", &deb)
+        .current_dir(&root))?;
     let after = user_folders_fingerprint();
     if before != after {
         let changed: Vec<String> = after
