@@ -115,7 +115,8 @@ pub struct ScenarioFile {
     pub scenarios: Vec<ScenarioSpec>,
     /// How prices move over the plan, for every scenario (issue #44); a scenario's own `market`
     /// overrides it key by key. Absent: every price flat, no derived resale.
-    #[serde(default)]
+    // Left out when absent, so that every answer and file without paths reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub market: Option<MarketSpec>,
 }
@@ -379,7 +380,8 @@ pub struct ScenarioSpec {
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub discount_rate: Option<Override>,
     /// This scenario's own price paths (issue #44), key by key in place of the file's `market`.
-    #[serde(default)]
+    // Left out when absent, so that every answer and file without paths reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub market: Option<MarketSpec>,
 }
