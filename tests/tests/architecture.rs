@@ -660,7 +660,7 @@ fn paths_are_read_through_groups_super_and_renames() {
 /// The engine's rooms and the rooms each may import (besides the crate's shared modules, the
 /// catalog and the error). The same table is written, room by room, in each room's `mod.rs`.
 const ENGINE_ROOMS: &[(&str, &[&str])] = &[
-    ("input", &[]),
+    ("input", &["blocks"]),
     ("blocks", &[]),
     ("model", &["input", "blocks"]),
     ("resolve", &["input", "blocks", "model"]),

@@ -27,13 +27,14 @@
 
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::blocks::finance::powi;
 use crate::engine::blocks::refused::Refused;
 
 /// How a card's price falls with age as newer generations make its performance cheaper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Decay {

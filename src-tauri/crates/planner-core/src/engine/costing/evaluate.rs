@@ -22,6 +22,7 @@ use crate::engine::input::scenario_file::LayerKind;
 use crate::engine::model::assumption::Assumption;
 use crate::engine::model::commitment::{lease_payment, reserved_payment};
 use crate::engine::model::ledger::{Amounts, Category, Ledger, LedgerMonth, Usage};
+use crate::engine::model::market::{MonthPath, scaled};
 use crate::engine::model::scenario::{CloudEnergy, Financing, Layer, Owned, Plan, Scenario, Tier};
 use crate::engine::model::workload::{FLOP_PER_PFLOP_HOUR, Workload};
 use crate::workload_kind::WorkloadKind;
@@ -657,6 +658,8 @@ struct Month<'a> {
     token_mfu: &'a [Decimal],
     capacity: &'a [Option<Decimal>],
     alloc: &'a Allocation,
+    /// The scenario's support path (owned support and non-server maintenance move with it).
+    support: Option<&'a MonthPath>,
 }
 
 /// Costs as the cash and the book view see them.
@@ -726,10 +729,15 @@ fn run_months(plan: &Plan, s: &Scenario, routes: &Routes, token_mfu: &[Decimal],
             hours,
             horizon,
             routes,
-            site,
+            // The tariff in force this month on the electricity path (flat without one).
+            site: Site {
+                tariff: scaled(site.tariff, s.market.electricity.as_ref(), m),
+                ..site
+            },
             token_mfu,
             capacity: &capacity,
             alloc: &alloc,
+            support: s.market.support.as_ref(),
         };
         let mut books = Books::default();
         let mut usage = Usage::default();
@@ -780,7 +788,7 @@ fn month_capacity(s: &Scenario, m: u32, hours: Decimal, capacity: &mut [Option<D
 /// unserved work at its shadow price.
 fn book_scenario_costs(s: &Scenario, m: u32, unserved: Decimal, books: &mut Books) {
     for (cat, amount) in [
-        (Category::Staff, s.staff_per_month),
+        (Category::Staff, scaled(s.staff_per_month, s.market.staff.as_ref(), m)),
         (Category::Software, s.software_per_month),
         (Category::StorageEgress, s.storage_egress_per_month),
         (
@@ -883,20 +891,21 @@ impl Run {
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::Spot | LayerKind::OnDemand | LayerKind::Pooled => {
-                    let cost = units * l.price_per_gpu_hour;
+                    // The price in force this month on the layer's path (flat without one).
+                    let cost = units * scaled(l.price_per_gpu_hour, l.price_path.as_ref(), m);
                     books.add(Category::CloudCompute, cost);
                     self.layer_cost[li] += cost;
                     usage.delivered_gpu_h += units;
                 }
                 LayerKind::TokenMetered => {
                     let cost = match l.token_prices {
-                        None => units * l.price_per_million_tokens,
+                        None => units * scaled(l.price_per_million_tokens, l.price_path.as_ref(), m),
                         Some(_) => alloc
                             .cells
                             .iter()
                             .filter(|c| c.1 == li)
                             .map(|&(w, _, units, _)| {
-                                units * crate::engine::costing::operations::unit_price(plan, s, w, li)
+                                units * crate::engine::costing::operations::unit_price_in(plan, s, w, li, m)
                             })
                             .sum(),
                     };
@@ -911,7 +920,7 @@ impl Run {
             if l.kind != LayerKind::Owned {
                 let per_hour = units * l.running_cost_per_gpu_hour;
                 let per_month = if active(l, m) {
-                    l.running_cost_per_month
+                    scaled(l.running_cost_per_month, s.market.support.as_ref(), m)
                 } else {
                     Decimal::ZERO
                 };
@@ -985,7 +994,7 @@ impl Run {
 
     /// Records what dispatch decided this month, for the plan's own view.
     fn record_dispatch(&mut self, plan: &Plan, s: &Scenario, month: &Month<'_>, demand: &[Decimal]) {
-        use crate::engine::costing::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price};
+        use crate::engine::costing::operations::{DispatchCell, DispatchMonth, clean_unmet, unit_price_in};
         let alloc = month.alloc;
         let served = alloc
             .cells
@@ -995,7 +1004,7 @@ impl Run {
                 layer: u32::try_from(l).unwrap_or(u32::MAX),
                 units,
                 useful_pflop_h: useful,
-                cost: units * unit_price(plan, s, w, l),
+                cost: units * unit_price_in(plan, s, w, l, month.m),
             })
             .collect();
         let idle_gpu_h = s
@@ -1183,7 +1192,7 @@ impl OwnedSums {
         usage: &mut Usage,
     ) -> (Decimal, Decimal) {
         let Site { pue, tariff, colo, .. } = month.site;
-        let mut support = os.hardware * o.support_rate_per_year / dec!(12);
+        let mut support = scaled(os.hardware * o.support_rate_per_year / dec!(12), month.support, month.m);
         let mut colocation = os.it_kw * colo;
         // GPUs retired in a plan variant no longer need support or rack space.
         if let Some(kept) = o.kept_share(month.m) {
@@ -1198,8 +1207,11 @@ impl OwnedSums {
         let power = kwh * tariff;
         layer.add(Category::Electricity, power);
         usage.energy_kwh += kwh;
-        let operations = os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12)
-            + busy * o.running_cost_per_gpu_hour;
+        let operations = scaled(
+            os.non_server_capital * o.non_server_maintenance_rate_per_year / dec!(12),
+            month.support,
+            month.m,
+        ) + busy * o.running_cost_per_gpu_hour;
         layer.add(Category::Operations, operations);
         let available = month.capacity[os.layer].unwrap_or(Decimal::ZERO);
         // What one more busy hour costs: power above idle and the running cost.
@@ -1257,8 +1269,18 @@ fn commitments_after_horizon(plan: &Plan, s: &Scenario) -> Vec<Decimal> {
 /// The scenario-wide costs over the horizon that do not move with use.
 fn scenario_fixed(plan: &Plan, s: &Scenario) -> Decimal {
     let horizon = plan.horizon_months;
-    (s.staff_per_month + s.software_per_month + s.storage_egress_per_month) * Decimal::from(horizon)
-        + s.adaptation_per_month * Decimal::from(s.adaptation_months.min(horizon))
+    let adaptation = s.adaptation_per_month * Decimal::from(s.adaptation_months.min(horizon));
+    match &s.market.staff {
+        // Staff on a path: each month's cost at that month's multiplier.
+        Some(path) => {
+            let staff: Decimal = (0..horizon).map(|m| s.staff_per_month * path.at(m)).sum();
+            staff + (s.software_per_month + s.storage_egress_per_month) * Decimal::from(horizon) + adaptation
+        }
+        None => {
+            (s.staff_per_month + s.software_per_month + s.storage_egress_per_month) * Decimal::from(horizon)
+                + adaptation
+        }
+    }
 }
 
 /// The owned hardware as fixed and variable costs, when any was in service within the horizon.
@@ -1302,6 +1324,11 @@ fn rent_prices(plan: &Plan, s: &Scenario, routes: &Routes) -> Vec<Option<(Decima
                         // The workload's own price per million tokens (its mix on split prices).
                         LayerKind::TokenMetered => l.token_price(&plan.workloads[wi])?,
                         _ => l.price_per_gpu_hour,
+                    };
+                    // A price on a path: at its hours-weighted mean multiplier over the horizon.
+                    let price = match &l.price_path {
+                        Some(path) => price * path.hours_weighted_mean(plan.start, plan.horizon_months),
+                        None => price,
                     };
                     // Egress follows cloud spend; a running cost per GPU-hour is paid per unit too.
                     let per_useful = price * rate.units_per_useful * (Decimal::ONE + s.egress_share_of_cloud_spend)

@@ -238,6 +238,15 @@ pub fn unit_price(plan: &Plan, s: &Scenario, workload: usize, layer: usize) -> D
     })
 }
 
+/// [`unit_price`] in month `m` (from the plan's start): on a layer whose price follows a path
+/// (on-demand, spot, pooled, token-metered), the price times the path's multiplier that month;
+/// the price itself otherwise.
+pub fn unit_price_in(plan: &Plan, s: &Scenario, workload: usize, layer: usize, m: u32) -> Decimal {
+    let price = unit_price(plan, s, workload, layer);
+    let path = s.layers.get(layer).and_then(|l| l.price_path.as_ref());
+    crate::engine::model::market::scaled(price, path, m)
+}
+
 /// Strips rounding dust from a month's unmet demand.
 pub fn clean_unmet(unmet: &[Decimal]) -> Vec<Decimal> {
     unmet

@@ -71,6 +71,7 @@ pub fn empty_scenario(id: &str, name: &str) -> ScenarioSpec {
         demand_scale: None,
         monthly_growth: None,
         discount_rate: None,
+        market: None,
     }
 }
 

@@ -332,14 +332,17 @@ fn price_driver(spec: &mut ScenarioSpec, resolved: &Scenario, d: &Driver, reason
         };
         match (d.kind, l.kind) {
             (DriverKind::GpuPrice, LayerKind::Owned) => {
+                // The month-0 price (before a purchase path moved it): the copy's own path applies again.
                 if let Some(o) = &r.owned {
-                    l.price_per_gpu = scaled(o.hardware_per_gpu - l.platform_cost_per_gpu, m, reason);
+                    let price = r.base_price.unwrap_or(o.hardware_per_gpu);
+                    l.price_per_gpu = scaled(price - l.platform_cost_per_gpu, m, reason);
                 }
             }
             (DriverKind::OnDemandRate, LayerKind::OnDemand | LayerKind::Pooled)
             | (DriverKind::ReservedRate, LayerKind::Reserved)
             | (DriverKind::SpotRate, LayerKind::Spot) => {
-                l.price_per_gpu_hour = scaled(r.price_per_gpu_hour, m, reason);
+                // The month-0 price (before a reservation locked a moved price in).
+                l.price_per_gpu_hour = scaled(r.base_price.unwrap_or(r.price_per_gpu_hour), m, reason);
             }
             (DriverKind::OnDemandRate, LayerKind::TokenMetered) => match &r.token_prices {
                 Some(p) => {
@@ -411,7 +414,7 @@ fn layer_prices(resolved: &[&Scenario], kinds: &[LayerKind]) -> Vec<Decimal> {
         .iter()
         .flat_map(|s| &s.layers)
         .filter(|l| kinds.contains(&l.kind))
-        .map(|l| l.price_per_gpu_hour)
+        .map(|l| l.base_price.unwrap_or(l.price_per_gpu_hour))
         .collect()
 }
 
@@ -441,7 +444,9 @@ fn base_values(kind: DriverKind, file: &ScenarioFile, specs: &[&ScenarioSpec], r
                     let platform = spec
                         .and_then(|t| t.layers.iter().find(|x| x.id == l.id))
                         .map_or(Decimal::ZERO, |x| x.platform_cost_per_gpu);
-                    l.owned.as_ref().map(|o| o.hardware_per_gpu - platform)
+                    l.owned
+                        .as_ref()
+                        .map(|o| l.base_price.unwrap_or(o.hardware_per_gpu) - platform)
                 })
             })
             .collect(),

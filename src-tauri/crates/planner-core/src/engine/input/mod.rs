@@ -2,9 +2,11 @@
 //! empty layers), the table of layer fields (with each field's bound, money and quote column), the
 //! id rule, the exchange rates, and the bounds of its numbers (`bounds`, the limits they are built
 //! from; `limits`, the check of a file against them). Nothing here knows a catalog or a resolved
-//! plan.
+//! plan. The file's price paths and resale decays (issue #44) are written in the shapes the
+//! blocks define (`blocks::price_path::PricePath`, `blocks::resale::Decay`), which import nothing
+//! of the engine.
 //!
-//! May import: nothing else in the engine.
+//! May import: [`super::blocks`].
 
 pub mod bounds;
 pub mod fx;

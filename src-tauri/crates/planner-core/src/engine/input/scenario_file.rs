@@ -16,7 +16,11 @@ use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use std::collections::BTreeMap;
+
 use crate::calendar::YearMonth;
+use crate::engine::blocks::price_path::PricePath;
+use crate::engine::blocks::resale::Decay;
 use crate::problem::Problem;
 use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
@@ -109,6 +113,94 @@ pub struct ScenarioFile {
     pub fx: Vec<FxRate>,
     pub workloads: Vec<WorkloadSpec>,
     pub scenarios: Vec<ScenarioSpec>,
+    /// How prices move over the plan, for every scenario (issue #44); a scenario's own `market`
+    /// overrides it key by key. Absent: every price flat, no derived resale.
+    // Left out when absent, so that every answer and file without paths reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub market: Option<MarketSpec>,
+}
+
+/// How prices move over the plan (issue #44): each key a price path with its reason, months
+/// counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
+/// replaces the file's same key.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct MarketSpec {
+    /// The rental price path of on-demand, spot and pooled layers (a reservation locks the
+    /// price in force in the month it is signed).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub rental: Option<PathChoice>,
+    /// An offer family's own rental path, by accelerator id: layers renting that accelerator
+    /// follow it instead of `rental`.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "BTreeMap::is_empty")]
+    pub rental_for: BTreeMap<String, PathChoice>,
+    /// The path of token-metered (API) prices.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub token: Option<PathChoice>,
+    /// The purchase price of owned hardware at fixed performance, by the month it is ordered.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<PathChoice>,
+    /// The facility's electricity tariff.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub electricity: Option<PathChoice>,
+    /// Staff cost.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub staff: Option<PathChoice>,
+    /// Support: owned support contracts and non-server maintenance, rented running cost per month.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub support: Option<PathChoice>,
+    /// Resale derived from price-performance for owned hardware without a sourced estimate.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub resale: Option<ResaleChoice>,
+}
+
+impl MarketSpec {
+    /// This market's keys, each falling back to `base`'s when not set (a scenario's market over
+    /// the file's); `rental_for` merged by accelerator, this market's entries winning.
+    pub fn over(&self, base: &MarketSpec) -> MarketSpec {
+        let mut rental_for = base.rental_for.clone();
+        rental_for.extend(self.rental_for.clone());
+        MarketSpec {
+            rental: self.rental.clone().or_else(|| base.rental.clone()),
+            rental_for,
+            token: self.token.clone().or_else(|| base.token.clone()),
+            purchase: self.purchase.clone().or_else(|| base.purchase.clone()),
+            electricity: self.electricity.clone().or_else(|| base.electricity.clone()),
+            staff: self.staff.clone().or_else(|| base.staff.clone()),
+            support: self.support.clone().or_else(|| base.support.clone()),
+            resale: self.resale.clone().or_else(|| base.resale.clone()),
+        }
+    }
+}
+
+/// A price path the user sets, and why (a forecast, a contract's escalation clause).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct PathChoice {
+    pub path: PricePath,
+    /// Where the path comes from; required, not empty.
+    pub reason: String,
+}
+
+/// A price-performance decay the user sets for derived resale, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(deny_unknown_fields)]
+pub struct ResaleChoice {
+    pub decay: Decay,
+    /// Where the decay comes from; required, not empty.
+    pub reason: String,
 }
 
 fn default_horizon() -> u32 {
@@ -287,6 +379,11 @@ pub struct ScenarioSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub discount_rate: Option<Override>,
+    /// This scenario's own price paths (issue #44), key by key in place of the file's `market`.
+    // Left out when absent, so that every answer and file without paths reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub market: Option<MarketSpec>,
 }
 
 /// What kind of supply a layer is.

@@ -11,6 +11,7 @@ use crate::engine::blocks::network::FabricCost;
 use crate::engine::blocks::rack::CoolingLimit;
 use crate::engine::input::scenario_file::LayerKind;
 use crate::engine::model::assumption::Assumption;
+use crate::engine::model::market::{MonthPath, ScenarioMarket};
 use crate::engine::model::workload::Workload;
 
 /// Everything `evaluate` needs.
@@ -53,6 +54,9 @@ pub struct Scenario {
     /// This scenario's own annual discount rate, absent: the plan's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discount_rate: Option<Decimal>,
+    /// The paths and resale rule of the scenario's market (issue #44); flat without `market`.
+    #[serde(skip_serializing_if = "ScenarioMarket::is_flat")]
+    pub market: ScenarioMarket,
     /// Every figure taken from the catalog or overridden, with where it comes from.
     pub assumptions: Vec<Assumption>,
     /// Findings of the resolution itself (data region, unusual choices).
@@ -142,6 +146,15 @@ pub struct Layer {
     pub running_cost_per_gpu_hour: Decimal,
     /// Rented layers: a fixed charge each month the layer is in service; zero when none.
     pub running_cost_per_month: Decimal,
+    /// On-demand, spot, pooled and token-metered layers: the path their price follows month by
+    /// month (issue #44); `None`: flat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price_path: Option<MonthPath>,
+    /// Reserved and owned layers whose price a path moved: the price before it did (the month-0
+    /// price per GPU-hour, or hardware price per GPU); `price_per_gpu_hour` or
+    /// `Owned::hardware_per_gpu` then hold the price locked in or paid. `None`: no path moved it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_price: Option<Decimal>,
 }
 
 /// A token-metered layer's prices per million tokens by kind of token, in the plan's currency.

@@ -44,6 +44,7 @@ use crate::workload_kind::{TuningMethod, WorkloadKind};
 
 mod facility;
 mod layers;
+mod market;
 mod owned;
 mod rented;
 mod scenarios;
@@ -108,8 +109,12 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         assumptions: Vec::new(),
         horizon: horizon.unwrap_or(file.horizon_months).clamp(1, MAX_HORIZON_MONTHS),
         warnings: Vec::new(),
+        derive_resale: false,
     };
     v.file_level(file, horizon);
+    if let Some(m) = &file.market {
+        v.check_market("market", m);
+    }
     let workloads: Vec<Workload> = file
         .workloads
         .iter()
@@ -169,6 +174,7 @@ pub fn catalog_resale_share(
         assumptions: Vec::new(),
         horizon: MAX_HORIZON_MONTHS,
         warnings: Vec::new(),
+        derive_resale: false,
     };
     let acc = accelerator.and_then(|a| catalog.accelerator(a));
     let share = v.catalog_resale(path, layer_id, acc, age, point);
@@ -189,6 +195,9 @@ struct Resolver<'c> {
     horizon: u32,
     /// Findings while resolving a scenario's layers, moved into its warnings.
     warnings: Vec<String>,
+    /// Whether the scenario's market derives resale from price-performance (issue #44): owned
+    /// hardware without a sourced estimate then gets its resale from `market`, not 0.
+    derive_resale: bool,
 }
 
 fn at(figure: &Figure, point: PricePoint) -> Decimal {

@@ -173,6 +173,9 @@ pub fn to_scenario_file(s: &WorkspaceSettings, workloads: &[WorkloadSpec], scena
         fx: s.fx.clone(),
         workloads: workloads.to_vec(),
         scenarios: scenarios.to_vec(),
+        // A workspace keeps price paths on its scenarios (a file's `market` is folded into each
+        // scenario's when the file is split, below).
+        market: None,
     }
 }
 
@@ -191,7 +194,19 @@ pub fn from_scenario_file(f: ScenarioFile) -> (WorkspaceSettings, Vec<WorkloadSp
             freshness: crate::catalog::diff::Freshness::default(),
         },
         f.workloads,
-        f.scenarios,
+        // The file's `market` applies to every scenario: folded into each scenario's own, whose
+        // keys win, so the figures do not change.
+        match &f.market {
+            Some(shared) => f
+                .scenarios
+                .into_iter()
+                .map(|mut s| {
+                    s.market = Some(s.market.take().map_or_else(|| shared.clone(), |own| own.over(shared)));
+                    s
+                })
+                .collect(),
+            None => f.scenarios,
+        },
     )
 }
 

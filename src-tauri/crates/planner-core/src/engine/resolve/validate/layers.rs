@@ -110,6 +110,8 @@ impl<'c> Resolver<'c> {
                 l.running_cost_per_gpu_hour.unwrap_or_default()
             },
             running_cost_per_month: l.running_cost_per_month.unwrap_or_default(),
+            price_path: None,
+            base_price: None,
         })
     }
 

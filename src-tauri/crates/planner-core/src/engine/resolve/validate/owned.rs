@@ -42,6 +42,13 @@ impl<'c> Resolver<'c> {
             return Decimal::ZERO;
         }
         let age = self.horizon - delivery;
+        // No sourced estimate at that age and the market derives resale: the market sets it.
+        if self.derive_resale
+            && let Some(a) = acc
+            && self.catalog.resale_for(a).and_then(|c| c.share_at(age)).is_none()
+        {
+            return Decimal::ZERO;
+        }
         self.catalog_resale(&path, &l.id, acc, age, point)
     }
 

@@ -41,7 +41,12 @@ impl<'c> Resolver<'c> {
             .map(|f| self.facility(&format!("{p}.facility"), f, point));
         let fabric = s.network.as_ref().and_then(|n| self.fabric(&p, n, point));
         let mut warnings = self.fx_warnings.clone();
-        let (layers, adaptation_months) = self.scenario_layers(&p, s, file, facility.as_ref(), &mut warnings);
+        if let Some(m) = &s.market {
+            self.check_market(&format!("{p}.market"), m);
+        }
+        let resale = Self::resale_choice(&p, s, file);
+        self.derive_resale = resale.is_some();
+        let (mut layers, adaptation_months) = self.scenario_layers(&p, s, file, facility.as_ref(), &mut warnings);
         if adaptation_months > Decimal::ZERO && s.engineer_month_cost.is_zero() {
             self.push(
                 format!("{p}.engineer_month_cost"),
@@ -51,6 +56,7 @@ impl<'c> Resolver<'c> {
         if self.problems.len() > before {
             return None;
         }
+        let market = self.apply_market(&p, s, file, &mut layers, resale);
         let world = self.world_overrides(&p, s, file, workloads);
         if self.problems.len() > before {
             return None;
@@ -80,6 +86,7 @@ impl<'c> Resolver<'c> {
             demand_scale: world.demand_scale,
             monthly_growth: world.monthly_growth,
             discount_rate: world.discount_rate,
+            market,
             assumptions: std::mem::take(&mut self.assumptions),
             warnings,
         })
