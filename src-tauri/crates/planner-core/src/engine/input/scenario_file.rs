@@ -109,6 +109,10 @@ pub struct ScenarioFile {
     pub fx: Vec<FxRate>,
     pub workloads: Vec<WorkloadSpec>,
     pub scenarios: Vec<ScenarioSpec>,
+    /// The company's tax profile, for the after-tax view (absent: no tax figures at all).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub tax: Option<crate::engine::input::tax_spec::TaxSpec>,
 }
 
 fn default_horizon() -> u32 {

@@ -1,6 +1,6 @@
 //! The resolved model: a [`scenario::Plan`] with its workloads, scenarios and layers, where each
-//! figure comes from ([`assumption`]), the monthly [`ledger`] and the payment schedules of a
-//! plan's commitments ([`commitment`]).
+//! figure comes from ([`assumption`]), the monthly [`ledger`], the payment schedules of a
+//! plan's commitments ([`commitment`]) and the plan's tax profile ([`tax_profile`]).
 //!
 //! May import: [`super::input`], [`super::blocks`].
 
@@ -8,4 +8,5 @@ pub mod assumption;
 pub mod commitment;
 pub mod ledger;
 pub mod scenario;
+pub mod tax_profile;
 pub mod workload;

@@ -47,6 +47,7 @@ mod layers;
 mod owned;
 mod rented;
 mod scenarios;
+mod tax;
 mod workloads;
 
 /// The longest operating lease accepted, in months.
@@ -110,6 +111,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         warnings: Vec::new(),
     };
     v.file_level(file, horizon);
+    let (tax, tax_assumptions) = v.tax(file.tax.as_ref());
     let workloads: Vec<Workload> = file
         .workloads
         .iter()
@@ -128,7 +130,8 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
                 format!("scenario id `{}` is used twice; ids must be unique", s.id),
             );
         }
-        if let Some(s) = v.scenario(i, s, file, &workloads) {
+        if let Some(mut s) = v.scenario(i, s, file, &workloads) {
+            s.assumptions.extend(tax_assumptions.iter().cloned());
             scenarios.push(s);
         }
     }
@@ -143,6 +146,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         discount_rate: file.discount_rate,
         workloads,
         scenarios,
+        tax,
     })
 }
 
