@@ -450,3 +450,44 @@ fn commitments_after_the_horizon_are_deducted_when_they_fall_due() {
     assert_eq!(zt.npv, z.totals.npv);
     assert_eq!(zt.decision_total, z.totals.decision_total);
 }
+
+/// An early sale, as a plan variant books it: two 4090s (basis 20,000), one sold in month 18 for
+/// half its price (5,000). Year 1 took 20% of 20,000 = 4,000 in month 11; the sold GPU carries
+/// half the basis, so 0.5 × (20,000 − 4,000) − 5,000 = 3,000 is deducted in month 18; the one
+/// kept depreciates on: 0.5 × 20,000 × 32% = 3,200 and × 19.2% = 1,920; at the horizon 10,000 −
+/// (2,000 + 3,200 + 1,920) − 3,000 of resale = −120. In all 20,000 − 5,000 − 3,000 = 12,000.
+/// Both sold in month 18: 20,000 − 4,000 − 10,000 = 6,000 then, nothing after.
+#[test]
+fn an_early_sale_deducts_the_sold_share_of_the_basis_less_its_proceeds() {
+    use planner_core::engine::costing::evaluate::evaluate;
+    use planner_core::engine::model::scenario::Retirement;
+    let text = file(&format!(r#""tax": {},"#, macrs("half-year")), "", "").replace(r#""gpus": 1,"#, r#""gpus": 2,"#);
+    let plan = validate(&common::catalog(), &parse(&text).unwrap(), None).unwrap();
+    let sold = |gpus: u32| {
+        let mut p = plan.clone();
+        let owned = p.scenarios[0].layers[0].owned.as_mut().unwrap();
+        owned.retired = Some(Retirement {
+            month: 18,
+            gpus,
+            resale_share: dec!(0.5),
+        });
+        evaluate(&p)
+    };
+    let one = sold(1);
+    let r = common::scenario(&one, "mix");
+    let at = |k: usize| (lines(r)[k].depreciation, lines(r)[k].disposal);
+    assert_eq!(at(11), (dec!(4000), Decimal::ZERO));
+    assert_eq!(
+        at(18),
+        (Decimal::ZERO, dec!(0.5) * (dec!(20000) - dec!(4000)) - dec!(5000))
+    );
+    assert_eq!(at(23), (dec!(0.5) * dec!(20000) * dec!(0.32), Decimal::ZERO));
+    assert_eq!(at(35), (dec!(1920), dec!(10000) - dec!(7120) - dec!(3000)));
+    let life: Decimal = lines(r).iter().map(|l| l.depreciation + l.disposal).sum();
+    assert_eq!(life, dec!(20000) - dec!(5000) - dec!(3000));
+    let both = sold(2);
+    let r = common::scenario(&both, "mix");
+    assert_eq!(lines(r)[18].disposal, dec!(20000) - dec!(4000) - dec!(10000));
+    let after: Decimal = lines(r)[19..].iter().map(|l| l.depreciation + l.disposal).sum();
+    assert_eq!(after, Decimal::ZERO);
+}
