@@ -956,7 +956,7 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
         "resale" => resale_entry(ctx, out, path, item),
         "fabric" => fabric_entry(ctx, out, path, item),
         "region" => region_entry(ctx, out, path, item),
-        "tax_profile" => tax::tax_profile_entry(ctx, out, path, item),
+        "tax_profile" => ctx.tax_profile_entry(out, path, item),
         _ => {}
     }
 }

@@ -32,8 +32,16 @@ struct RawTaxProfile {
     note: Option<String>,
 }
 
+impl Ctx<'_> {
+    /// A `[[tax_profile]]` preset (a method, so that the loader calls it without naming this
+    /// module: the loader and its parts import one way).
+    pub(super) fn tax_profile_entry(&mut self, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+        tax_profile_entry(self, out, path, item);
+    }
+}
+
 /// A `[[tax_profile]]` preset.
-pub(super) fn tax_profile_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
+fn tax_profile_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, path: &str, item: &Spanned<DeValue<'_>>) {
     let Some(raw) = ctx.de::<RawTaxProfile>(path, item) else {
         return;
     };
