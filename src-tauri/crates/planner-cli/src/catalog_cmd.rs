@@ -87,6 +87,7 @@ fn kind_json(catalog: &Catalog, kind: CatalogKind) -> Result<serde_json::Value, 
         CatalogKind::Facility => serde_json::to_value(&catalog.facility)?,
         CatalogKind::Fabrics => serde_json::to_value(&catalog.fabrics)?,
         CatalogKind::Regions => serde_json::to_value(&catalog.regions)?,
+        CatalogKind::Tax => serde_json::to_value(&catalog.tax_profiles)?,
     };
     Ok(json!({ "kind": kind.as_str(), "files": files, kind.as_str(): entries }))
 }
@@ -287,6 +288,38 @@ fn regions_table(catalog: &Catalog) -> Table {
     )
 }
 
+fn tax_table(catalog: &Catalog) -> Table {
+    (
+        "Tax profiles",
+        vec![
+            "id",
+            "jurisdiction",
+            "rate",
+            "method",
+            "years",
+            "convention",
+            "bonus",
+            "source",
+        ],
+        catalog
+            .tax_profiles
+            .iter()
+            .map(|p| {
+                vec![
+                    p.id.clone(),
+                    p.jurisdiction.clone(),
+                    fig(Some(&p.rate)),
+                    p.method.as_str().to_owned(),
+                    p.recovery_years.to_string(),
+                    p.convention.as_str().to_owned(),
+                    fig(Some(&p.bonus_share)),
+                    cite(Some(&p.rate)),
+                ]
+            })
+            .collect(),
+    )
+}
+
 fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
     let (title, header, rows) = match kind {
         CatalogKind::Accelerators => accelerators_table(catalog),
@@ -294,6 +327,7 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
         CatalogKind::Facility => facility_table(catalog),
         CatalogKind::Fabrics => fabrics_table(catalog),
         CatalogKind::Regions => regions_table(catalog),
+        CatalogKind::Tax => tax_table(catalog),
     };
     render_table(title, &header, &rows)
 }

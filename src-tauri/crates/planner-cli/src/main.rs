@@ -343,6 +343,7 @@ enum KindArg {
     Facility,
     Fabrics,
     Regions,
+    Tax,
 }
 
 impl From<KindArg> for CatalogKind {
@@ -353,6 +354,7 @@ impl From<KindArg> for CatalogKind {
             KindArg::Facility => CatalogKind::Facility,
             KindArg::Fabrics => CatalogKind::Fabrics,
             KindArg::Regions => CatalogKind::Regions,
+            KindArg::Tax => CatalogKind::Tax,
         }
     }
 }

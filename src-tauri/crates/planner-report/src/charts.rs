@@ -990,6 +990,7 @@ mod tests {
             reference: None,
             baseline_pinned: false,
             scenarios: vec![],
+            ranked_on: None,
         };
         let small = ChartSize {
             width: 100,

@@ -98,7 +98,7 @@ enum Leaf {
 }
 
 /// The kinds of entry a catalog holds, as (kind, path of its list in the serialised catalog).
-const LISTS: [(&str, &[&str]); 11] = [
+const LISTS: [(&str, &[&str]); 12] = [
     ("accelerator", &["accelerators"]),
     ("offer", &["offers"]),
     ("fabric", &["fabrics"]),
@@ -110,6 +110,7 @@ const LISTS: [(&str, &[&str]); 11] = [
     ("system", &["facility", "systems"]),
     ("pue-benchmark", &["facility", "pue_benchmarks"]),
     ("lead-time", &["facility", "lead_times"]),
+    ("tax-profile", &["tax_profiles"]),
 ];
 
 fn entries_of(catalog: &Catalog) -> Vec<(String, String, String, BTreeMap<String, Leaf>)> {
@@ -146,6 +147,7 @@ fn entry_name(kind: &str, item: &Value, id: &str) -> String {
         },
         "colocation" => s("market").unwrap_or_else(|| id.to_owned()),
         "lead-time" => s("item").unwrap_or_else(|| id.to_owned()),
+        "tax-profile" => s("title").unwrap_or_else(|| id.to_owned()),
         _ => s("name").unwrap_or_else(|| id.to_owned()),
     }
 }

@@ -24,6 +24,9 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 use super::issue::{CatalogError, CatalogIssue, IssueKind, LineIndex, tagged, untag};
 use super::model::*;
 use super::provenance::{AsOf, Confidence, Figure, Provenance, Source};
+use super::tax_model::TaxPreset;
+
+mod tax;
 
 /// The catalog file format this build reads. A file declaring a higher `format` is refused.
 pub const FORMAT_VERSION: u32 = 1;
@@ -438,6 +441,7 @@ struct Content {
     fabrics: Vec<Fabric>,
     regions: Vec<Region>,
     resale: Vec<ResaleCurve>,
+    tax_profiles: Vec<TaxPreset>,
 }
 
 /// One catalog file, parsed and checked on its own.
@@ -792,6 +796,7 @@ fn entry_keys(kind: CatalogKind) -> &'static [&'static str] {
         CatalogKind::Facility => &["cooling", "upgrade", "colocation", "system", "pue", "lead_time"],
         CatalogKind::Fabrics => &["fabric"],
         CatalogKind::Regions => &["region"],
+        CatalogKind::Tax => &["tax_profile"],
     }
 }
 
@@ -951,6 +956,7 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
         "resale" => resale_entry(ctx, out, path, item),
         "fabric" => fabric_entry(ctx, out, path, item),
         "region" => region_entry(ctx, out, path, item),
+        "tax_profile" => ctx.tax_profile_entry(out, path, item),
         _ => {}
     }
 }
@@ -1411,7 +1417,8 @@ fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
 
 /// Parses every file and assembles the catalog, or returns every issue found in any of them.
 ///
-/// `files` are `(name, text)` pairs; names appear in messages. Each kind must be present.
+/// `files` are `(name, text)` pairs; names appear in messages. Each kind must be present but
+/// the optional ones ([`CatalogKind::is_required`]: tax profiles).
 pub fn load(files: &[(String, String)]) -> Result<Catalog, CatalogError> {
     let mut issues = Vec::new();
     let mut parsed = Vec::new();
@@ -1449,7 +1456,7 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
         }
     }
     for kind in CatalogKind::ALL {
-        if !files.iter().any(|f| f.info.kind == kind) {
+        if kind.is_required() && !files.iter().any(|f| f.info.kind == kind) {
             issues.push(CatalogIssue {
                 file: format!("{}.toml", kind.as_str()),
                 line: 0,
@@ -1512,6 +1519,7 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
         catalog.fabrics.extend(c.fabrics);
         catalog.regions.extend(c.regions);
         catalog.resale.extend(c.resale);
+        catalog.tax_profiles.extend(c.tax_profiles);
         catalog.facility.cooling.extend(c.facility.cooling);
         catalog.facility.upgrades.extend(c.facility.upgrades);
         catalog.facility.colocation.extend(c.facility.colocation);

@@ -14,9 +14,11 @@ mod load;
 mod model;
 pub mod pack;
 pub mod provenance;
+mod tax_model;
 
 pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
 pub(crate) use load::{Ctx, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
 pub use model::*;
+pub use tax_model::*;

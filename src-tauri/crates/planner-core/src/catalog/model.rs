@@ -354,16 +354,25 @@ pub enum CatalogKind {
     Facility,
     Fabrics,
     Regions,
+    /// Tax profile presets (optional: a catalog without one loads, with no presets).
+    Tax,
 }
 
 impl CatalogKind {
-    pub const ALL: [CatalogKind; 5] = [
+    pub const ALL: [CatalogKind; 6] = [
         CatalogKind::Accelerators,
         CatalogKind::Offers,
         CatalogKind::Facility,
         CatalogKind::Fabrics,
         CatalogKind::Regions,
+        CatalogKind::Tax,
     ];
+
+    /// Whether a catalog folder must hold a file of this kind. Kinds added after the first
+    /// catalogs (tax profiles) are optional, so an older folder or signed pack still loads.
+    pub fn is_required(self) -> bool {
+        !matches!(self, CatalogKind::Tax)
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -372,6 +381,7 @@ impl CatalogKind {
             CatalogKind::Facility => "facility",
             CatalogKind::Fabrics => "fabrics",
             CatalogKind::Regions => "regions",
+            CatalogKind::Tax => "tax",
         }
     }
 }
@@ -400,6 +410,8 @@ pub struct Catalog {
     pub regions: Vec<Region>,
     /// Secondary-market resale estimates (in accelerators files, `[[resale]]`).
     pub resale: Vec<ResaleCurve>,
+    /// Tax profile presets (in the optional tax file, `[[tax_profile]]`).
+    pub tax_profiles: Vec<super::tax_model::TaxPreset>,
 }
 
 impl Catalog {
@@ -452,6 +464,10 @@ impl Catalog {
 
     pub fn fabric(&self, id: &str) -> Option<&Fabric> {
         self.fabrics.iter().find(|f| f.id == id)
+    }
+
+    pub fn tax_profile(&self, id: &str) -> Option<&super::tax_model::TaxPreset> {
+        self.tax_profiles.iter().find(|p| p.id == id)
     }
 
     pub fn cooling(&self, id: &str) -> Option<&Cooling> {

@@ -39,6 +39,10 @@ pub struct Evaluation {
     /// The workloads' ids, in file order (what per-workload figures are indexed by).
     pub workloads: Vec<String>,
     pub scenarios: Vec<ScenarioResult>,
+    /// With a tax profile, the basis the scenarios are ranked on (the profile's `rank`); absent
+    /// without one, when they are ranked before tax as always.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranked_on: Option<crate::engine::input::tax_spec::TaxBasis>,
 }
 
 /// The figures a decision rests on, over the horizon.
@@ -87,6 +91,9 @@ pub struct Totals {
     /// What scenarios are ranked and compared on: the total over the horizon (unserved work at
     /// its shadow price included) plus the commitments that fall due after it.
     pub decision_total: Decimal,
+    /// The after-tax figures, with a tax profile only ([`crate::engine::costing::tax_view`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_tax: Option<crate::engine::costing::tax_view::AfterTax>,
 }
 
 /// The rack and network plan of one owned layer.
@@ -223,6 +230,7 @@ fn evaluation(plan: &Plan, monthly: Decimal, scenarios: Vec<ScenarioResult>) -> 
         monthly_discount_rate: monthly,
         workloads: plan.workloads.iter().map(|w| w.id.clone()).collect(),
         scenarios,
+        ranked_on: plan.tax.as_ref().map(|t| t.rank),
     }
 }
 
@@ -371,6 +379,10 @@ fn evaluate_scenario(plan: &Plan, s: &Scenario, monthly: Decimal) -> ScenarioRes
     };
     let token_cost = run.token_cost();
     let mut totals = totals(&run.ledger, monthly, run.residual_value, &after);
+    totals.after_tax = plan
+        .tax
+        .as_ref()
+        .map(|t| crate::engine::costing::tax_view::after_tax(&run.ledger, monthly, &after, t.rate));
     totals.cost_per_million_tokens =
         (totals.tokens > Decimal::ZERO).then(|| token_cost / (totals.tokens / dec!(1000000)));
     ScenarioResult {
@@ -692,6 +704,8 @@ struct Run {
     owned: OwnedSums,
     /// Each month's dispatch, for the plan's own view ([`crate::engine::costing::operations`]).
     dispatch: Vec<crate::engine::costing::operations::DispatchMonth>,
+    /// The after-tax view, with a tax profile only.
+    tax: Option<crate::engine::costing::tax_view::TaxRun>,
 }
 
 /// The owned side as fixed and variable costs (for buy versus rent).
@@ -822,6 +836,10 @@ impl Run {
             layer_units: vec![Decimal::ZERO; s.layers.len()],
             layer_token_units: vec![Decimal::ZERO; s.layers.len()],
             dispatch: Vec::with_capacity(plan.horizon_months as usize),
+            tax: plan
+                .tax
+                .as_ref()
+                .map(|t| crate::engine::costing::tax_view::TaxRun::new(t, s.layers.len())),
             owned: OwnedSums {
                 variable: Decimal::ZERO,
                 layer_cash: Decimal::ZERO,
@@ -986,6 +1004,20 @@ impl Run {
             let fixed = layer.book.total() - layer.book.get(Category::Residual) - variable;
             usage.idle_cost += fixed * (available - busy) / available;
         }
+        if let Some(tax) = &mut self.tax {
+            let leased = matches!(o.financing, Financing::Lease { .. });
+            tax.book_owned(&crate::engine::costing::tax_view::OwnedMonth {
+                layer: os.layer,
+                owned: o,
+                basis: os.non_server_capital + if leased { Decimal::ZERO } else { os.hardware },
+                retired_share: os.retired_capital_share,
+                m: month.m,
+                ym: month.ym,
+                horizon: month.horizon,
+                cash: &layer.cash,
+                book: &layer.book,
+            });
+        }
         self.layer_cost[os.layer] += layer.cash.total();
         self.owned.layer_cash += layer.cash.total();
         books.cash.add_all(&layer.cash);
@@ -1033,6 +1065,7 @@ impl Run {
         usage.energy_kwh += usage.cloud_energy_kwh;
         cash.settle();
         book.settle();
+        let tax = self.tax.as_mut().map(|t| t.close(&cash, &book));
         self.cumulative += cash.total();
         self.ledger.months.push(LedgerMonth {
             month: ym,
@@ -1040,6 +1073,7 @@ impl Run {
             book,
             cumulative_cash: self.cumulative,
             usage,
+            tax,
         });
     }
 
@@ -1399,5 +1433,6 @@ fn totals(ledger: &Ledger, monthly: Decimal, residual_value: Decimal, after: &[D
         commitments_after_horizon: after.iter().copied().sum(),
         unserved_cost: unserved,
         decision_total: total_cash + after.iter().copied().sum::<Decimal>(),
+        after_tax: None,
     }
 }

@@ -235,6 +235,10 @@ pub struct Comparison {
     /// above which owning is cheaper.
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
     pub buy_vs_rent: Option<BuyVsRentAnswer>,
+    /// With a tax profile: the difference of the after-tax decision totals and of the after-tax
+    /// NPVs (ENGINE_RULES.md, "The after-tax view").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_tax_difference: Option<(Decimal, Decimal)>,
 }
 
 fn cumulative(r: &ScenarioResult) -> Vec<Decimal> {
@@ -391,6 +395,12 @@ pub fn compare(eval: &Evaluation, a: &ScenarioResult, b: &ScenarioResult) -> Com
         break_even_note: break_even_note(a, b, &eval.currency),
         buy_vs_rent_hours_per_day: answer.as_ref().and_then(|x| x.hours_per_day),
         buy_vs_rent: answer,
+        after_tax_difference: a
+            .totals
+            .after_tax
+            .as_ref()
+            .zip(b.totals.after_tax.as_ref())
+            .map(|(x, y)| (x.decision_total - y.decision_total, x.npv - y.npv)),
     };
     c.npv_note = npv_note(&c, eval.discount_rate, &eval.currency);
     c

@@ -16,6 +16,7 @@ use crate::calendar::YearMonth;
 use crate::engine::blocks::finance::present;
 use crate::engine::costing::evaluate::{Evaluation, ScenarioResult};
 use crate::engine::decide::compare::{BreakEven, compare};
+use crate::engine::input::tax_spec::TaxBasis;
 use crate::engine::model::assumption::Origin;
 use crate::engine::model::ledger::Category;
 
@@ -79,6 +80,34 @@ pub struct Difference {
     pub buy_vs_rent_hours_per_day: Option<Decimal>,
     /// Owning against renting in words, including when owning never pays off.
     pub buy_vs_rent_words: Option<String>,
+    /// With a tax profile: the differences of the after-tax decision totals and NPVs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_tax: Option<AfterTaxDifference>,
+}
+
+/// A scenario against the reference after tax, presented.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AfterTaxDifference {
+    /// This scenario's after-tax decision total minus the reference's.
+    pub total: Decimal,
+    /// This scenario's after-tax NPV minus the reference's.
+    pub npv: Decimal,
+}
+
+/// A scenario's after-tax figures, presented (ENGINE_RULES.md, "The after-tax view").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AfterTaxFigures {
+    /// The tax rate the savings are at.
+    pub rate: Decimal,
+    /// Total cash over the horizon less the tax saved within it.
+    pub total_cash: Decimal,
+    /// The decision total after tax (commitments after the horizon less the tax they save).
+    pub decision_total: Decimal,
+    pub npv: Decimal,
+    /// Every tax the deductions save, within the horizon and after it.
+    pub saving: Decimal,
 }
 
 /// The decision figures of one scenario, presented.
@@ -110,7 +139,8 @@ pub struct ScenarioFigures {
     /// What scenarios are ranked and compared on: `total_cash` plus the commitments after the
     /// horizon.
     pub decision_total: Decimal,
-    /// 1 for the best: scenarios that serve all the work first, then by decision total.
+    /// 1 for the best: scenarios that serve all the work first, then by decision total (after
+    /// tax when the view's `ranked_on` says so).
     pub rank: u32,
     pub warnings: Vec<String>,
     pub overrides: Vec<OverrideUsed>,
@@ -122,6 +152,9 @@ pub struct ScenarioFigures {
     pub monthly_total: Vec<Decimal>,
     /// Cash per month by category, for the categories that are not zero throughout.
     pub monthly: Vec<CategorySeries>,
+    /// With a tax profile: the after-tax figures beside the ones above.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_tax: Option<AfterTaxFigures>,
 }
 
 /// 2 to 8 scenarios side by side over one horizon.
@@ -139,6 +172,10 @@ pub struct DecisionView {
     /// Whether the reference was pinned by the user (else it is the first scenario).
     pub baseline_pinned: bool,
     pub scenarios: Vec<ScenarioFigures>,
+    /// With a tax profile: the basis `rank` orders the scenarios on (after or before tax). Absent
+    /// without one, when the ranking is before tax as always.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranked_on: Option<TaxBasis>,
 }
 
 /// Whether a scenario serves all the work asked of it (unmet demand below rounding dust).
@@ -146,13 +183,29 @@ pub fn serves_all_work(r: &ScenarioResult) -> bool {
     r.totals.unserved_cost.is_zero() && r.totals.unmet_pflop_h <= rust_decimal::dec!(0.001)
 }
 
+/// The basis the scenarios are ranked on: after tax when the evaluation has a tax profile that
+/// ranks after tax, else before tax (always so without a profile).
+pub fn ranking_basis(eval: &Evaluation) -> TaxBasis {
+    eval.ranked_on.unwrap_or(TaxBasis::BeforeTax)
+}
+
+/// The total a scenario is ranked on, on [`ranking_basis`]: its after-tax decision total, or its
+/// decision total.
+pub fn ranking_total(eval: &Evaluation, r: &ScenarioResult) -> Decimal {
+    match (ranking_basis(eval), &r.totals.after_tax) {
+        (TaxBasis::AfterTax, Some(t)) => t.decision_total,
+        _ => r.totals.decision_total,
+    }
+}
+
 /// The scenarios in decision order: every scenario that serves all the work ranks ahead of any
 /// that leaves work undone, whatever the totals (a shadow price can be lower than what serving
-/// the work really costs); within each group, the lower decision total first, ties in file order.
+/// the work really costs); within each group, the lower total on the ranking basis first (the
+/// decision total, or after tax when the tax profile says so), ties in file order.
 pub fn ranking(eval: &Evaluation) -> Vec<&ScenarioResult> {
     let mut order: Vec<&ScenarioResult> = eval.scenarios.iter().collect();
     order.sort_by(|a, b| {
-        (!serves_all_work(a), a.totals.decision_total).cmp(&(!serves_all_work(b), b.totals.decision_total))
+        (!serves_all_work(a), ranking_total(eval, a)).cmp(&(!serves_all_work(b), ranking_total(eval, b)))
     });
     order
 }
@@ -187,6 +240,10 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
             break_even: c.break_even.map(|b| BreakEven {
                 at_month: quantity(b.at_month, 2),
                 ..b
+            }),
+            after_tax: c.after_tax_difference.map(|(total, npv)| AfterTaxDifference {
+                total: present(total),
+                npv: present(npv),
             }),
         }
     });
@@ -239,6 +296,13 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
         cumulative,
         monthly_total,
         monthly,
+        after_tax: t.after_tax.as_ref().map(|a| AfterTaxFigures {
+            rate: a.rate.normalize(),
+            total_cash: present(a.total_cash),
+            decision_total: present(a.decision_total),
+            npv: present(a.npv),
+            saving: present(a.saving),
+        }),
     }
 }
 
@@ -256,5 +320,6 @@ pub fn decision_view(eval: &Evaluation, baseline: Option<&str>) -> DecisionView 
         reference: reference.map(|r| r.id.clone()),
         baseline_pinned: pinned.is_some(),
         scenarios: eval.scenarios.iter().map(|s| figures(eval, s, reference)).collect(),
+        ranked_on: eval.ranked_on,
     }
 }

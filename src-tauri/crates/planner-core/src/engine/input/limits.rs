@@ -42,7 +42,7 @@ use crate::engine::input::scenario_file::ScenarioFile;
 use crate::problem::Problem;
 
 /// Fields that hold text (ids, names, codes, reasons): a text that reads as a number is not one.
-const TEXT_KEYS: [&str; 30] = [
+const TEXT_KEYS: [&str; 33] = [
     "id",
     "name",
     "title",
@@ -73,6 +73,10 @@ const TEXT_KEYS: [&str; 30] = [
     "precision",
     "price_point",
     "data_classification",
+    // The tax profile's preset id and its words (issue #44).
+    "preset",
+    "convention",
+    "rank",
 ];
 
 /// The bound of the field named `key` (the last key of its path): a layer field's is in its row

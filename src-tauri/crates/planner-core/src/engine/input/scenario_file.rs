@@ -113,6 +113,11 @@ pub struct ScenarioFile {
     pub fx: Vec<FxRate>,
     pub workloads: Vec<WorkloadSpec>,
     pub scenarios: Vec<ScenarioSpec>,
+    /// The company's tax profile, for the after-tax view (absent: no tax figures at all).
+    // Left out when absent, so that every answer and file without a profile reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub tax: Option<crate::engine::input::tax_spec::TaxSpec>,
     /// How prices move over the plan, for every scenario (issue #44); a scenario's own `market`
     /// overrides it key by key. Absent: every price flat, no derived resale.
     // Left out when absent, so that every answer and file without paths reads as before.

@@ -201,6 +201,35 @@ pub struct LedgerMonth {
     pub book: Amounts,
     pub cumulative_cash: Decimal,
     pub usage: Usage,
+    /// The month's tax lines, with a tax profile only (absent without one, so a plan without a
+    /// profile serialises as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax: Option<TaxLines>,
+}
+
+/// One month's tax view (ENGINE_RULES.md, "The after-tax view"): what is deducted, by kind, and
+/// the tax that saves. Every line is at the ledger's scale; a negative disposal line is a gain on
+/// a sale, taxed (depreciation recaptured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct TaxLines {
+    /// Running costs deducted as paid: every running cost of the book view (energy, room, staff,
+    /// support, operations, software, cloud, commitments, storage and egress, termination fees,
+    /// adaptation); never unserved work.
+    pub running_costs: Decimal,
+    /// Tax depreciation of owned capital: each tax year's share, booked in its last month.
+    pub depreciation: Decimal,
+    /// Loan interest (never principal).
+    pub interest: Decimal,
+    /// Lease payments of leased hardware.
+    pub lease: Decimal,
+    /// At a sale: the basis not yet deducted less the proceeds (negative: a gain, taxed).
+    pub disposal: Decimal,
+    /// The sum of the lines above.
+    pub deductions: Decimal,
+    /// The tax the deductions save (negative: tax owed on a gain): the sum of each line × rate.
+    pub saving: Decimal,
+    /// The month's cash less the saving.
+    pub after_tax_cash: Decimal,
 }
 
 /// A scenario's ledger over the horizon.

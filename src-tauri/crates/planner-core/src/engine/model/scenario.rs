@@ -25,6 +25,9 @@ pub struct Plan {
     pub discount_rate: Decimal,
     pub workloads: Vec<Workload>,
     pub scenarios: Vec<Scenario>,
+    /// The company's tax profile (`None`: no tax figures at all, as before issue #44).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax: Option<crate::engine::model::tax_profile::TaxProfile>,
 }
 
 /// One scenario, resolved.
@@ -196,6 +199,7 @@ impl Plan {
             discount_rate: s.discount_rate.unwrap_or(self.discount_rate),
             workloads,
             scenarios: Vec::new(),
+            tax: self.tax.clone(),
         })
     }
 }

@@ -48,6 +48,7 @@ mod market;
 mod owned;
 mod rented;
 mod scenarios;
+mod tax;
 mod workloads;
 
 /// The longest operating lease accepted, in months.
@@ -115,6 +116,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
     if let Some(m) = &file.market {
         v.check_market("market", m);
     }
+    let (tax, tax_assumptions) = v.tax(file.tax.as_ref());
     let workloads: Vec<Workload> = file
         .workloads
         .iter()
@@ -133,7 +135,8 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
                 format!("scenario id `{}` is used twice; ids must be unique", s.id),
             );
         }
-        if let Some(s) = v.scenario(i, s, file, &workloads) {
+        if let Some(mut s) = v.scenario(i, s, file, &workloads) {
+            s.assumptions.extend(tax_assumptions.iter().cloned());
             scenarios.push(s);
         }
     }
@@ -148,6 +151,7 @@ pub fn validate(catalog: &Catalog, file: &ScenarioFile, horizon: Option<u32>) ->
         discount_rate: file.discount_rate,
         workloads,
         scenarios,
+        tax,
     })
 }
 

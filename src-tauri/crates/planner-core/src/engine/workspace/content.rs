@@ -45,6 +45,10 @@ pub struct WorkspaceSettings {
     /// How old a catalog figure may be before it is marked stale: cloud prices, everything else.
     #[serde(default)]
     pub freshness: crate::catalog::diff::Freshness,
+    /// The workspace's tax profile, for the after-tax view (absent: none, as before issue #44;
+    /// left out when absent, so settings without one are kept as they were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax: Option<crate::engine::input::tax_spec::TaxSpec>,
 }
 
 impl WorkspaceSettings {
@@ -60,6 +64,7 @@ impl WorkspaceSettings {
             price_point: PricePoint::Mid,
             fx: Vec::new(),
             freshness: crate::catalog::diff::Freshness::default(),
+            tax: None,
         }
     }
 
@@ -176,6 +181,7 @@ pub fn to_scenario_file(s: &WorkspaceSettings, workloads: &[WorkloadSpec], scena
         // A workspace keeps price paths on its scenarios (a file's `market` is folded into each
         // scenario's when the file is split, below).
         market: None,
+        tax: s.tax.clone(),
     }
 }
 
@@ -192,6 +198,7 @@ pub fn from_scenario_file(f: ScenarioFile) -> (WorkspaceSettings, Vec<WorkloadSp
             price_point: f.price_point,
             fx: f.fx,
             freshness: crate::catalog::diff::Freshness::default(),
+            tax: f.tax,
         },
         f.workloads,
         // The file's `market` applies to every scenario: folded into each scenario's own, whose
