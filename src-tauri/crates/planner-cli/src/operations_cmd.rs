@@ -68,6 +68,7 @@ fn bridges(out: &mut String, ops: &Operations, currency: &str) {
     for b in &ops.bridges {
         let source = match b.lead_time.as_ref().map(|a| &a.origin) {
             Some(Origin::Override { reason }) => format!("typed: {reason}"),
+            Some(Origin::Derived { rule }) => format!("derived: {rule}"),
             Some(Origin::Catalog { entry, sources, .. }) => format!("catalog `{entry}`: {}", sources.join("; ")),
             None => "no lead time given".to_owned(),
         };

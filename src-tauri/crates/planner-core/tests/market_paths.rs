@@ -187,7 +187,7 @@ fn an_h100_without_a_sourced_row_resells_at_its_derived_share() {
         .expect("the derived share is recorded");
     close(a.value, share, "recorded share");
     assert!(matches!(&a.origin,
-        Origin::Override { reason } if reason.contains("derived") && reason.contains("never book value") && reason.contains("no cap")));
+        Origin::Derived { rule: reason } if reason.contains("derived") && reason.contains("never book value") && reason.contains("no cap")));
     assert!(
         s.warnings.iter().all(|w| !w.contains("no sourced resale estimate")),
         "{:?}",
@@ -211,7 +211,7 @@ fn the_remaining_rental_margin_caps_derived_resale() {
         .iter()
         .find(|a| a.path == "scenarios[0].layers[0].residual_share")
         .unwrap();
-    assert!(matches!(&a.origin, Origin::Override { reason } if reason.contains("capped")));
+    assert!(matches!(&a.origin, Origin::Derived { rule: reason } if reason.contains("capped")));
 }
 
 /// A card whose vendor has no resale market (Huawei) resells at 0 under the same rule.

@@ -80,7 +80,7 @@ fn a_12_month_cash_purchase_resells_at_the_market_estimate_not_its_book_value() 
             assert!(sources.iter().any(|s| s.contains("SpotWire")), "{sources:?}");
             assert_eq!(as_of, "2026-11");
         }
-        Origin::Override { .. } => panic!("expected a catalog figure"),
+        Origin::Override { .. } | Origin::Derived { .. } => panic!("expected a catalog figure"),
     }
     // The book view carries book value less resale in its last month: both views still agree.
     assert_eq!(present(s.totals.total_book), present(s.totals.total_cash));
@@ -187,7 +187,7 @@ fn an_all_cloud_scenario_has_estimated_energy_and_emissions_citing_their_sources
             assert!(sources.iter().any(|s| s.contains("AWS")), "{sources:?}");
             assert_eq!(*confidence, Confidence::Primary);
         }
-        Origin::Override { .. } => panic!("expected a catalog figure"),
+        Origin::Override { .. } | Origin::Derived { .. } => panic!("expected a catalog figure"),
     }
     assert_eq!(assumption(aws, "layers[0].estimated_energy.tdp_w").value, dec!(700));
 

@@ -242,7 +242,7 @@ fn a_preset_gives_the_same_lines_and_cites_its_sources() {
             assert_eq!(entry, "us-federal-macrs5");
             assert!(sources.iter().any(|s| s.contains("section 11")), "{sources:?}");
         }
-        Origin::Override { .. } => panic!("the preset's rate is a catalog figure"),
+        Origin::Override { .. } | Origin::Derived { .. } => panic!("the preset's rate is a catalog figure"),
     }
     // The schedule, year by year, as Table A-1 prints it.
     let schedule: Vec<Decimal> = (1..=6)

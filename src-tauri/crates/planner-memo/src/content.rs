@@ -948,6 +948,14 @@ fn assumptions(input: &MemoInput<'_>, today: AsOf, out: &mut Vec<Block>) {
                     "planner".to_owned(),
                     "set by the planner".to_owned(),
                 ]),
+                Origin::Derived { rule } => Row::new(vec![
+                    a.path.clone(),
+                    a.value.normalize().to_string(),
+                    format!("derived: {rule}"),
+                    "–".to_owned(),
+                    "derived".to_owned(),
+                    "computed by the stated rule".to_owned(),
+                ]),
             })
             .collect();
         tables.push((r.name.clone(), rows));

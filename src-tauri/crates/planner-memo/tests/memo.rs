@@ -101,6 +101,10 @@ fn every_catalog_figure_and_override_is_in_the_assumption_ledger() {
                     let start: String = reason.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
                     assert!(text.contains(&start), "{}: override reason {reason:?} missing", a.path);
                 }
+                planner_core::engine::model::assumption::Origin::Derived { rule } => {
+                    let start: String = rule.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+                    assert!(text.contains(&start), "{}: derivation {rule:?} missing", a.path);
+                }
             }
         }
     }

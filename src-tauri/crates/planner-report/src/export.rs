@@ -787,6 +787,10 @@ fn lead_time_source(b: &Bridge) -> String {
             ..
         }) => format!("override: {}", reason.trim()),
         Some(Assumption {
+            origin: Origin::Derived { rule },
+            ..
+        }) => format!("derived: {}", rule.trim()),
+        Some(Assumption {
             path,
             value,
             origin:

@@ -596,7 +596,9 @@ fn quotes_become_layers_the_engine_evaluates_with_the_quote_as_reason() {
             .unwrap_or_else(|| panic!("no assumption at {path}"));
         match &a.origin {
             Origin::Override { reason } => (a.value, reason.clone()),
-            Origin::Catalog { .. } => panic!("{path} comes from the catalog, not the quote"),
+            Origin::Catalog { .. } | Origin::Derived { .. } => {
+                panic!("{path} comes from the quote, not the catalog or a rule")
+            }
         }
     };
     assert_eq!(

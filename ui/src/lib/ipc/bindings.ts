@@ -268,6 +268,27 @@ export type Accelerator_Serialize = {
 	notes: string | null,
 };
 
+/**  A scenario against the reference after tax, presented. */
+export type AfterTaxDifference = {
+	/**  This scenario's after-tax decision total minus the reference's. */
+	total: string,
+	/**  This scenario's after-tax NPV minus the reference's. */
+	npv: string,
+};
+
+/**  A scenario's after-tax figures, presented (ENGINE_RULES.md, "The after-tax view"). */
+export type AfterTaxFigures = {
+	/**  The tax rate the savings are at. */
+	rate: string,
+	/**  Total cash over the horizon less the tax saved within it. */
+	total_cash: string,
+	/**  The decision total after tax (commitments after the horizon less the tax they save). */
+	decision_total: string,
+	npv: string,
+	/**  Every tax the deductions save, within the horizon and after it. */
+	saving: string,
+};
+
 /**  A reviewer's answer on one item. */
 export type Answer = Answer_Serialize | Answer_Deserialize;
 
@@ -582,7 +603,9 @@ export type CatalogFreshness_Serialize = {
 };
 
 /**  The kinds of catalog file. */
-export type CatalogKind = "accelerators" | "offers" | "facility" | "fabrics" | "regions";
+export type CatalogKind = "accelerators" | "offers" | "facility" | "fabrics" | "regions" | 
+/**  Tax profile presets (optional: a catalog without one loads, with no presets). */
+"tax";
 
 /**  Where the workspace's catalog came from, checked again now. */
 export type CatalogOrigin = CatalogOrigin_Serialize | CatalogOrigin_Deserialize;
@@ -656,6 +679,8 @@ export type Catalog_Deserialize = {
 	regions: Region_Deserialize[],
 	/**  Secondary-market resale estimates (in accelerators files, `[[resale]]`). */
 	resale: ResaleCurve_Deserialize[],
+	/**  Tax profile presets (in the optional tax file, `[[tax_profile]]`). */
+	tax_profiles: TaxPreset_Deserialize[],
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -668,6 +693,8 @@ export type Catalog_Serialize = {
 	regions: Region_Serialize[],
 	/**  Secondary-market resale estimates (in accelerators files, `[[resale]]`). */
 	resale: ResaleCurve_Serialize[],
+	/**  Tax profile presets (in the optional tax file, `[[tax_profile]]`). */
+	tax_profiles: TaxPreset_Serialize[],
 };
 
 /**  A ledger row. */
@@ -993,6 +1020,19 @@ export type CumulativeSeries = {
 /**  How sensitive the workload's data is. */
 export type DataClassification = "public" | "internal" | "confidential" | "restricted";
 
+/**  How a card's price falls with age as newer generations make its performance cheaper. */
+export type Decay = 
+/**
+ *  Price-performance doubles every `years` (more than 0): share `2^(−t / (12 × years))` at
+ *  `t` months.
+ */
+{ kind: "doubling"; years: string } | 
+/**
+ *  The same performance gets `per_year` (0 to below 1) cheaper each year: share
+ *  `(1 − per_year)^(t / 12)` at `t` months.
+ */
+{ kind: "decline"; per_year: string };
+
 /**  2 to 8 scenarios side by side over one horizon. */
 export type DecisionView = DecisionView_Serialize | DecisionView_Deserialize;
 
@@ -1009,6 +1049,11 @@ export type DecisionView_Deserialize = {
 	/**  Whether the reference was pinned by the user (else it is the first scenario). */
 	baseline_pinned: boolean,
 	scenarios: ScenarioFigures_Deserialize[],
+	/**
+	 *  With a tax profile: the basis `rank` orders the scenarios on (after or before tax). Absent
+	 *  without one, when the ranking is before tax as always.
+	 */
+	ranked_on?: TaxBasis | null,
 };
 
 /**  2 to 8 scenarios side by side over one horizon. */
@@ -1024,6 +1069,11 @@ export type DecisionView_Serialize = {
 	/**  Whether the reference was pinned by the user (else it is the first scenario). */
 	baseline_pinned: boolean,
 	scenarios: ScenarioFigures_Serialize[],
+	/**
+	 *  With a tax profile: the basis `rank` orders the scenarios on (after or before tax). Absent
+	 *  without one, when the ranking is before tax as always.
+	 */
+	ranked_on?: TaxBasis,
 };
 
 /**  A scenario against the reference scenario. */
@@ -1060,6 +1110,8 @@ export type Difference_Deserialize = {
 	buy_vs_rent_hours_per_day?: string | null,
 	/**  Owning against renting in words, including when owning never pays off. */
 	buy_vs_rent_words?: string | null,
+	/**  With a tax profile: the differences of the after-tax decision totals and NPVs. */
+	after_tax?: AfterTaxDifference | null,
 };
 
 /**  A scenario against the reference scenario. */
@@ -1093,6 +1145,8 @@ export type Difference_Serialize = {
 	buy_vs_rent_hours_per_day: string | null,
 	/**  Owning against renting in words, including when owning never pays off. */
 	buy_vs_rent_words: string | null,
+	/**  With a tax profile: the differences of the after-tax decision totals and NPVs. */
+	after_tax?: AfterTaxDifference,
 };
 
 /**  What one layer gave one workload in one month. */
@@ -2659,6 +2713,73 @@ export type LogProblem = {
 };
 
 /**
+ *  How prices move over the plan (issue #44): each key a price path with its reason, months
+ *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
+ *  replaces the file's same key.
+ */
+export type MarketSpec = MarketSpec_Serialize | MarketSpec_Deserialize;
+
+/**
+ *  How prices move over the plan (issue #44): each key a price path with its reason, months
+ *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
+ *  replaces the file's same key.
+ */
+export type MarketSpec_Deserialize = {
+	/**
+	 *  The rental price path of on-demand, spot and pooled layers (a reservation locks the
+	 *  price in force in the month it is signed).
+	 */
+	rental?: PathChoice | null,
+	/**
+	 *  An offer family's own rental path, by accelerator id: layers renting that accelerator
+	 *  follow it instead of `rental`.
+	 */
+	rental_for?: { [key in string]: PathChoice },
+	/**  The path of token-metered (API) prices. */
+	token?: PathChoice | null,
+	/**  The purchase price of owned hardware at fixed performance, by the month it is ordered. */
+	purchase?: PathChoice | null,
+	/**  The facility's electricity tariff. */
+	electricity?: PathChoice | null,
+	/**  Staff cost. */
+	staff?: PathChoice | null,
+	/**  Support: owned support contracts and non-server maintenance, rented running cost per month. */
+	support?: PathChoice | null,
+	/**  Resale derived from price-performance for owned hardware without a sourced estimate. */
+	resale?: ResaleChoice | null,
+};
+
+/**
+ *  How prices move over the plan (issue #44): each key a price path with its reason, months
+ *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
+ *  replaces the file's same key.
+ */
+export type MarketSpec_Serialize = {
+	/**
+	 *  The rental price path of on-demand, spot and pooled layers (a reservation locks the
+	 *  price in force in the month it is signed).
+	 */
+	rental: PathChoice | null,
+	/**
+	 *  An offer family's own rental path, by accelerator id: layers renting that accelerator
+	 *  follow it instead of `rental`.
+	 */
+	rental_for: { [key in string]: PathChoice },
+	/**  The path of token-metered (API) prices. */
+	token: PathChoice | null,
+	/**  The purchase price of owned hardware at fixed performance, by the month it is ordered. */
+	purchase: PathChoice | null,
+	/**  The facility's electricity tariff. */
+	electricity: PathChoice | null,
+	/**  Staff cost. */
+	staff: PathChoice | null,
+	/**  Support: owned support contracts and non-server maintenance, rented running cost per month. */
+	support: PathChoice | null,
+	/**  Resale derived from price-performance for owned hardware without a sourced estimate. */
+	resale: ResaleChoice | null,
+};
+
+/**
  *  What the author writes for the memo. Kept in the workspace and edited like any other item
  *  (saved as typed, undoable).
  */
@@ -2984,7 +3105,13 @@ export type Origin_Deserialize =
 /**  The figure's sources as a reader cites them: "title (date)". */
 sources: string[] } | 
 /**  A value the user set, and why. */
-{ origin: "override"; reason: string };
+{ origin: "override"; reason: string } | 
+/**
+ *  A value the planner derived by a stated rule from other figures, or its stated default
+ *  (issue #44: resale from price-performance, a tax profile's default); neither typed by the
+ *  user nor a catalog entry, and never a book value. `rule` says how it was reached.
+ */
+{ origin: "derived"; rule: string };
 
 /**  Where a figure used by a scenario comes from. */
 export type Origin_Serialize = 
@@ -2993,7 +3120,13 @@ export type Origin_Serialize =
 /**  The figure's sources as a reader cites them: "title (date)". */
 sources: string[] } | 
 /**  A value the user set, and why. */
-{ origin: "override"; reason: string };
+{ origin: "override"; reason: string } | 
+/**
+ *  A value the planner derived by a stated rule from other figures, or its stated default
+ *  (issue #44: resale from price-performance, a tax profile's default); neither typed by the
+ *  user nor a catalog entry, and never a book value. `rule` says how it was reached.
+ */
+{ origin: "derived"; rule: string };
 
 /**  A value the user sets in place of the catalog's, and why (a negotiated quote, a measurement). */
 export type Override = Override_Serialize | Override_Deserialize;
@@ -3084,6 +3217,13 @@ export type Parallelism =
  */
 "tensor-and-pipeline-across-servers";
 
+/**  A price path the user sets, and why (a forecast, a contract's escalation clause). */
+export type PathChoice = {
+	path: PricePath,
+	/**  Where the path comes from; required, not empty. */
+	reason: string,
+};
+
 /**  What checking a PDF's signatures found. */
 export type PdfCheck = PdfCheck_Serialize | PdfCheck_Deserialize;
 
@@ -3122,6 +3262,14 @@ export type PerAxis = {
 	compliance: string,
 };
 
+/**  One period of a [`PricePath::Periods`] path. */
+export type Period = {
+	/**  The month (from 0, the path's start) from which this rate applies. */
+	from_month: number,
+	/**  The change a year during this period, as a fraction: above -1, at most 10. */
+	per_year: string,
+};
+
 /**  A problem, placed on the workspace item it belongs to, with the field path inside that item. */
 export type PlacedProblem = {
 	subject: ProblemPlace,
@@ -3147,11 +3295,42 @@ export type PlannerError_Serialize = {
 	details: ErrorDetail_Serialize[],
 };
 
+/**  One dated multiplier of a [`PricePath::Points`] path. */
+export type Point = {
+	/**  The month (from 0, the path's start). */
+	month: number,
+	/**  The price at that month as a multiple of the price at month 0: above 0, at most 100. */
+	multiplier: string,
+};
+
 /**  Which compute pool a fabric suits. */
 export type Pool = "training" | "inference" | "experiment" | "storage";
 
 /**  Numeric precision of weights and arithmetic. */
 export type Precision = "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4";
+
+/**  How a price moves from the path's start, as a multiplier of the price at month 0. */
+export type PricePath = 
+/**
+ *  The price does not move: the multiplier is 1 every month. Written with braces, `Flat {}`,
+ *  so that a stray field beside `"kind": "flat"` is refused rather than ignored.
+ */
+{ kind: "flat" } | 
+/**  Compound change at a constant rate a year (`-0.25` is 25% cheaper each year). */
+{ kind: "rate"; 
+/**  The change a year, as a fraction: above -1, at most 10. */
+per_year: string } | 
+/**
+ *  A rate per period: each applies from its month until the next period; flat before the
+ *  first.
+ */
+{ kind: "periods"; 
+/**  The periods, by strictly increasing `from_month`. */
+periods: Period[] } | 
+/**  Dated multipliers, linearly interpolated; flat before the first and after the last. */
+{ kind: "points"; 
+/**  The points, by strictly increasing `month`. */
+points: Point[] };
 
 /**  Which point of a catalog range a scenario uses. */
 export type PricePoint = "low" | "mid" | "high";
@@ -3452,6 +3631,13 @@ export type Region_Serialize = {
 	tariff_per_kwh: Figure_Serialize | null,
 	grid_gco2_per_kwh: Figure_Serialize | null,
 	notes: string | null,
+};
+
+/**  A price-performance decay the user sets for derived resale, and why. */
+export type ResaleChoice = {
+	decay: Decay,
+	/**  Where the decay comes from; required, not empty. */
+	reason: string,
 };
 
 /**
@@ -3798,7 +3984,10 @@ export type ScenarioFigures_Deserialize = {
 	 *  horizon.
 	 */
 	decision_total: string,
-	/**  1 for the best: scenarios that serve all the work first, then by decision total. */
+	/**
+	 *  1 for the best: scenarios that serve all the work first, then by decision total (after
+	 *  tax when the view's `ranked_on` says so).
+	 */
 	rank: number,
 	warnings: string[],
 	overrides: OverrideUsed[],
@@ -3810,6 +3999,8 @@ export type ScenarioFigures_Deserialize = {
 	monthly_total: string[],
 	/**  Cash per month by category, for the categories that are not zero throughout. */
 	monthly: CategorySeries[],
+	/**  With a tax profile: the after-tax figures beside the ones above. */
+	after_tax?: AfterTaxFigures | null,
 };
 
 /**  The decision figures of one scenario, presented. */
@@ -3841,7 +4032,10 @@ export type ScenarioFigures_Serialize = {
 	 *  horizon.
 	 */
 	decision_total: string,
-	/**  1 for the best: scenarios that serve all the work first, then by decision total. */
+	/**
+	 *  1 for the best: scenarios that serve all the work first, then by decision total (after
+	 *  tax when the view's `ranked_on` says so).
+	 */
 	rank: number,
 	warnings: string[],
 	overrides: OverrideUsed[],
@@ -3853,6 +4047,8 @@ export type ScenarioFigures_Serialize = {
 	monthly_total: string[],
 	/**  Cash per month by category, for the categories that are not zero throughout. */
 	monthly: CategorySeries[],
+	/**  With a tax profile: the after-tax figures beside the ones above. */
+	after_tax?: AfterTaxFigures,
 };
 
 /**  A scenario's figures before and after a catalog change. */
@@ -3972,6 +4168,8 @@ export type ScenarioSpec_Deserialize = {
 	monthly_growth?: Override_Deserialize | null,
 	/**  This scenario's own annual discount rate (0 to 1), in place of the file's, with its reason. */
 	discount_rate?: Override_Deserialize | null,
+	/**  This scenario's own price paths (issue #44), key by key in place of the file's `market`. */
+	market?: MarketSpec_Deserialize | null,
 };
 
 /**  One way to supply the compute: a set of layers and the costs around them. */
@@ -4013,6 +4211,8 @@ export type ScenarioSpec_Serialize = {
 	monthly_growth: Override_Serialize | null,
 	/**  This scenario's own annual discount rate (0 to 1), in place of the file's, with its reason. */
 	discount_rate: Override_Serialize | null,
+	/**  This scenario's own price paths (issue #44), key by key in place of the file's `market`. */
+	market?: MarketSpec_Serialize,
 };
 
 /**  A scenario as the list shows it, without its body (a workspace may hold thousands). */
@@ -4531,6 +4731,150 @@ export type SubjectStatus_Serialize = {
 	 *  when, or what keeps the subject from being cleared.
 	 */
 	summary: string,
+};
+
+/**  Which total ranks the scenarios when the file has a tax profile. */
+export type TaxBasis = 
+/**  The decision total after the tax the deductions save (the default with a profile). */
+"after-tax" | 
+/**  The decision total before tax, as without a profile; the after-tax figures are shown beside. */
+"before-tax";
+
+/**  When in its first tax year an asset counts as placed in service. */
+export type TaxConvention = 
+/**  A full year's deduction in the first tax year. */
+"none" | 
+/**  Half a year's deduction in the first tax year, whenever in it the asset arrives. */
+"half-year" | 
+/**
+ *  The middle of the quarter of the tax year the asset is placed in service in (7/8, 5/8,
+ *  3/8 or 1/8 of a year's deduction in the first tax year).
+ */
+"mid-quarter";
+
+/**  How a tax profile spreads the cost of capital over its recovery period. */
+export type TaxMethod = 
+/**  Equal deductions over the recovery period. */
+"straight-line" | 
+/**  150% declining balance, switching to straight line when that gives more. */
+"declining-balance-150" | 
+/**  200% declining balance, switching to straight line when that gives more. */
+"declining-balance-200" | 
+/**
+ *  The US MACRS General Depreciation System (200% declining balance for the 3-, 5- and
+ *  7-year classes, with the half-year or the mid-quarter convention).
+ */
+"macrs-gds";
+
+/**
+ *  A sourced tax profile: a jurisdiction's rate on company profits and its depreciation rule for
+ *  computer hardware.
+ */
+export type TaxPreset = TaxPreset_Serialize | TaxPreset_Deserialize;
+
+/**
+ *  A sourced tax profile: a jurisdiction's rate on company profits and its depreciation rule for
+ *  computer hardware.
+ */
+export type TaxPreset_Deserialize = {
+	id: string,
+	title: string,
+	jurisdiction: string,
+	/**  The tax rate on profits, as a fraction ("0.21" = 21%): one figure, never a range. */
+	rate: Figure_Deserialize,
+	method: TaxMethod,
+	recovery_years: number,
+	convention: TaxConvention,
+	/**  The share of the cost deducted in the first tax year on top of the method (0 to 1). */
+	bonus_share: Figure_Deserialize,
+	/**  Where the method, the recovery period and the convention come from. */
+	provenance: Provenance_Deserialize,
+	notes?: string | null,
+};
+
+/**
+ *  A sourced tax profile: a jurisdiction's rate on company profits and its depreciation rule for
+ *  computer hardware.
+ */
+export type TaxPreset_Serialize = {
+	id: string,
+	title: string,
+	jurisdiction: string,
+	/**  The tax rate on profits, as a fraction ("0.21" = 21%): one figure, never a range. */
+	rate: Figure_Serialize,
+	method: TaxMethod,
+	recovery_years: number,
+	convention: TaxConvention,
+	/**  The share of the cost deducted in the first tax year on top of the method (0 to 1). */
+	bonus_share: Figure_Serialize,
+	/**  Where the method, the recovery period and the convention come from. */
+	provenance: Provenance_Serialize,
+	notes: string | null,
+};
+
+/**
+ *  The file's tax profile. Each field left out comes from `preset`; without a preset, `rate`,
+ *  `method` and `recovery_years` are required (the convention defaults to none, the bonus share
+ *  to 0) and `reason` says where they come from.
+ */
+export type TaxSpec = TaxSpec_Serialize | TaxSpec_Deserialize;
+
+/**
+ *  The file's tax profile. Each field left out comes from `preset`; without a preset, `rate`,
+ *  `method` and `recovery_years` are required (the convention defaults to none, the bonus share
+ *  to 0) and `reason` says where they come from.
+ */
+export type TaxSpec_Deserialize = {
+	/**  A catalog tax profile (`planner catalog list --kind tax`) that fills every field not given. */
+	preset?: string | null,
+	/**  The tax rate on profits, as a fraction ("0.21" = 21%). */
+	rate?: string | null,
+	/**  How owned capital is depreciated for tax. */
+	method?: TaxMethod | null,
+	/**  The recovery period in years (MACRS GDS: 3, 5 or 7). */
+	recovery_years?: number | null,
+	/**
+	 *  none, half-year, or mid-quarter (the quarter follows from the month each owned layer is
+	 *  placed in service within its tax year).
+	 */
+	convention?: TaxConvention | null,
+	/**  The share of the cost deducted in the first tax year on top of the method, 0 to 1. */
+	bonus_share?: string | null,
+	/**  The calendar month (1 to 12) the company's tax year starts in (default 1, January). */
+	fiscal_year_start_month?: number | null,
+	/**  Which total ranks the scenarios: after-tax (the default) or before-tax. */
+	rank?: TaxBasis | null,
+	/**  Where the figures not taken from the preset come from (required for them). */
+	reason?: string | null,
+};
+
+/**
+ *  The file's tax profile. Each field left out comes from `preset`; without a preset, `rate`,
+ *  `method` and `recovery_years` are required (the convention defaults to none, the bonus share
+ *  to 0) and `reason` says where they come from.
+ */
+export type TaxSpec_Serialize = {
+	/**  A catalog tax profile (`planner catalog list --kind tax`) that fills every field not given. */
+	preset: string | null,
+	/**  The tax rate on profits, as a fraction ("0.21" = 21%). */
+	rate: string | null,
+	/**  How owned capital is depreciated for tax. */
+	method: TaxMethod | null,
+	/**  The recovery period in years (MACRS GDS: 3, 5 or 7). */
+	recovery_years: number | null,
+	/**
+	 *  none, half-year, or mid-quarter (the quarter follows from the month each owned layer is
+	 *  placed in service within its tax year).
+	 */
+	convention: TaxConvention | null,
+	/**  The share of the cost deducted in the first tax year on top of the method, 0 to 1. */
+	bonus_share: string | null,
+	/**  The calendar month (1 to 12) the company's tax year starts in (default 1, January). */
+	fiscal_year_start_month: number | null,
+	/**  Which total ranks the scenarios: after-tax (the default) or before-tax. */
+	rank: TaxBasis | null,
+	/**  Where the figures not taken from the preset come from (required for them). */
+	reason: string | null,
 };
 
 /**  The template a new scenario starts from. */
@@ -5139,6 +5483,11 @@ export type WorkspaceSettings_Deserialize = {
 	fx?: FxRate_Deserialize[],
 	/**  How old a catalog figure may be before it is marked stale: cloud prices, everything else. */
 	freshness?: Freshness,
+	/**
+	 *  The workspace's tax profile, for the after-tax view (absent: none, as before issue #44;
+	 *  left out when absent, so settings without one are kept as they were).
+	 */
+	tax?: TaxSpec_Deserialize | null,
 };
 
 /**  Everything of a scenario file but its workloads and scenarios. */
@@ -5154,6 +5503,11 @@ export type WorkspaceSettings_Serialize = {
 	fx: FxRate_Serialize[],
 	/**  How old a catalog figure may be before it is marked stale: cloud prices, everything else. */
 	freshness: Freshness,
+	/**
+	 *  The workspace's tax profile, for the after-tax view (absent: none, as before issue #44;
+	 *  left out when absent, so settings without one are kept as they were).
+	 */
+	tax?: TaxSpec_Serialize,
 };
 
 /* Tauri Specta runtime */

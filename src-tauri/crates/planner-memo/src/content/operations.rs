@@ -191,6 +191,10 @@ fn lead_time_words(b: &Bridge) -> String {
             origin: Origin::Override { reason },
             ..
         }) => format!("lead time {months}: {}", reason.trim().trim_end_matches('.')),
+        Some(Assumption {
+            origin: Origin::Derived { rule },
+            ..
+        }) => format!("lead time {months}, derived: {}", rule.trim().trim_end_matches('.')),
         Some(
             a @ Assumption {
                 origin:

@@ -256,7 +256,7 @@ fn figures(eval: &Evaluation, r: &ScenarioResult, reference: Option<&ScenarioRes
                 value: a.value.normalize(),
                 reason: reason.clone(),
             }),
-            Origin::Catalog { .. } => None,
+            Origin::Catalog { .. } | Origin::Derived { .. } => None,
         })
         .collect();
     let mut cumulative = Vec::with_capacity(months);

@@ -27,6 +27,10 @@ pub enum Origin {
     },
     /// A value the user set, and why.
     Override { reason: String },
+    /// A value the planner derived by a stated rule from other figures, or its stated default
+    /// (issue #44: resale from price-performance, a tax profile's default); neither typed by the
+    /// user nor a catalog entry, and never a book value. `rule` says how it was reached.
+    Derived { rule: String },
 }
 
 /// One figure a scenario relies on.

@@ -335,7 +335,7 @@ impl<'c> Resolver<'c> {
             self.assumptions.push(Assumption {
                 path: format!("{p}.layers[{j}].residual_share"),
                 value: share,
-                origin: Origin::Override { reason },
+                origin: Origin::Derived { rule: reason },
             });
             if let Some(o) = layers.get_mut(j).and_then(|l| l.owned.as_mut()) {
                 o.residual_share = share;

@@ -129,7 +129,7 @@ impl<'c> Resolver<'c> {
                     .find(|a| a.path == input_path)
                     .and_then(|a| match &a.origin {
                         Origin::Override { reason } => Some(reason.clone()),
-                        Origin::Catalog { .. } => None,
+                        Origin::Catalog { .. } | Origin::Derived { .. } => None,
                     })
                     .unwrap_or_default();
                 self.assumptions.push(Assumption {

@@ -284,8 +284,8 @@ fn tax_assumption(spec: &TaxSpec, preset: Option<&TaxPreset>, field: &str, value
                     .collect(),
             }
         }
-        (From::Default(why), _) => Origin::Override {
-            reason: (*why).to_owned(),
+        (From::Default(why), _) => Origin::Derived {
+            rule: (*why).to_owned(),
         },
         _ => Origin::Override {
             reason: spec.reason.clone().unwrap_or_default(),
