@@ -11,8 +11,6 @@ use serde::Serialize;
 use crate::calendar::YearMonth;
 use crate::engine::blocks::price_path::PricePath;
 use crate::engine::blocks::resale::{Decay, DerivedResale, derived_resale};
-use crate::engine::input::scenario_file::LayerKind;
-use crate::engine::model::scenario::{Layer, Owned};
 
 /// A price path resolved for a plan: the path, and its multipliers for months `0..horizon`
 /// (month 0 is the plan's start month).
@@ -94,33 +92,6 @@ impl ScenarioMarket {
 /// month): ten times its month-0 value. It keeps every product the ledger forms within the
 /// decimal's range (`limits.rs` bounds them below 10^27 before any path).
 pub const MAX_PATH_MULTIPLIER: Decimal = Decimal::TEN;
-
-/// What renting out an owned layer's GPU would still earn after it is sold (the cap on derived
-/// resale, per GPU): the cheapest hourly price in month `price_month` among the scenario's
-/// on-demand and pooled layers renting the same accelerator, less the owned layer's running cost
-/// per GPU-hour, × the hours of its depreciation life left from month `from_month` on (calendar
-/// hours from `start`), × its availability; never below 0. `None` when the scenario rents no
-/// such layer (no cap).
-pub fn rental_margin(
-    layers: &[Layer],
-    owned_layer: &Layer,
-    o: &Owned,
-    start: YearMonth,
-    from_month: u32,
-    price_month: u32,
-) -> Option<Decimal> {
-    let accelerator = owned_layer.accelerator.as_deref()?;
-    let hourly = layers
-        .iter()
-        .filter(|l| matches!(l.kind, LayerKind::OnDemand | LayerKind::Pooled))
-        .filter(|l| l.accelerator.as_deref() == Some(accelerator))
-        .map(|l| scaled(l.price_per_gpu_hour, l.price_path.as_ref(), price_month))
-        .min()?;
-    let life_end = o.delivery_month.saturating_add(o.life_months);
-    let hours_left: Decimal = (from_month..life_end).map(|m| start.plus(m).hours()).sum();
-    let margin = (hourly - o.running_cost_per_gpu_hour) * hours_left * owned_layer.availability;
-    Some(margin.max(Decimal::ZERO))
-}
 
 /// The residual share (of the hardware price paid per GPU, `price`) of owned hardware resold at
 /// `age` months by the price-performance `decay`, capped by `cap` (per GPU), 0 when the vendor has

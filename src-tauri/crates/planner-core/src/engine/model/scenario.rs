@@ -11,7 +11,7 @@ use crate::engine::blocks::network::FabricCost;
 use crate::engine::blocks::rack::CoolingLimit;
 use crate::engine::input::scenario_file::LayerKind;
 use crate::engine::model::assumption::Assumption;
-use crate::engine::model::market::{MonthPath, ScenarioMarket};
+use crate::engine::model::market::{MonthPath, ScenarioMarket, scaled};
 use crate::engine::model::workload::Workload;
 
 /// Everything `evaluate` needs.
@@ -336,4 +336,31 @@ pub struct Facility {
     pub colocation_per_kw_month: Decimal,
     pub power_distribution_per_rack: Decimal,
     pub cooling_upgrade_per_rack: Decimal,
+}
+
+/// What renting out an owned layer's GPU would still earn after it is sold (the cap on derived
+/// resale, per GPU): the cheapest hourly price in month `price_month` among the scenario's
+/// on-demand and pooled layers renting the same accelerator, less the owned layer's running cost
+/// per GPU-hour, × the hours of its depreciation life left from month `from_month` on (calendar
+/// hours from `start`), × its availability; never below 0. `None` when the scenario rents no
+/// such layer (no cap).
+pub fn rental_margin(
+    layers: &[Layer],
+    owned_layer: &Layer,
+    o: &Owned,
+    start: YearMonth,
+    from_month: u32,
+    price_month: u32,
+) -> Option<Decimal> {
+    let accelerator = owned_layer.accelerator.as_deref()?;
+    let hourly = layers
+        .iter()
+        .filter(|l| matches!(l.kind, LayerKind::OnDemand | LayerKind::Pooled))
+        .filter(|l| l.accelerator.as_deref() == Some(accelerator))
+        .map(|l| scaled(l.price_per_gpu_hour, l.price_path.as_ref(), price_month))
+        .min()?;
+    let life_end = o.delivery_month.saturating_add(o.life_months);
+    let hours_left: Decimal = (from_month..life_end).map(|m| start.plus(m).hours()).sum();
+    let margin = (hourly - o.running_cost_per_gpu_hour) * hours_left * owned_layer.availability;
+    Some(margin.max(Decimal::ZERO))
 }

@@ -9,8 +9,9 @@ use super::*;
 use crate::engine::blocks::resale::{Decay, share_at};
 use crate::engine::input::scenario_file::{MarketSpec, PathChoice};
 use crate::engine::model::market::{
-    MAX_PATH_MULTIPLIER, MonthPath, ScenarioMarket, derived_residual_share, rental_margin, vendor_resells,
+    MAX_PATH_MULTIPLIER, MonthPath, ScenarioMarket, derived_residual_share, vendor_resells,
 };
+use crate::engine::model::scenario::rental_margin;
 
 /// The keys of `market` that hold one price path.
 #[derive(Clone, Copy)]
