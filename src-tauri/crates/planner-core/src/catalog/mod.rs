@@ -5,7 +5,8 @@
 //! where each figure comes from (sources, date, confidence), which the catalog and everything that
 //! cites a figure share.
 //!
-//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits.
+//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits, and
+//! [`crate::market_shape`], for the shapes of the price paths and decays the `market` kind ships.
 //! Everything else in the crate may build on it.
 
 pub mod diff;

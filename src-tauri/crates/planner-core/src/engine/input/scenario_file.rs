@@ -19,8 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::calendar::YearMonth;
-use crate::engine::blocks::price_path::PricePath;
-use crate::engine::blocks::resale::Decay;
+use crate::market_shape::{Decay, PricePath};
 use crate::problem::Problem;
 use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 

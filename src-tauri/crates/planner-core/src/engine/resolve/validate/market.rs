@@ -6,11 +6,12 @@
 //! ENGINE_RULES.md, "Price paths in the ledger (issue #44)", states what each path moves.
 
 use super::*;
-use crate::engine::blocks::resale::{Decay, share_at};
+use crate::engine::blocks::resale::share_at;
 use crate::engine::input::scenario_file::{MarketSpec, PathChoice};
 use crate::engine::model::market::{
     MAX_PATH_MULTIPLIER, MonthPath, ScenarioMarket, derived_residual_share, rental_margin, vendor_resells,
 };
+use crate::market_shape::Decay;
 
 /// The keys of `market` that hold one price path.
 #[derive(Clone, Copy)]
