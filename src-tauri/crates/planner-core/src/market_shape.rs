@@ -1,6 +1,7 @@
 //! The shapes of a market that moves (issue #44), as a scenario file and a catalog file write
-//! them: a price path ([`PricePath`]: flat, a yearly rate, a rate per period or dated points) and
-//! a price-performance decay ([`Decay`]: a doubling period or a yearly decline), with the rules
+//! them: a price path ([`PricePath`]: flat, a yearly rate, a rate per period or dated points), a
+//! price-performance decay ([`Decay`]: a doubling period or a yearly decline) and the band of a
+//! catalog entry a scenario follows ([`Band`]: low, mid or high), with the rules
 //! that refuse a shape that cannot be one ([`PricePath::validate`], [`Decay::validate`]).
 //!
 //! Only the shapes and their refusals live here, at the bottom of the crate, so that the catalog
@@ -229,6 +230,29 @@ impl Decay {
                 format!("the yearly decline must be at least 0 and below 1, got {per_year}"),
             )),
             _ => Ok(()),
+        }
+    }
+}
+
+/// Which band of a catalog entry's low/mid/high paths a scenario follows: `low` is the cheapest
+/// price outcome, `high` the dearest (for a resale decay, `high` is the slowest fall).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum Band {
+    Low,
+    #[default]
+    Mid,
+    High,
+}
+
+impl Band {
+    /// The band as a file writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Band::Low => "low",
+            Band::Mid => "mid",
+            Band::High => "high",
         }
     }
 }

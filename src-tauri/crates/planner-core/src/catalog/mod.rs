@@ -12,6 +12,7 @@
 pub mod diff;
 mod issue;
 mod load;
+mod market_model;
 mod model;
 pub mod pack;
 pub mod provenance;
@@ -21,5 +22,6 @@ pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
 pub(crate) use load::{Ctx, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
+pub use market_model::*;
 pub use model::*;
 pub use tax_model::*;
