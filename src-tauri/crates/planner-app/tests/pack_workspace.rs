@@ -84,7 +84,7 @@ fn a_pack_written_and_read_back_opens_with_its_publisher_and_version() {
     assert_eq!(pack.origin.publisher, "Test Publisher");
     assert_eq!(pack.origin.version, "2026.12.0");
     assert_eq!(pack.origin.key_id, key.id);
-    assert_eq!(pack.files.len(), 6);
+    assert_eq!(pack.files.len(), 7);
     assert_eq!(pack.manifest.pack.note.as_deref(), Some("December prices"));
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use planner_core::catalog::provenance::Figure;
 use planner_core::catalog::{Catalog, CatalogKind};
 use planner_core::error::{ErrorCode, PlannerError};
+use planner_core::market_shape::{Decay, PricePath};
 use serde_json::json;
 
 pub fn list(dir: &Path, kind: Option<CatalogKind>, as_json: bool) -> Result<String, PlannerError> {
@@ -88,6 +89,10 @@ fn kind_json(catalog: &Catalog, kind: CatalogKind) -> Result<serde_json::Value, 
         CatalogKind::Fabrics => serde_json::to_value(&catalog.fabrics)?,
         CatalogKind::Regions => serde_json::to_value(&catalog.regions)?,
         CatalogKind::Tax => serde_json::to_value(&catalog.tax_profiles)?,
+        CatalogKind::Market => json!({
+            "paths": serde_json::to_value(&catalog.market_paths)?,
+            "resale_decays": serde_json::to_value(&catalog.resale_decays)?,
+        }),
     };
     Ok(json!({ "kind": kind.as_str(), "files": files, kind.as_str(): entries }))
 }
@@ -103,16 +108,70 @@ fn fig(f: Option<&Figure>) -> String {
 
 /// Sources and date of a figure, compactly: `[src-a, src-b 2025-06 P]`.
 fn cite(f: Option<&Figure>) -> String {
-    f.map_or_else(String::new, |f| {
-        let p = &f.provenance;
-        let ids: Vec<&str> = p.sources.iter().map(|s| s.id.as_str()).collect();
-        let conf = match p.confidence {
-            planner_core::catalog::provenance::Confidence::Primary => "P",
-            planner_core::catalog::provenance::Confidence::Secondary => "S",
-            planner_core::catalog::provenance::Confidence::Estimate => "E",
-        };
-        format!("{} {} {conf}", ids.join(","), p.as_of)
-    })
+    f.map_or_else(String::new, |f| cite_provenance(&f.provenance))
+}
+
+/// Source ids, date and confidence (P, S or E) of a provenance.
+fn cite_provenance(p: &planner_core::catalog::provenance::Provenance) -> String {
+    let ids: Vec<&str> = p.sources.iter().map(|s| s.id.as_str()).collect();
+    let conf = match p.confidence {
+        planner_core::catalog::provenance::Confidence::Primary => "P",
+        planner_core::catalog::provenance::Confidence::Secondary => "S",
+        planner_core::catalog::provenance::Confidence::Estimate => "E",
+    };
+    format!("{} {} {conf}", ids.join(","), p.as_of)
+}
+
+/// A price path in a few words: `flat`, `-0.30/yr`, `2 periods`, `points 0:1 5:1.3824`.
+fn path_text(p: &PricePath) -> String {
+    match p {
+        PricePath::Flat {} => "flat".to_owned(),
+        PricePath::Rate { per_year } => format!("{per_year}/yr"),
+        PricePath::Periods { periods } => format!("{} periods", periods.len()),
+        PricePath::Points { points } => {
+            let each: Vec<String> = points.iter().map(|x| format!("{}:{}", x.month, x.multiplier)).collect();
+            format!("points {}", each.join(" "))
+        }
+    }
+}
+
+/// A decay in a few words: `doubling 2.07 y`, `decline 0.30/yr`.
+fn decay_text(d: Decay) -> String {
+    match d {
+        Decay::Doubling { years } => format!("doubling {years} y"),
+        Decay::Decline { per_year } => format!("decline {per_year}/yr"),
+    }
+}
+
+/// Price paths, then resale decays: one row each, with their three bands.
+fn market_table(catalog: &Catalog) -> Table {
+    let paths = catalog.market_paths.iter().map(|p| {
+        vec![
+            p.id.clone(),
+            p.applies_to.as_str().to_owned(),
+            if p.default { "yes" } else { "" }.to_owned(),
+            path_text(&p.low),
+            path_text(&p.mid),
+            path_text(&p.high),
+            cite_provenance(&p.provenance),
+        ]
+    });
+    let decays = catalog.resale_decays.iter().map(|d| {
+        vec![
+            d.id.clone(),
+            "resale".to_owned(),
+            if d.default { "yes" } else { "" }.to_owned(),
+            decay_text(d.low),
+            decay_text(d.mid),
+            decay_text(d.high),
+            cite_provenance(&d.provenance),
+        ]
+    });
+    (
+        "Price paths and resale decays",
+        vec!["id", "applies to", "default", "low", "mid", "high", "source"],
+        paths.chain(decays).collect(),
+    )
 }
 
 /// A title, a header and rows: one table of the catalog.
@@ -328,6 +387,7 @@ fn kind_table(catalog: &Catalog, kind: CatalogKind) -> String {
         CatalogKind::Fabrics => fabrics_table(catalog),
         CatalogKind::Regions => regions_table(catalog),
         CatalogKind::Tax => tax_table(catalog),
+        CatalogKind::Market => market_table(catalog),
     };
     render_table(title, &header, &rows)
 }

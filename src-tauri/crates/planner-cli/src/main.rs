@@ -344,6 +344,7 @@ enum KindArg {
     Fabrics,
     Regions,
     Tax,
+    Market,
 }
 
 impl From<KindArg> for CatalogKind {
@@ -355,6 +356,7 @@ impl From<KindArg> for CatalogKind {
             KindArg::Fabrics => CatalogKind::Fabrics,
             KindArg::Regions => CatalogKind::Regions,
             KindArg::Tax => CatalogKind::Tax,
+            KindArg::Market => CatalogKind::Market,
         }
     }
 }

@@ -9,8 +9,9 @@
 //!
 //! - at the bottom, the vocabulary every room shares: [`problem`] (a problem at its JSON path,
 //!   the longest horizon, how messages quote input), [`calendar`] (months of the horizon),
-//!   [`exit_clause`] (a contract's exit clause as it is written) and [`workload_kind`] (what a
-//!   workload is, in the scenario file's words);
+//!   [`exit_clause`] (a contract's exit clause as it is written), [`workload_kind`] (what a
+//!   workload is, in the scenario file's words) and [`market_shape`] (a price path and a
+//!   price-performance decay as a file writes them, with their refusals);
 //! - [`catalog`]: the sourced reference data and its provenance, parsed and checked;
 //! - [`error`]: the one error shape that crosses every boundary, which can carry catalog issues;
 //! - [`engine`]: the planning engine, from the scenario file to the decision figures;
@@ -38,6 +39,7 @@ pub mod edit;
 pub mod engine;
 pub mod error;
 pub mod exit_clause;
+pub mod market_shape;
 pub mod memo;
 pub mod problem;
 pub mod rfp;

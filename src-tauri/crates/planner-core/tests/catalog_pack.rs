@@ -42,7 +42,7 @@ fn a_manifest_names_every_file_with_its_digest_and_reads_back() {
     let files = folder("tests/fixtures/catalog-next");
     let (m, catalog) = Manifest::of("Test Publisher", day("2026-12-01"), Some("December prices"), &files).unwrap();
     assert_eq!(m.pack.version, "2026.12.0");
-    assert_eq!(m.files.len(), 6);
+    assert_eq!(m.files.len(), 7);
     let offers = m.files.iter().find(|f| f.name == "offers.toml").unwrap();
     let bytes = &files.iter().find(|(n, _)| n == "offers.toml").unwrap().1;
     assert_eq!(offers.sha256, sha256_hex(bytes));

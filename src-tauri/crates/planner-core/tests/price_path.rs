@@ -4,8 +4,7 @@
 // Test code: a failed expectation here is a test failure, so unwrap, expect and panic are the point.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use planner_core::engine::blocks::price_path::{Period, Point, PricePath};
-use planner_core::engine::blocks::refused::Refused;
+use planner_core::market_shape::{Period, Point, PricePath, Refusal};
 use rust_decimal::{Decimal, RoundingStrategy, dec};
 
 /// Rounds half-even to `dp` decimals, for comparisons with hand figures.
@@ -49,7 +48,7 @@ fn halving_points() -> PricePath {
     }
 }
 
-fn refusal(path: &PricePath) -> Refused {
+fn refusal(path: &PricePath) -> Refusal {
     match path.validate() {
         Err(e) => e,
         Ok(()) => panic!("{path:?} should be refused"),

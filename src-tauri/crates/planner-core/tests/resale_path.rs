@@ -9,7 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use planner_core::engine::blocks::refused::Refused;
-use planner_core::engine::blocks::resale::{Decay, DerivedResale, ResaleBasis, derived_resale, share_at};
+use planner_core::engine::blocks::resale::{DerivedResale, ResaleBasis, derived_resale, share_at};
+use planner_core::market_shape::Decay;
 use rust_decimal::{Decimal, RoundingStrategy, dec};
 
 fn doubling(years: Decimal) -> Decay {

@@ -98,7 +98,7 @@ enum Leaf {
 }
 
 /// The kinds of entry a catalog holds, as (kind, path of its list in the serialised catalog).
-const LISTS: [(&str, &[&str]); 12] = [
+const LISTS: [(&str, &[&str]); 14] = [
     ("accelerator", &["accelerators"]),
     ("offer", &["offers"]),
     ("fabric", &["fabrics"]),
@@ -111,6 +111,8 @@ const LISTS: [(&str, &[&str]); 12] = [
     ("pue-benchmark", &["facility", "pue_benchmarks"]),
     ("lead-time", &["facility", "lead_times"]),
     ("tax-profile", &["tax_profiles"]),
+    ("market-path", &["market_paths"]),
+    ("resale-decay", &["resale_decays"]),
 ];
 
 fn entries_of(catalog: &Catalog) -> Vec<(String, String, String, BTreeMap<String, Leaf>)> {
@@ -147,7 +149,7 @@ fn entry_name(kind: &str, item: &Value, id: &str) -> String {
         },
         "colocation" => s("market").unwrap_or_else(|| id.to_owned()),
         "lead-time" => s("item").unwrap_or_else(|| id.to_owned()),
-        "tax-profile" => s("title").unwrap_or_else(|| id.to_owned()),
+        "tax-profile" | "market-path" | "resale-decay" => s("title").unwrap_or_else(|| id.to_owned()),
         _ => s("name").unwrap_or_else(|| id.to_owned()),
     }
 }

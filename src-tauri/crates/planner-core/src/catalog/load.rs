@@ -26,6 +26,7 @@ use super::model::*;
 use super::provenance::{AsOf, Confidence, Figure, Provenance, Source};
 use super::tax_model::TaxPreset;
 
+mod market;
 mod tax;
 
 /// The catalog file format this build reads. A file declaring a higher `format` is refused.
@@ -442,6 +443,8 @@ struct Content {
     regions: Vec<Region>,
     resale: Vec<ResaleCurve>,
     tax_profiles: Vec<TaxPreset>,
+    market_paths: Vec<super::market_model::MarketPath>,
+    resale_decays: Vec<super::market_model::ResaleDecayEntry>,
 }
 
 /// One catalog file, parsed and checked on its own.
@@ -457,6 +460,8 @@ pub struct ParsedFile {
     region_refs: Vec<(String, Site)>,
     /// (what a resale estimate covers, where), to find two estimates for the same target.
     resale_targets: Vec<(String, Site)>,
+    /// (what a market entry is the default for, where), to find two defaults for one use.
+    market_defaults: Vec<(String, Site)>,
 }
 
 impl ParsedFile {
@@ -797,6 +802,7 @@ fn entry_keys(kind: CatalogKind) -> &'static [&'static str] {
         CatalogKind::Fabrics => &["fabric"],
         CatalogKind::Regions => &["region"],
         CatalogKind::Tax => &["tax_profile"],
+        CatalogKind::Market => &["path", "resale_decay"],
     }
 }
 
@@ -852,6 +858,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<ParsedFile, CatalogError> {
         accelerator_refs: Vec::new(),
         region_refs: Vec::new(),
         resale_targets: Vec::new(),
+        market_defaults: Vec::new(),
     };
 
     for key in allowed {
@@ -957,6 +964,8 @@ fn parse_entry(ctx: &mut Ctx<'_>, out: &mut ParsedFile, key: &'static str, path:
         "fabric" => fabric_entry(ctx, out, path, item),
         "region" => region_entry(ctx, out, path, item),
         "tax_profile" => ctx.tax_profile_entry(out, path, item),
+        "path" => ctx.market_path_entry(out, path, item),
+        "resale_decay" => ctx.resale_decay_entry(out, path, item),
         _ => {}
     }
 }
@@ -1418,7 +1427,7 @@ fn offer(ctx: &mut Ctx<'_>, path: &str, raw: RawOffer) -> Option<Offer> {
 /// Parses every file and assembles the catalog, or returns every issue found in any of them.
 ///
 /// `files` are `(name, text)` pairs; names appear in messages. Each kind must be present but
-/// the optional ones ([`CatalogKind::is_required`]: tax profiles).
+/// the optional ones ([`CatalogKind::is_required`]: tax profiles, price paths).
 pub fn load(files: &[(String, String)]) -> Result<Catalog, CatalogError> {
     let mut issues = Vec::new();
     let mut parsed = Vec::new();
@@ -1470,6 +1479,7 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
             });
         }
     }
+    issues.extend(two_defaults(&files));
     let mut targets: HashMap<String, Site> = HashMap::new();
     for f in &files {
         for (key, site) in &f.resale_targets {
@@ -1520,6 +1530,8 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
         catalog.regions.extend(c.regions);
         catalog.resale.extend(c.resale);
         catalog.tax_profiles.extend(c.tax_profiles);
+        catalog.market_paths.extend(c.market_paths);
+        catalog.resale_decays.extend(c.resale_decays);
         catalog.facility.cooling.extend(c.facility.cooling);
         catalog.facility.upgrades.extend(c.facility.upgrades);
         catalog.facility.colocation.extend(c.facility.colocation);
@@ -1528,6 +1540,28 @@ pub fn assemble(files: Vec<ParsedFile>) -> Result<Catalog, CatalogError> {
         catalog.facility.lead_times.extend(c.facility.lead_times);
     }
     Ok(catalog)
+}
+
+/// Every market entry that claims to be the default for a use another entry already claims.
+fn two_defaults(files: &[ParsedFile]) -> Vec<CatalogIssue> {
+    let mut first: HashMap<&str, &Site> = HashMap::new();
+    let mut issues = Vec::new();
+    for (key, site) in files.iter().flat_map(|f| &f.market_defaults) {
+        match first.get(key.as_str()) {
+            Some(one) => issues.push(issue_at(
+                site,
+                IssueKind::DuplicateId,
+                format!(
+                    "{key} already has a default at {}:{}; keep `default = true` on one entry",
+                    one.file, one.line
+                ),
+            )),
+            None => {
+                first.insert(key.as_str(), site);
+            }
+        }
+    }
+    issues
 }
 
 fn issue_at(site: &Site, kind: IssueKind, message: String) -> CatalogIssue {

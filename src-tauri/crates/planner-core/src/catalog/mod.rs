@@ -5,12 +5,14 @@
 //! where each figure comes from (sources, date, confidence), which the catalog and everything that
 //! cites a figure share.
 //!
-//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits.
+//! May import: only [`crate::problem`] at the crate root, for the horizon and message limits, and
+//! [`crate::market_shape`], for the shapes of the price paths and decays the `market` kind ships.
 //! Everything else in the crate may build on it.
 
 pub mod diff;
 mod issue;
 mod load;
+mod market_model;
 mod model;
 pub mod pack;
 pub mod provenance;
@@ -20,5 +22,6 @@ pub(crate) use issue::tagged;
 pub use issue::{CatalogError, CatalogIssue, IssueKind};
 pub(crate) use load::{Ctx, SrcList, open_toml};
 pub use load::{FORMAT_VERSION, ParsedFile, assemble, load, parse_file};
+pub use market_model::*;
 pub use model::*;
 pub use tax_model::*;

@@ -356,22 +356,26 @@ pub enum CatalogKind {
     Regions,
     /// Tax profile presets (optional: a catalog without one loads, with no presets).
     Tax,
+    /// Price paths and resale decays (optional: a catalog without one loads, with no paths).
+    Market,
 }
 
 impl CatalogKind {
-    pub const ALL: [CatalogKind; 6] = [
+    pub const ALL: [CatalogKind; 7] = [
         CatalogKind::Accelerators,
         CatalogKind::Offers,
         CatalogKind::Facility,
         CatalogKind::Fabrics,
         CatalogKind::Regions,
         CatalogKind::Tax,
+        CatalogKind::Market,
     ];
 
     /// Whether a catalog folder must hold a file of this kind. Kinds added after the first
-    /// catalogs (tax profiles) are optional, so an older folder or signed pack still loads.
+    /// catalogs (tax profiles, price paths) are optional, so an older folder or signed pack still
+    /// loads.
     pub fn is_required(self) -> bool {
-        !matches!(self, CatalogKind::Tax)
+        !matches!(self, CatalogKind::Tax | CatalogKind::Market)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -382,6 +386,7 @@ impl CatalogKind {
             CatalogKind::Fabrics => "fabrics",
             CatalogKind::Regions => "regions",
             CatalogKind::Tax => "tax",
+            CatalogKind::Market => "market",
         }
     }
 }
@@ -412,6 +417,11 @@ pub struct Catalog {
     pub resale: Vec<ResaleCurve>,
     /// Tax profile presets (in the optional tax file, `[[tax_profile]]`).
     pub tax_profiles: Vec<super::tax_model::TaxPreset>,
+    /// Price paths (in the optional market file, `[[path]]`).
+    pub market_paths: Vec<super::market_model::MarketPath>,
+    /// Price-performance decays for derived resale (in the optional market file,
+    /// `[[resale_decay]]`).
+    pub resale_decays: Vec<super::market_model::ResaleDecayEntry>,
 }
 
 impl Catalog {

@@ -2,9 +2,10 @@
 //! path's start.
 //!
 //! One path shape serves every price that moves in a market: the rental price per offer family,
-//! the purchase price at fixed performance, the electricity tariff, staff and support. The ledger
-//! does not use them yet; a file without paths gets [`PricePath::Flat`] (ENGINE_RULES.md, "Price
-//! paths (issue #44)").
+//! the purchase price at fixed performance, the electricity tariff, staff and support. The shape
+//! and its refusals are written at the crate root (`crate::market_shape`), where the catalog
+//! reads them too; this block computes the multipliers. A file without paths gets
+//! [`PricePath::Flat`] (ENGINE_RULES.md, "Price paths (issue #44)").
 //!
 //! The rules (month `m` counts from 0, the path's start):
 //! - **Flat.** The multiplier is 1 every month.
@@ -26,91 +27,15 @@
 //!   result is defined but meaningless (a rate at or below -100% gives 0 after month 0).
 
 use rust_decimal::Decimal;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use crate::engine::blocks::finance;
-use crate::engine::blocks::refused::Refused;
-
-/// The most periods or points a path may have (twenty years of monthly points).
-pub const MAX_STEPS: usize = 240;
-
-/// The highest yearly rate accepted: +1000% a year.
-pub const MAX_RATE_PER_YEAR: Decimal = Decimal::TEN;
-
-/// The highest multiplier a point may set.
-pub const MAX_MULTIPLIER: Decimal = Decimal::ONE_HUNDRED;
-
-/// How a price moves from the path's start, as a multiplier of the price at month 0.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum PricePath {
-    /// The price does not move: the multiplier is 1 every month. Written with braces, `Flat {}`,
-    /// so that a stray field beside `"kind": "flat"` is refused rather than ignored.
-    Flat {},
-    /// Compound change at a constant rate a year (`-0.25` is 25% cheaper each year).
-    Rate {
-        /// The change a year, as a fraction: above -1, at most 10.
-        per_year: Decimal,
-    },
-    /// A rate per period: each applies from its month until the next period; flat before the
-    /// first.
-    Periods {
-        /// The periods, by strictly increasing `from_month`.
-        periods: Vec<Period>,
-    },
-    /// Dated multipliers, linearly interpolated; flat before the first and after the last.
-    Points {
-        /// The points, by strictly increasing `month`.
-        points: Vec<Point>,
-    },
-}
-
-/// A file without a path gets flat.
-impl Default for PricePath {
-    fn default() -> Self {
-        Self::Flat {}
-    }
-}
-
-/// One period of a [`PricePath::Periods`] path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(deny_unknown_fields)]
-pub struct Period {
-    /// The month (from 0, the path's start) from which this rate applies.
-    pub from_month: u32,
-    /// The change a year during this period, as a fraction: above -1, at most 10.
-    pub per_year: Decimal,
-}
-
-/// One dated multiplier of a [`PricePath::Points`] path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(deny_unknown_fields)]
-pub struct Point {
-    /// The month (from 0, the path's start).
-    pub month: u32,
-    /// The price at that month as a multiple of the price at month 0: above 0, at most 100.
-    pub multiplier: Decimal,
-}
+use crate::market_shape::{Period, Point, PricePath};
 
 impl PricePath {
-    /// Checks the rules of this path; the first breach is reported, naming its field.
-    pub fn validate(&self) -> Result<(), Refused> {
-        match self {
-            Self::Flat {} => Ok(()),
-            Self::Rate { per_year } => check_rate("per_year".to_owned(), *per_year),
-            Self::Periods { periods } => validate_periods(periods),
-            Self::Points { points } => validate_points(points),
-        }
-    }
-
     /// The multiplier at `month` (from 0, the path's start) for a valid path.
     ///
     /// Never panics: a value too large for a `Decimal` saturates at `Decimal::MAX`; a rate at or
-    /// below -100% (refused by [`Self::validate`]) gives 0 after month 0.
+    /// below -100% (refused by [`PricePath::validate`]) gives 0 after month 0.
     pub fn multiplier(&self, month: u32) -> Decimal {
         match self {
             Self::Flat {} => Decimal::ONE,
@@ -124,84 +49,6 @@ impl PricePath {
     pub fn multipliers(&self, months: u32) -> Vec<Decimal> {
         (0..months).map(|m| self.multiplier(m)).collect()
     }
-}
-
-fn check_rate(field: String, per_year: Decimal) -> Result<(), Refused> {
-    if per_year <= -Decimal::ONE {
-        return Err(Refused::new(
-            field,
-            format!("{per_year} is a fall of 100% a year or more; write a rate above -1 (-0.25 is 25% cheaper a year)"),
-        ));
-    }
-    if per_year > MAX_RATE_PER_YEAR {
-        return Err(Refused::new(
-            field,
-            format!(
-                "{per_year} is above {MAX_RATE_PER_YEAR} (+1000% a year); write a rate of at most {MAX_RATE_PER_YEAR}"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn check_count(field: &str, count: usize) -> Result<(), Refused> {
-    if count > MAX_STEPS {
-        return Err(Refused::new(
-            field.to_owned(),
-            format!("{count} entries; write at most {MAX_STEPS}"),
-        ));
-    }
-    Ok(())
-}
-
-fn validate_periods(periods: &[Period]) -> Result<(), Refused> {
-    check_count("periods", periods.len())?;
-    let mut previous: Option<u32> = None;
-    for (i, period) in periods.iter().enumerate() {
-        if let Some(before) = previous
-            && period.from_month <= before
-        {
-            return Err(Refused::new(
-                format!("periods[{i}].from_month"),
-                format!(
-                    "month {} does not come after the previous period's month {before}; list periods by strictly increasing from_month",
-                    period.from_month
-                ),
-            ));
-        }
-        previous = Some(period.from_month);
-        check_rate(format!("periods[{i}].per_year"), period.per_year)?;
-    }
-    Ok(())
-}
-
-fn validate_points(points: &[Point]) -> Result<(), Refused> {
-    check_count("points", points.len())?;
-    let mut previous: Option<u32> = None;
-    for (i, point) in points.iter().enumerate() {
-        if let Some(before) = previous
-            && point.month <= before
-        {
-            return Err(Refused::new(
-                format!("points[{i}].month"),
-                format!(
-                    "month {} does not come after the previous point's month {before}; list points by strictly increasing month",
-                    point.month
-                ),
-            ));
-        }
-        previous = Some(point.month);
-        if point.multiplier <= Decimal::ZERO || point.multiplier > MAX_MULTIPLIER {
-            return Err(Refused::new(
-                format!("points[{i}].multiplier"),
-                format!(
-                    "{} is outside the accepted range; write a multiplier above 0 and at most {MAX_MULTIPLIER} (1 is the price at month 0)",
-                    point.multiplier
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// `((1 + per_year)^(1/12))^months`; `None` on overflow. A rate at or below -1 gives 0 after

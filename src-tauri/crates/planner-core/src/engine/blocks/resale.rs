@@ -5,8 +5,9 @@
 //! price that the price-performance path leaves at its age: [`share_at`]. [`derived_resale`] turns
 //! that into a value, capped by what the card's remaining rental margin is worth and never below
 //! 0, and 0 for a card whose vendor has no resale market (non-NVIDIA cards). The value is always
-//! marked as derived ([`ResaleBasis`]), never a book value. The ledger does not use it yet
-//! (ENGINE_RULES.md, "Resale derived from price-performance (issue #44)").
+//! marked as derived ([`ResaleBasis`]), never a book value. The ledger uses it when a scenario's
+//! market sets a resale decay (ENGINE_RULES.md, "Resale derived from price-performance (issue
+//! #44)").
 //!
 //! The rules:
 //! - **Doubling.** Price-performance doubles every `years`: the share at age `t` months is
@@ -23,28 +24,16 @@
 //!   2; the share is within 1e-20 of the exact value (the tests check it against 40-digit
 //!   references). A share below `Decimal`'s smallest step (1e-28) is 0.
 //! - **Value.** `min(price × share, remaining rental margin when given)`, never below 0.
-//! - **Refused**, naming the argument: `years` ≤ 0, `per_year` outside [0, 1), a negative `price`.
+//! - **Refused**, naming the argument: `years` ≤ 0, `per_year` outside [0, 1) (the rules of
+//!   `crate::market_shape::Decay::validate`, where the shape is written), a negative `price`.
 
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::blocks::finance::powi;
 use crate::engine::blocks::refused::Refused;
-
-/// How a card's price falls with age as newer generations make its performance cheaper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum Decay {
-    /// Price-performance doubles every `years` (more than 0): share `2^(−t / (12 × years))` at
-    /// `t` months.
-    Doubling { years: Decimal },
-    /// The same performance gets `per_year` (0 to below 1) cheaper each year: share
-    /// `(1 − per_year)^(t / 12)` at `t` months.
-    Decline { per_year: Decimal },
-}
+use crate::market_shape::Decay;
 
 /// Where a resale value comes from: always derived, never a book value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -76,16 +65,11 @@ pub struct DerivedResale {
 /// The share of its price a card keeps at `age_months` on the price-performance path (1 at age
 /// 0, falling towards 0). Refused: `years` ≤ 0, `per_year` outside [0, 1).
 pub fn share_at(decay: Decay, age_months: u32) -> Result<Decimal, Refused> {
+    decay.validate().map_err(|e| Refused::new(e.field, e.message))?;
     let t = Decimal::from(age_months);
     let twelve = Decimal::from(12u32);
     match decay {
         Decay::Doubling { years } => {
-            if years <= Decimal::ZERO {
-                return Err(Refused::new(
-                    "years",
-                    format!("the doubling period must be more than 0 years, got {years}"),
-                ));
-            }
             let period_months = years
                 .checked_mul(twelve)
                 .ok_or_else(|| Refused::new("years", format!("the doubling period {years} is too long")))?;
@@ -96,12 +80,6 @@ pub fn share_at(decay: Decay, age_months: u32) -> Result<Decimal, Refused> {
             Ok(pow_below_one(Decimal::TWO, doublings, true))
         }
         Decay::Decline { per_year } => {
-            if per_year < Decimal::ZERO || per_year >= Decimal::ONE {
-                return Err(Refused::new(
-                    "per_year",
-                    format!("the yearly decline must be at least 0 and below 1, got {per_year}"),
-                ));
-            }
             if per_year.is_zero() || age_months == 0 {
                 return Ok(Decimal::ONE);
             }

@@ -4,8 +4,8 @@
 //! from; `limits`, the check of a file against them), and the file's tax profile (`tax_spec`).
 //! Nothing here knows a catalog or a resolved plan, beyond the words a tax method and convention
 //! are written in, which the catalog's tax presets share. The file's price paths and resale
-//! decays (issue #44) are written in the shapes the blocks define
-//! (`blocks::price_path::PricePath`, `blocks::resale::Decay`), which import nothing of the engine.
+//! decays (issue #44) are written in the shapes the crate root defines
+//! (`crate::market_shape::PricePath`, `crate::market_shape::Decay`), which the catalog shares.
 //!
 //! May import: [`super::blocks`].
 

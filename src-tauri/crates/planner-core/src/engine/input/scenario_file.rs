@@ -19,8 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::calendar::YearMonth;
-use crate::engine::blocks::price_path::PricePath;
-use crate::engine::blocks::resale::Decay;
+use crate::market_shape::{Band, Decay, PricePath};
 use crate::problem::Problem;
 use crate::workload_kind::{DataClassification, Precision, TuningMethod, WorkloadClass, WorkloadKind};
 
@@ -126,9 +125,10 @@ pub struct ScenarioFile {
     pub market: Option<MarketSpec>,
 }
 
-/// How prices move over the plan (issue #44): each key a price path with its reason, months
-/// counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
-/// replaces the file's same key.
+/// How prices move over the plan (issue #44): each key a price path with its reason, or a
+/// catalog path at a band, months counted from the file's `start` (month 0). A key left out
+/// follows the catalog at the `defaults` band when one is given, else is flat. On a scenario,
+/// each key set (and `defaults`) replaces the file's same key.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
@@ -167,6 +167,10 @@ pub struct MarketSpec {
     #[serde(default)]
     #[schemars(skip_serializing_if = "Option::is_none")]
     pub resale: Option<ResaleChoice>,
+    /// Every key left unset follows the catalog's matching path (and resale decay) at this band.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub defaults: Option<Band>,
 }
 
 impl MarketSpec {
@@ -184,28 +188,57 @@ impl MarketSpec {
             staff: self.staff.clone().or_else(|| base.staff.clone()),
             support: self.support.clone().or_else(|| base.support.clone()),
             resale: self.resale.clone().or_else(|| base.resale.clone()),
+            defaults: self.defaults.or(base.defaults),
         }
     }
 }
 
-/// A price path the user sets, and why (a forecast, a contract's escalation clause).
+/// A price path: the user's own, and why (a forecast, a contract's escalation clause), written
+/// `{ path, reason }`; or a catalog path at a band, `{ catalog, band }` (band: mid when left out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct PathChoice {
-    pub path: PricePath,
-    /// Where the path comes from; required, not empty.
-    pub reason: String,
+    /// The user's own path (not with `catalog`).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PricePath>,
+    /// The id of a catalog path (`[[path]]` of the market catalog; not with `path`).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<String>,
+    /// The catalog path's band (only with `catalog`; mid when left out).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
+    /// Where an own path comes from: required with `path`, not empty.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
-/// A price-performance decay the user sets for derived resale, and why.
+/// A price-performance decay for derived resale: the user's own, `{ decay, reason }`, or a
+/// catalog decay at a band, `{ catalog, band }` (band: mid when left out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct ResaleChoice {
-    pub decay: Decay,
-    /// Where the decay comes from; required, not empty.
-    pub reason: String,
+    /// The user's own decay (not with `catalog`).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub decay: Option<Decay>,
+    /// The id of a catalog decay (`[[resale_decay]]` of the market catalog; not with `decay`).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<String>,
+    /// The catalog decay's band (only with `catalog`; mid when left out).
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
+    /// Where an own decay comes from: required with `decay`, not empty.
+    #[serde(default)]
+    #[schemars(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 fn default_horizon() -> u32 {

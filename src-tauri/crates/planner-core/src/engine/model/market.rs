@@ -9,8 +9,8 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::calendar::YearMonth;
-use crate::engine::blocks::price_path::PricePath;
-use crate::engine::blocks::resale::{Decay, DerivedResale, derived_resale};
+use crate::engine::blocks::resale::{DerivedResale, derived_resale};
+use crate::market_shape::{Decay, PricePath};
 
 /// A price path resolved for a plan: the path, and its multipliers for months `0..horizon`
 /// (month 0 is the plan's start month).

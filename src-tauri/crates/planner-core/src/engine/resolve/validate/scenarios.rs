@@ -44,7 +44,7 @@ impl<'c> Resolver<'c> {
         if let Some(m) = &s.market {
             self.check_market(&format!("{p}.market"), m);
         }
-        let resale = Self::resale_choice(&p, s, file);
+        let resale = self.resale_choice(&p, s, file);
         self.derive_resale = resale.is_some();
         let (mut layers, adaptation_months) = self.scenario_layers(&p, s, file, facility.as_ref(), &mut warnings);
         if adaptation_months > Decimal::ZERO && s.engineer_month_cost.is_zero() {
