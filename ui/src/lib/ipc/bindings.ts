@@ -372,6 +372,12 @@ export type Assumption_Serialize = {
 } & Origin_Serialize;
 
 /**
+ *  Which band of a catalog entry's low/mid/high paths a scenario follows: `low` is the cheapest
+ *  price outcome, `high` the dearest (for a resale decay, `high` is the slowest fall).
+ */
+export type Band = "low" | "mid" | "high";
+
+/**
  *  The compared set locked in a workshop (issue #17): while it exists, nothing that would move
  *  these scenarios' figures may change, and every difference is taken against `baseline`.
  *  Kept in the workspace; not an undo step.
@@ -605,7 +611,9 @@ export type CatalogFreshness_Serialize = {
 /**  The kinds of catalog file. */
 export type CatalogKind = "accelerators" | "offers" | "facility" | "fabrics" | "regions" | 
 /**  Tax profile presets (optional: a catalog without one loads, with no presets). */
-"tax";
+"tax" | 
+/**  Price paths and resale decays (optional: a catalog without one loads, with no paths). */
+"market";
 
 /**  Where the workspace's catalog came from, checked again now. */
 export type CatalogOrigin = CatalogOrigin_Serialize | CatalogOrigin_Deserialize;
@@ -681,6 +689,13 @@ export type Catalog_Deserialize = {
 	resale: ResaleCurve_Deserialize[],
 	/**  Tax profile presets (in the optional tax file, `[[tax_profile]]`). */
 	tax_profiles: TaxPreset_Deserialize[],
+	/**  Price paths (in the optional market file, `[[path]]`). */
+	market_paths: MarketPath_Deserialize[],
+	/**
+	 *  Price-performance decays for derived resale (in the optional market file,
+	 *  `[[resale_decay]]`).
+	 */
+	resale_decays: ResaleDecayEntry_Deserialize[],
 };
 
 /**  The whole catalog, every file loaded and cross-checked. */
@@ -695,6 +710,13 @@ export type Catalog_Serialize = {
 	resale: ResaleCurve_Serialize[],
 	/**  Tax profile presets (in the optional tax file, `[[tax_profile]]`). */
 	tax_profiles: TaxPreset_Serialize[],
+	/**  Price paths (in the optional market file, `[[path]]`). */
+	market_paths: MarketPath_Serialize[],
+	/**
+	 *  Price-performance decays for derived resale (in the optional market file,
+	 *  `[[resale_decay]]`).
+	 */
+	resale_decays: ResaleDecayEntry_Serialize[],
 };
 
 /**  A ledger row. */
@@ -2712,71 +2734,121 @@ export type LogProblem = {
 	message: string,
 };
 
+/**  A sourced price path with its low, mid and high bands. */
+export type MarketPath = MarketPath_Serialize | MarketPath_Deserialize;
+
+/**  A sourced price path with its low, mid and high bands. */
+export type MarketPath_Deserialize = {
+	id: string,
+	title: string,
+	applies_to: PathUse,
+	/**  Rental: the offer family, the accelerators whose rental follows this path. */
+	accelerators: string[],
+	/**  Electricity: the catalog regions whose tariff follows this path. */
+	regions: string[],
+	/**  The path used for `applies_to` when no narrower entry matches (at most one per use). */
+	default: boolean,
+	/**  The cheapest price outcome. */
+	low: PricePath,
+	mid: PricePath,
+	/**  The dearest price outcome. */
+	high: PricePath,
+	provenance: Provenance_Deserialize,
+	notes?: string | null,
+};
+
+/**  A sourced price path with its low, mid and high bands. */
+export type MarketPath_Serialize = {
+	id: string,
+	title: string,
+	applies_to: PathUse,
+	/**  Rental: the offer family, the accelerators whose rental follows this path. */
+	accelerators: string[],
+	/**  Electricity: the catalog regions whose tariff follows this path. */
+	regions: string[],
+	/**  The path used for `applies_to` when no narrower entry matches (at most one per use). */
+	default: boolean,
+	/**  The cheapest price outcome. */
+	low: PricePath,
+	mid: PricePath,
+	/**  The dearest price outcome. */
+	high: PricePath,
+	provenance: Provenance_Serialize,
+	notes: string | null,
+};
+
 /**
- *  How prices move over the plan (issue #44): each key a price path with its reason, months
- *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
- *  replaces the file's same key.
+ *  How prices move over the plan (issue #44): each key a price path with its reason, or a
+ *  catalog path at a band, months counted from the file's `start` (month 0). A key left out
+ *  follows the catalog at the `defaults` band when one is given, else is flat. On a scenario,
+ *  each key set (and `defaults`) replaces the file's same key.
  */
 export type MarketSpec = MarketSpec_Serialize | MarketSpec_Deserialize;
 
 /**
- *  How prices move over the plan (issue #44): each key a price path with its reason, months
- *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
- *  replaces the file's same key.
+ *  How prices move over the plan (issue #44): each key a price path with its reason, or a
+ *  catalog path at a band, months counted from the file's `start` (month 0). A key left out
+ *  follows the catalog at the `defaults` band when one is given, else is flat. On a scenario,
+ *  each key set (and `defaults`) replaces the file's same key.
  */
 export type MarketSpec_Deserialize = {
 	/**
 	 *  The rental price path of on-demand, spot and pooled layers (a reservation locks the
 	 *  price in force in the month it is signed).
 	 */
-	rental?: PathChoice | null,
+	rental?: PathChoice_Deserialize | null,
 	/**
 	 *  An offer family's own rental path, by accelerator id: layers renting that accelerator
 	 *  follow it instead of `rental`.
 	 */
-	rental_for?: { [key in string]: PathChoice },
+	rental_for?: { [key in string]: PathChoice_Deserialize },
 	/**  The path of token-metered (API) prices. */
-	token?: PathChoice | null,
+	token?: PathChoice_Deserialize | null,
 	/**  The purchase price of owned hardware at fixed performance, by the month it is ordered. */
-	purchase?: PathChoice | null,
+	purchase?: PathChoice_Deserialize | null,
 	/**  The facility's electricity tariff. */
-	electricity?: PathChoice | null,
+	electricity?: PathChoice_Deserialize | null,
 	/**  Staff cost. */
-	staff?: PathChoice | null,
+	staff?: PathChoice_Deserialize | null,
 	/**  Support: owned support contracts and non-server maintenance, rented running cost per month. */
-	support?: PathChoice | null,
+	support?: PathChoice_Deserialize | null,
 	/**  Resale derived from price-performance for owned hardware without a sourced estimate. */
-	resale?: ResaleChoice | null,
+	resale?: ResaleChoice_Deserialize | null,
+	/**  Every key left unset follows the catalog's matching path (and resale decay) at this band. */
+	defaults?: Band | null,
 };
 
 /**
- *  How prices move over the plan (issue #44): each key a price path with its reason, months
- *  counted from the file's `start` (month 0). A key left out is flat. On a scenario, each key set
- *  replaces the file's same key.
+ *  How prices move over the plan (issue #44): each key a price path with its reason, or a
+ *  catalog path at a band, months counted from the file's `start` (month 0). A key left out
+ *  follows the catalog at the `defaults` band when one is given, else is flat. On a scenario,
+ *  each key set (and `defaults`) replaces the file's same key.
  */
 export type MarketSpec_Serialize = {
 	/**
 	 *  The rental price path of on-demand, spot and pooled layers (a reservation locks the
 	 *  price in force in the month it is signed).
 	 */
-	rental: PathChoice | null,
+	rental: PathChoice_Serialize | null,
 	/**
 	 *  An offer family's own rental path, by accelerator id: layers renting that accelerator
 	 *  follow it instead of `rental`.
 	 */
-	rental_for: { [key in string]: PathChoice },
+	rental_for: { [key in string]: PathChoice_Serialize },
 	/**  The path of token-metered (API) prices. */
-	token: PathChoice | null,
+	token: PathChoice_Serialize | null,
 	/**  The purchase price of owned hardware at fixed performance, by the month it is ordered. */
-	purchase: PathChoice | null,
+	purchase: PathChoice_Serialize | null,
 	/**  The facility's electricity tariff. */
-	electricity: PathChoice | null,
+	electricity: PathChoice_Serialize | null,
 	/**  Staff cost. */
-	staff: PathChoice | null,
+	staff: PathChoice_Serialize | null,
 	/**  Support: owned support contracts and non-server maintenance, rented running cost per month. */
-	support: PathChoice | null,
+	support: PathChoice_Serialize | null,
 	/**  Resale derived from price-performance for owned hardware without a sourced estimate. */
-	resale: ResaleChoice | null,
+	resale: ResaleChoice_Serialize | null,
+	/**  Every key left unset follows the catalog's matching path (and resale decay) at this band. */
+	defaults: Band | null,
 };
 
 /**
@@ -3217,12 +3289,56 @@ export type Parallelism =
  */
 "tensor-and-pipeline-across-servers";
 
-/**  A price path the user sets, and why (a forecast, a contract's escalation clause). */
-export type PathChoice = {
-	path: PricePath,
-	/**  Where the path comes from; required, not empty. */
-	reason: string,
+/**
+ *  A price path: the user's own, and why (a forecast, a contract's escalation clause), written
+ *  `{ path, reason }`; or a catalog path at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type PathChoice = PathChoice_Serialize | PathChoice_Deserialize;
+
+/**
+ *  A price path: the user's own, and why (a forecast, a contract's escalation clause), written
+ *  `{ path, reason }`; or a catalog path at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type PathChoice_Deserialize = {
+	/**  The user's own path (not with `catalog`). */
+	path?: PricePath | null,
+	/**  The id of a catalog path (`[[path]]` of the market catalog; not with `path`). */
+	catalog?: string | null,
+	/**  The catalog path's band (only with `catalog`; mid when left out). */
+	band?: Band | null,
+	/**  Where an own path comes from: required with `path`, not empty. */
+	reason?: string | null,
 };
+
+/**
+ *  A price path: the user's own, and why (a forecast, a contract's escalation clause), written
+ *  `{ path, reason }`; or a catalog path at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type PathChoice_Serialize = {
+	/**  The user's own path (not with `catalog`). */
+	path: PricePath | null,
+	/**  The id of a catalog path (`[[path]]` of the market catalog; not with `path`). */
+	catalog: string | null,
+	/**  The catalog path's band (only with `catalog`; mid when left out). */
+	band: Band | null,
+	/**  Where an own path comes from: required with `path`, not empty. */
+	reason: string | null,
+};
+
+/**  Which price a catalog path moves. */
+export type PathUse = 
+/**  The rental price of on-demand, spot and pooled layers (and the price a reservation locks). */
+"rental" | 
+/**  Token-metered (API) prices. */
+"token" | 
+/**  The purchase price of owned hardware at fixed performance. */
+"purchase" | 
+/**  The facility's electricity tariff. */
+"electricity" | 
+/**  Staff cost. */
+"staff" | 
+/**  Support and maintenance. */
+"support";
 
 /**  What checking a PDF's signatures found. */
 export type PdfCheck = PdfCheck_Serialize | PdfCheck_Deserialize;
@@ -3633,11 +3749,40 @@ export type Region_Serialize = {
 	notes: string | null,
 };
 
-/**  A price-performance decay the user sets for derived resale, and why. */
-export type ResaleChoice = {
-	decay: Decay,
-	/**  Where the decay comes from; required, not empty. */
-	reason: string,
+/**
+ *  A price-performance decay for derived resale: the user's own, `{ decay, reason }`, or a
+ *  catalog decay at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type ResaleChoice = ResaleChoice_Serialize | ResaleChoice_Deserialize;
+
+/**
+ *  A price-performance decay for derived resale: the user's own, `{ decay, reason }`, or a
+ *  catalog decay at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type ResaleChoice_Deserialize = {
+	/**  The user's own decay (not with `catalog`). */
+	decay?: Decay | null,
+	/**  The id of a catalog decay (`[[resale_decay]]` of the market catalog; not with `decay`). */
+	catalog?: string | null,
+	/**  The catalog decay's band (only with `catalog`; mid when left out). */
+	band?: Band | null,
+	/**  Where an own decay comes from: required with `decay`, not empty. */
+	reason?: string | null,
+};
+
+/**
+ *  A price-performance decay for derived resale: the user's own, `{ decay, reason }`, or a
+ *  catalog decay at a band, `{ catalog, band }` (band: mid when left out).
+ */
+export type ResaleChoice_Serialize = {
+	/**  The user's own decay (not with `catalog`). */
+	decay: Decay | null,
+	/**  The id of a catalog decay (`[[resale_decay]]` of the market catalog; not with `decay`). */
+	catalog: string | null,
+	/**  The catalog decay's band (only with `catalog`; mid when left out). */
+	band: Band | null,
+	/**  Where an own decay comes from: required with `decay`, not empty. */
+	reason: string | null,
 };
 
 /**
@@ -3668,6 +3813,39 @@ export type ResaleCurve_Serialize = {
 	id: string,
 	target: ResaleTarget_Serialize,
 	points: ResalePoint_Serialize[],
+	notes: string | null,
+};
+
+/**  A sourced price-performance decay (for resale derived from newer generations) with its bands. */
+export type ResaleDecayEntry = ResaleDecayEntry_Serialize | ResaleDecayEntry_Deserialize;
+
+/**  A sourced price-performance decay (for resale derived from newer generations) with its bands. */
+export type ResaleDecayEntry_Deserialize = {
+	id: string,
+	title: string,
+	/**  The decay used when a scenario follows the catalog's defaults (at most one). */
+	default: boolean,
+	/**  The fastest fall (the lowest resale). */
+	low: Decay,
+	mid: Decay,
+	/**  The slowest fall (the highest resale). */
+	high: Decay,
+	provenance: Provenance_Deserialize,
+	notes?: string | null,
+};
+
+/**  A sourced price-performance decay (for resale derived from newer generations) with its bands. */
+export type ResaleDecayEntry_Serialize = {
+	id: string,
+	title: string,
+	/**  The decay used when a scenario follows the catalog's defaults (at most one). */
+	default: boolean,
+	/**  The fastest fall (the lowest resale). */
+	low: Decay,
+	mid: Decay,
+	/**  The slowest fall (the highest resale). */
+	high: Decay,
+	provenance: Provenance_Serialize,
 	notes: string | null,
 };
 
