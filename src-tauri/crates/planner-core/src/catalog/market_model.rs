@@ -8,7 +8,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::Catalog;
 use super::provenance::Provenance;
 use crate::market_shape::{Band, Decay, PricePath};
 
@@ -103,38 +102,5 @@ impl ResaleDecayEntry {
             Band::Mid => self.mid,
             Band::High => self.high,
         }
-    }
-}
-
-impl Catalog {
-    /// The price path with this id.
-    pub fn market_path(&self, id: &str) -> Option<&MarketPath> {
-        self.market_paths.iter().find(|p| p.id == id)
-    }
-
-    /// The resale decay with this id.
-    pub fn resale_decay(&self, id: &str) -> Option<&ResaleDecayEntry> {
-        self.resale_decays.iter().find(|d| d.id == id)
-    }
-
-    /// The path a price of `use_` follows by default: the entry naming `accelerator` (rental)
-    /// or `region` (electricity) when one does, else the default entry for `use_`.
-    pub fn market_path_for(
-        &self,
-        use_: PathUse,
-        accelerator: Option<&str>,
-        region: Option<&str>,
-    ) -> Option<&MarketPath> {
-        let of_use = || self.market_paths.iter().filter(move |p| p.applies_to == use_);
-        let narrower = of_use().find(|p| {
-            accelerator.is_some_and(|a| p.accelerators.iter().any(|x| x == a))
-                || region.is_some_and(|r| p.regions.iter().any(|x| x == r))
-        });
-        narrower.or_else(|| of_use().find(|p| p.default))
-    }
-
-    /// The resale decay used by default.
-    pub fn default_resale_decay(&self) -> Option<&ResaleDecayEntry> {
-        self.resale_decays.iter().find(|d| d.default)
     }
 }

@@ -484,3 +484,37 @@ impl Catalog {
         self.facility.cooling.iter().find(|c| c.id == id)
     }
 }
+
+/// The market catalog's paths and decays, looked up (issue #44).
+impl Catalog {
+    /// The price path with this id.
+    pub fn market_path(&self, id: &str) -> Option<&super::market_model::MarketPath> {
+        self.market_paths.iter().find(|p| p.id == id)
+    }
+
+    /// The resale decay with this id.
+    pub fn resale_decay(&self, id: &str) -> Option<&super::market_model::ResaleDecayEntry> {
+        self.resale_decays.iter().find(|d| d.id == id)
+    }
+
+    /// The path a price of `use_` follows by default: the entry naming `accelerator` (rental)
+    /// or `region` (electricity) when one does, else the default entry for `use_`.
+    pub fn market_path_for(
+        &self,
+        use_: super::market_model::PathUse,
+        accelerator: Option<&str>,
+        region: Option<&str>,
+    ) -> Option<&super::market_model::MarketPath> {
+        let of_use = || self.market_paths.iter().filter(move |p| p.applies_to == use_);
+        let narrower = of_use().find(|p| {
+            accelerator.is_some_and(|a| p.accelerators.iter().any(|x| x == a))
+                || region.is_some_and(|r| p.regions.iter().any(|x| x == r))
+        });
+        narrower.or_else(|| of_use().find(|p| p.default))
+    }
+
+    /// The resale decay used by default.
+    pub fn default_resale_decay(&self) -> Option<&super::market_model::ResaleDecayEntry> {
+        self.resale_decays.iter().find(|d| d.default)
+    }
+}
