@@ -19,23 +19,6 @@ use crate::engine::model::ledger::{Amounts, Category, Ledger, TaxLines};
 use crate::engine::model::scenario::{Financing, Owned};
 use crate::engine::model::tax_profile::TaxProfile;
 
-/// The running costs deducted as paid: every category of the book view but capital (not in it),
-/// depreciation and disposal (the book's own), financing (interest and lease, taken apart) and
-/// unserved work (a shadow price, never paid).
-const RUNNING: [Category; 11] = [
-    Category::Electricity,
-    Category::Colocation,
-    Category::Staff,
-    Category::Support,
-    Category::Operations,
-    Category::Software,
-    Category::CloudCompute,
-    Category::Commitments,
-    Category::StorageEgress,
-    Category::TerminationFees,
-    Category::Adaptation,
-];
-
 /// A scenario's after-tax figures over the horizon, beside its before-tax totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AfterTax {
@@ -175,7 +158,11 @@ impl TaxRun {
     /// the saving and the after-tax cash. `cash` and `book` are the month's settled views.
     pub(crate) fn close(&mut self, cash: &Amounts, book: &Amounts) -> TaxLines {
         let mut lines = std::mem::take(&mut self.month);
-        lines.running_costs = RUNNING.iter().map(|c| book.get(*c)).sum();
+        lines.running_costs = Category::ALL
+            .iter()
+            .filter(|c| c.is_running_cost())
+            .map(|c| book.get(*c))
+            .sum();
         for v in [
             &mut lines.running_costs,
             &mut lines.depreciation,

@@ -104,6 +104,17 @@ impl Category {
         }
     }
 
+    /// A running cost, deducted as paid in the after-tax view: every category of the book view
+    /// but capital (not in it), depreciation and disposal (the book's own), financing (interest
+    /// and lease, taken apart) and unserved work (a shadow price, never paid).
+    pub fn is_running_cost(self) -> bool {
+        !self.is_capital()
+            && !matches!(
+                self,
+                Category::Financing | Category::UnservedWork | Category::Depreciation | Category::Residual
+            )
+    }
+
     /// Capital spending: in the cash view, replaced by depreciation in the book view.
     pub fn is_capital(self) -> bool {
         matches!(
